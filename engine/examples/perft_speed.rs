@@ -1,0 +1,17 @@
+//! Quick single-thread perft timing: `cargo run --release -p anqi-engine --example perft_speed -- [depth]`.
+use engine::notation::fen;
+use engine::perft::{perft, perft_copy};
+use std::time::Instant;
+
+fn main() {
+    let d: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(5);
+    let mut pos = fen::parse(fen::START).expect("start");
+    let t = Instant::now();
+    let n = perft(&mut pos, d);
+    let s = t.elapsed().as_secs_f64();
+    println!("make/unmake: nodes {n} in {s:.3}s = {:.1} Mnps", n as f64 / s / 1e6);
+    let t = Instant::now();
+    let n = perft_copy(&pos, d);
+    let s = t.elapsed().as_secs_f64();
+    println!("copy-make:   nodes {n} in {s:.3}s = {:.1} Mnps", n as f64 / s / 1e6);
+}

@@ -1,0 +1,28 @@
+//! anqi engine: the bitboard position core for xiangqi and its hidden-information variants,
+//! notation, views, search and solvers. Never depends on torch.
+//!
+//! Rules are those of `shared/RULES.md`; every module cites the clause it implements.
+
+pub mod attacks;
+pub mod bitboard;
+pub mod geometry;
+pub mod movegen;
+pub mod moves;
+pub mod notation;
+pub mod outcome;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod rules;
+pub mod zobrist;
+
+// The game interface seen by search and solvers (OpenSpiel-like), test games, solvers.
+// pub mod game;
+// pub mod games;
+// pub mod solve;
+
+pub use bitboard::Bitboard;
+pub use geometry::{Geometry, Square};
+pub use moves::{Move, MoveList};
+pub use piece::{ByColor, Color, Piece, Role};
+pub use position::{Position, PositionError};

@@ -1,0 +1,4 @@
+//! Text forms: FEN (RULES.md §N1), ICCS/UCI coordinates, WXF and Chinese move records.
+
+pub mod fen;
+pub mod iccs;
