@@ -20,6 +20,7 @@ pub mod zobrist;
 // pub mod game;
 // pub mod games;
 // pub mod solve;
+pub mod variant;
 
 pub use bitboard::Bitboard;
 pub use geometry::{Geometry, Square};

@@ -114,6 +114,12 @@ impl Position {
         crate::notation::fen::parse(crate::notation::fen::START).expect("start FEN is valid")
     }
 
+    /// The standard start array (RULES.md §X1) under a variant's `rules`.
+    pub fn start_with(rules: &'static Rules) -> Position {
+        let setup = crate::notation::fen::parse_setup(crate::notation::fen::START).expect("start FEN is valid");
+        Position::from_setup(&setup, rules).expect("start array is legal under every rule table")
+    }
+
     /// Validates `setup` under `rules`.
     ///
     /// # Errors
@@ -153,6 +159,9 @@ impl Position {
                 n => return Err(PositionError::TooManyGenerals(c, n)),
             }
             for role in Role::ALL {
+                if !rules.limit_counts {
+                    break;
+                }
                 let max = rules.start_points(c, role).count();
                 let count = pos.pieces(c, role).count();
                 if count > max {
@@ -378,6 +387,35 @@ impl Position {
         }
         self.halfmove = undo.halfmove;
         self.hash = undo.hash;
+    }
+
+    /// Low-level edit used by variant rules (flips, swaps, reveals): puts `piece` (or nothing) on
+    /// `sq`, keeping bitboards, the general's square and the hash consistent. It does not change
+    /// the side to move or the counters, and does not check legality.
+    pub fn set_piece(&mut self, sq: Square, piece: Option<Piece>) {
+        if let Some(old) = self.board[sq.index()] {
+            self.by_color[old.color.index()].clear(sq);
+            self.by_role[old.role.index()].clear(sq);
+            self.hash ^= zobrist::piece_square(old, sq.index());
+            self.board[sq.index()] = None;
+        }
+        if let Some(p) = piece {
+            self.put(sq, p);
+            if p.role == Role::General {
+                self.general[p.color.index()] = sq;
+            }
+        }
+    }
+
+    /// Low-level edit used by variant rules: ends the turn without moving a piece (a flip is a
+    /// whole move, RULES.md §S4), advancing the counters like a non-capturing move.
+    pub fn pass_turn(&mut self, capture: bool) {
+        self.halfmove = if capture { 0 } else { self.halfmove + 1 };
+        if self.turn == Color::Black {
+            self.fullmove += 1;
+        }
+        self.turn = self.turn.opponent();
+        self.hash ^= zobrist::BLACK_TO_MOVE;
     }
 
     /// Whether either side still has a piece that can reach the other half (§X6 no-attacker rule):

@@ -42,6 +42,10 @@ pub struct Rules {
     /// Whether advisors or elephants of one side can ever reach the other side's general, so that
     /// check detection must test them (false in standard xiangqi).
     pub minor_attacks_general: bool,
+    /// Whether a side may have at most the start array's number of pieces of each type on the
+    /// board by the type it moves as (false in Fan-qi, where face-down pieces move as their start
+    /// point's type whatever they are).
+    pub limit_counts: bool,
     /// Game-end rules.
     pub end: EndRules,
 }
@@ -64,7 +68,14 @@ impl Rules {
             region[c.index()][Role::Elephant.index()] = g.half[c.index()];
         }
         let mut rules =
-            Rules { attacks, region, reachable: [[g.board; Role::COUNT]; 2], minor_attacks_general: false, end };
+            Rules {
+            attacks,
+            region,
+            reachable: [[g.board; Role::COUNT]; 2],
+            minor_attacks_general: false,
+            limit_counts: true,
+            end,
+        };
         rules.reachable = rules.compute_reachable();
         rules
     }

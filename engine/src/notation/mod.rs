@@ -2,3 +2,5 @@
 
 pub mod fen;
 pub mod iccs;
+pub mod chinese;
+pub mod wxf;

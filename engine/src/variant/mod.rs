@@ -1,0 +1,11 @@
+//! Variants with hidden information on the position core: the rule table and presets
+//! ([`config`]), the full state with hidden faces and face-down pieces ([`state`]), its canonical
+//! FEN (RULES.md §N, [`fen`]) and chance-aware perft (RULES.md §P, [`perft`]).
+
+pub mod config;
+pub mod fen;
+pub mod perft;
+pub mod state;
+
+pub use config::{Family, Variant, VariantError};
+pub use state::{Action, ChanceOutcome, State};

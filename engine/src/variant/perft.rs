@@ -1,0 +1,49 @@
+//! Perft for every variant (RULES.md §P): decision plies consume depth; chance outcomes (§P2)
+//! are expanded inside the ply that caused them, each counted once (unweighted).
+
+use super::state::{Action, State};
+
+/// Leaves of the action tree `depth` decision plies deep from `s`.
+pub fn perft(s: &State, depth: u32) -> u64 {
+    if s.is_chance() {
+        return s
+            .chance_outcomes()
+            .into_iter()
+            .map(|(o, _)| {
+                let mut c = s.clone();
+                c.apply_chance(o);
+                perft(&c, depth)
+            })
+            .sum();
+    }
+    if depth == 0 {
+        return 1;
+    }
+    let actions = s.legal_actions();
+    let mut n = 0;
+    for a in actions {
+        if matches!(a, Action::Demand) {
+            continue; // §P5: negotiation actions are not counted
+        }
+        n += perft(&s.child(a), depth - 1);
+    }
+    n
+}
+
+/// Per-action counts at the root (`--divide`), with the total.
+pub fn divide(s: &State, depth: u32) -> (Vec<(Action, u64)>, u64) {
+    let mut out = Vec::new();
+    let mut total = 0;
+    if depth == 0 || s.is_chance() {
+        return (out, perft(s, depth));
+    }
+    for a in s.legal_actions() {
+        if matches!(a, Action::Demand) {
+            continue;
+        }
+        let n = perft(&s.child(a), depth - 1);
+        total += n;
+        out.push((a, n));
+    }
+    (out, total)
+}
