@@ -14,12 +14,13 @@ pub mod perft;
 pub mod piece;
 pub mod position;
 pub mod rules;
+pub mod search;
 pub mod zobrist;
 
 // The game interface seen by search and solvers (OpenSpiel-like), test games, solvers.
-// pub mod game;
-// pub mod games;
-// pub mod solve;
+pub mod game;
+pub mod games;
+pub mod solve;
 pub mod variant;
 
 pub use bitboard::Bitboard;

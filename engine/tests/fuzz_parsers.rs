@@ -59,14 +59,38 @@ fn fen_like_strategy() -> impl Strategy<Value = String> {
         prop::sample::select(vec!["1", "0", "77", "99999999999", ""]),
         prop::sample::select(vec![" ", "  ", "\t", "/"]),
     )
-        .prop_map(|(ranks, side, mid, half, full, sep)| {
-            format!("{}{sep}{side} {mid} {half} {full}", ranks.join("/"))
-        })
+        .prop_map(|(ranks, side, mid, half, full, sep)| format!("{}{sep}{side} {mid} {half} {full}", ranks.join("/")))
 }
 
 /// Strings of FEN characters in any order.
 fn fen_chars_strategy() -> impl Strategy<Value = String> {
     "[rnbakcpRNBAKCPxXwb0-9/ \\-]{0,120}"
+}
+
+/// A fixture FEN with a few random edits (replace, delete or insert a FEN character), which stays
+/// near the boundary between valid and invalid FENs.
+fn mutated_fen_strategy() -> impl Strategy<Value = String> {
+    let chars = vec![
+        'r', 'n', 'b', 'a', 'k', 'c', 'p', 'R', 'N', 'B', 'A', 'K', 'C', 'P', '1', '2', '9', '0', '/', ' ', 'w', '-',
+    ];
+    (
+        0..POSITIONS.len(),
+        prop::collection::vec((any::<prop::sample::Index>(), 0u8..3, prop::sample::select(chars)), 1..4),
+    )
+        .prop_map(|(i, edits)| {
+            let mut v: Vec<char> = POSITIONS[i].chars().collect();
+            for (at, kind, c) in edits {
+                let k = at.index(v.len() + 1);
+                match kind {
+                    0 if k < v.len() => v[k] = c,
+                    1 if k < v.len() => {
+                        v.remove(k);
+                    }
+                    _ => v.insert(k, c),
+                }
+            }
+            v.into_iter().collect()
+        })
 }
 
 /// Move-like strings: letters, digits and a few other characters.
@@ -75,7 +99,7 @@ fn move_like_strategy() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 2000, failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn fen_parse_never_panics_on_unicode(s in any::<String>()) {
@@ -93,6 +117,13 @@ proptest! {
 
     #[test]
     fn fen_parse_never_panics_on_fen_like(s in fen_like_strategy()) {
+        if let Ok(pos) = fen::parse(&s) {
+            check_accepted(&pos);
+        }
+    }
+
+    #[test]
+    fn fen_parse_never_panics_on_mutated_fens(s in mutated_fen_strategy()) {
         if let Ok(pos) = fen::parse(&s) {
             check_accepted(&pos);
         }
@@ -202,6 +233,7 @@ fn random_playouts_keep_invariants() {
             assert_eq!(undo.hash, hash_before);
         }
     }
+    eprintln!("{positions} playout positions checked, {ended} playouts ended in mate or stalemate");
     assert!(positions > 10_000, "{positions} positions checked");
     assert!(ended > 0, "some playouts end in mate or stalemate");
 }

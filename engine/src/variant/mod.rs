@@ -4,6 +4,8 @@
 
 pub mod config;
 pub mod fen;
+pub mod game;
+pub mod notation;
 pub mod perft;
 pub mod state;
 

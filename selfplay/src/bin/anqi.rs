@@ -1,0 +1,60 @@
+//! The `anqi` command-line tool. Each subcommand lives in `selfplay::cli::<name>`.
+
+use clap::{Parser, Subcommand};
+use selfplay::cli;
+
+/// anqi: a research engine for xiangqi variants with hidden information.
+#[derive(Parser)]
+#[command(name = "anqi", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf nodes of the move tree (RULES.md §P); last line `nodes N`.
+    Perft(cli::perft::Args),
+    /// Legal moves and check status of FENs (--fen or one per stdin line): `<moves> ; <status>`.
+    Moves(cli::moves::Args),
+    /// List the variant presets, or show one resolved rule table.
+    Variants(cli::variants::Args),
+    /// Play one game between two bots; prints the record and the result.
+    Play(cli::play::Args),
+    /// Print versions (anqi, tch, libtorch), CUDA availability and thread count.
+    Doctor(cli::doctor::Args),
+    /// Solvers: counterfactual regret minimisation on small games.
+    #[command(subcommand)]
+    Solve(cli::solve::Command),
+}
+
+/// Restores the default SIGPIPE action so `anqi … | head` ends quietly instead of panicking on a
+/// closed pipe (Rust ignores SIGPIPE by default).
+#[cfg(unix)]
+#[allow(unsafe_code)]
+fn reset_sigpipe() {
+    // SAFETY: setting a signal disposition to SIG_DFL at start-up, before any thread exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn reset_sigpipe() {}
+
+fn main() {
+    reset_sigpipe();
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(a) => cli::perft::run(a),
+        Command::Moves(a) => cli::moves::run(a),
+        Command::Variants(a) => cli::variants::run(a),
+        Command::Play(a) => cli::play::run(a),
+        Command::Doctor(a) => cli::doctor::run(a),
+        Command::Solve(c) => cli::solve::run(c),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}

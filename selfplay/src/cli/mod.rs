@@ -1,0 +1,9 @@
+//! One file per `anqi` subcommand. Each exposes an `Args` (clap) and `run(args) -> anyhow::Result<()>`.
+
+pub mod doctor;
+pub mod moves;
+pub mod perft;
+pub mod play;
+pub mod solve;
+pub mod variant_arg;
+pub mod variants;

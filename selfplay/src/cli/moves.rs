@@ -1,0 +1,78 @@
+//! `anqi moves`: the legal moves and check status of positions, one line per position, for
+//! differential tests against other move generators (`scripts/diff-fsf`).
+
+use anyhow::bail;
+use clap::Args as ClapArgs;
+use engine::notation::fen;
+use engine::Position;
+use std::io::{BufRead, Write};
+
+/// Print the legal moves of a position (RULES.md §X2-X4) and whether the side to move is in
+/// check, mated or stalemated.
+///
+/// Each position gives one line: its legal moves in ICCS, sorted and space-separated, then
+/// ` ; ` and the status: `mate` (no legal move, in check), `stalemate` (no legal move, not in
+/// check), `check` or `none`. With no legal move the line is `; mate` or `; stalemate`. A FEN
+/// that does not parse gives `error: <message>` on its line; the command then goes on and exits
+/// non-zero at the end.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Position as FEN (RULES.md §N1); without it, one FEN per non-empty line of stdin.
+    #[arg(long)]
+    pub fen: Option<String>,
+}
+
+/// The status word of `pos`: `mate`, `stalemate`, `check` or `none`.
+pub fn status(pos: &Position, has_moves: bool) -> &'static str {
+    match (has_moves, pos.in_check()) {
+        (false, true) => "mate",
+        (false, false) => "stalemate",
+        (true, true) => "check",
+        (true, false) => "none",
+    }
+}
+
+/// The output line for one FEN: `<moves> ; <status>`, or `Err` with the parse error.
+pub fn line(text: &str) -> Result<String, fen::FenError> {
+    let pos = fen::parse(text)?;
+    let legal = pos.legal_moves();
+    let mut moves: Vec<String> = legal.iter().map(|m| m.iccs()).collect();
+    moves.sort_unstable();
+    let st = status(&pos, !moves.is_empty());
+    Ok(if moves.is_empty() { format!("; {st}") } else { format!("{} ; {st}", moves.join(" ")) })
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut errors = 0usize;
+    let mut total = 0usize;
+    let mut one = |text: &str, out: &mut dyn Write| -> std::io::Result<()> {
+        total += 1;
+        match line(text) {
+            Ok(l) => writeln!(out, "{l}"),
+            Err(e) => {
+                errors += 1;
+                writeln!(out, "error: {e}")
+            }
+        }
+    };
+    match a.fen.as_deref() {
+        Some(text) => one(text, &mut out)?,
+        None => {
+            for l in std::io::stdin().lock().lines() {
+                let l = l?;
+                let t = l.trim();
+                if !t.is_empty() {
+                    one(t, &mut out)?;
+                }
+            }
+        }
+    }
+    out.flush()?;
+    if errors > 0 {
+        bail!("{errors} of {total} positions could not be read");
+    }
+    Ok(())
+}

@@ -1,0 +1,110 @@
+//! `anqi perft`: move-tree leaf counts (RULES.md §P) and the perft benchmark.
+
+use anyhow::Context;
+use engine::variant::{notation, perft as vperft};
+use clap::Args as ClapArgs;
+use engine::notation::fen;
+use engine::perft;
+use std::time::Instant;
+
+/// Count leaf nodes of the legal move tree. The last printed line is `nodes <count>`.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Position as FEN (RULES.md §N); default: the variant's start position.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Depth in plies.
+    #[arg(long, default_value_t = 1)]
+    pub depth: u32,
+    /// Variant preset name (see `anqi variants`).
+    #[arg(long, default_value = "xiangqi")]
+    pub variant: String,
+    /// Print the count below each root move (ICCS), then the total.
+    #[arg(long)]
+    pub divide: bool,
+    /// Surprise layouts RED,BLACK by RULES.md §S2 names (A, B, C1..C8), e.g. `C3,A`.
+    #[arg(long)]
+    pub layouts: Option<String>,
+    /// Identity perft (RULES.md §P3): every undetermined face-down piece is its start point's type.
+    #[arg(long)]
+    pub identity: bool,
+    /// Run the fixed benchmark set single-threaded and print nodes/s (ignores other options).
+    #[arg(long)]
+    pub bench: bool,
+}
+
+/// The fixed benchmark set: (name, FEN, depth). Published counts are in `engine/tests/data`.
+pub const BENCH_SET: &[(&str, &str, u32)] = &[
+    ("start", fen::START, 5),
+    ("midgame-1", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1", 4),
+    ("midgame-2", "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1", 4),
+    ("endgame-1", "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1", 4),
+    ("endgame-2", "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1", 4),
+];
+
+/// Runs the command.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    if a.bench {
+        return bench();
+    }
+    if a.variant != "xiangqi" || a.identity || a.layouts.is_some() {
+        return run_variant(a);
+    }
+    let text = a.fen.as_deref().unwrap_or(fen::START);
+    let mut pos = fen::parse(text).with_context(|| format!("--fen {text:?}"))?;
+    let t = Instant::now();
+    let nodes = if a.divide {
+        let (rows, total) = perft::divide(&mut pos, a.depth);
+        for (m, n) in rows {
+            println!("{m}: {n}");
+        }
+        total
+    } else {
+        perft::perft(&mut pos, a.depth)
+    };
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!("time {secs:.3} s, {:.0} nodes/s", nodes as f64 / secs.max(1e-9));
+    println!("nodes {nodes}");
+    Ok(())
+}
+
+/// Perft of any preset through the full variant state (chance nodes per §P2).
+fn run_variant(a: Args) -> anyhow::Result<()> {
+    let v = super::variant_arg::load(&a.variant)?;
+    let mut state = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    if a.identity {
+        state.make_identity();
+    }
+    let t = Instant::now();
+    let nodes = if a.divide {
+        let (rows, total) = vperft::divide(&state, a.depth);
+        for (act, n) in rows {
+            println!("{}: {n}", notation::action_string(&state, act));
+        }
+        total
+    } else {
+        vperft::perft(&state, a.depth)
+    };
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!("time {secs:.3} s, {:.0} nodes/s", nodes as f64 / secs.max(1e-9));
+    println!("nodes {nodes}");
+    Ok(())
+}
+
+fn bench() -> anyhow::Result<()> {
+    let mut total_nodes = 0u64;
+    let mut total_secs = 0f64;
+    println!("{:<12} {:>5} {:>12} {:>9} {:>14}", "position", "depth", "nodes", "seconds", "nodes/s");
+    for &(name, f, d) in BENCH_SET {
+        let mut pos = fen::parse(f).with_context(|| format!("bench position {name}"))?;
+        let t = Instant::now();
+        let n = perft::perft(&mut pos, d);
+        let s = t.elapsed().as_secs_f64();
+        total_nodes += n;
+        total_secs += s;
+        println!("{name:<12} {d:>5} {n:>12} {s:>9.3} {:>14.0}", n as f64 / s.max(1e-9));
+    }
+    println!("{:<12} {:>5} {:>12} {:>9.3} {:>14.0}", "total", "", total_nodes, total_secs, total_nodes as f64 / total_secs);
+    println!("nodes {total_nodes}");
+    Ok(())
+}

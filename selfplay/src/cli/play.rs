@@ -1,0 +1,82 @@
+//! `anqi play`: one game between two bots; prints the record and the result.
+
+use clap::Args as ClapArgs;
+use engine::search;
+use engine::variant::game::VariantGame;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// Play one game between two bots and print the record and result.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Variant preset or TOML file.
+    #[arg(long, default_value = "xiangqi")]
+    pub variant: String,
+    /// Red's bot (`random`, `greedy`).
+    #[arg(long, default_value = "random")]
+    pub red: String,
+    /// Black's bot.
+    #[arg(long, default_value = "random")]
+    pub black: String,
+    /// Seed for bots and chance (reveals).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Start position (RULES.md §N full-state FEN).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Surprise layouts, e.g. `C3,A` (RULES.md §S2).
+    #[arg(long)]
+    pub layouts: Option<String>,
+    /// Stop (unfinished) after this many plies.
+    #[arg(long, default_value_t = 2000)]
+    pub max_plies: usize,
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let v = super::variant_arg::load(&a.variant)?;
+    let state = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    let mut red = search::from_spec(&a.red, a.seed.wrapping_mul(2)).map_err(anyhow::Error::msg)?;
+    let mut black = search::from_spec(&a.black, a.seed.wrapping_mul(2) + 1).map_err(anyhow::Error::msg)?;
+    let mut chance_rng = Pcg64Mcg::seed_from_u64(a.seed ^ 0xC4A1_7CE5);
+    println!("[Variant \"{}\"]", v.name);
+    println!("[Red \"{}\"]", red.name());
+    println!("[Black \"{}\"]", black.name());
+    println!("[FEN \"{}\"]", engine::variant::fen::write(&state));
+    let mut game = VariantGame::new(state);
+    let end = loop {
+        if let Some(end) = game.outcome() {
+            break Some(end);
+        }
+        if game.plies().len() >= a.max_plies {
+            break None;
+        }
+        let s = game.state();
+        let action = if s.turn() == engine::Color::Red { red.choose(s) } else { black.choose(s) };
+        game.play(action, |outs| {
+            let x: f64 = chance_rng.random();
+            let mut acc = 0.0;
+            for (o, p) in outs {
+                acc += p;
+                if x < acc {
+                    return *o;
+                }
+            }
+            outs[outs.len() - 1].0
+        });
+    };
+    let mut line = String::new();
+    for (i, p) in game.plies().iter().enumerate() {
+        if i % 2 == 0 {
+            line.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        line.push_str(&p.text);
+        line.push(' ');
+    }
+    println!("{}", line.trim_end());
+    match end {
+        Some(e) => println!("result {} ({}) after {} plies", e.result(), e.reason(), game.plies().len()),
+        None => println!("result * (unfinished after {} plies)", game.plies().len()),
+    }
+    Ok(())
+}

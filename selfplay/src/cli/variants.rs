@@ -1,0 +1,26 @@
+//! `anqi variants`: list the presets, or print one resolved rule table.
+
+use clap::Args as ClapArgs;
+use engine::variant::config::{preset_names, Variant};
+
+/// List the variant presets (one line each), or show one resolved rule table.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Print the resolved table (inheritance applied) of this preset or TOML file.
+    #[arg(long)]
+    pub show: Option<String>,
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    if let Some(spec) = a.show {
+        let v = super::variant_arg::load(&spec)?;
+        print!("{}", v.to_toml());
+        return Ok(());
+    }
+    for name in preset_names() {
+        let v = Variant::load(name)?;
+        println!("{name:<22} {}", v.description);
+    }
+    Ok(())
+}

@@ -1,0 +1,3 @@
+//! anqi self-play farm, tournaments, experiments and the command-line front end.
+
+pub mod cli;
