@@ -127,6 +127,20 @@ impl Position {
     /// or on a point its type can never reach, too many pieces of a type, or the side not to move
     /// in check.
     pub fn from_setup(setup: &Setup, rules: &'static Rules) -> Result<Position, PositionError> {
+        let pos = Position::from_setup_unchecked_check(setup, rules)?;
+        let them = pos.turn.opponent();
+        if pos.is_attacked_by(pos.general[them.index()], pos.occupied(), pos.turn, Bitboard(!0)) {
+            return Err(PositionError::OpponentInCheck(them));
+        }
+        Ok(pos)
+    }
+
+    /// [`Position::from_setup`] without the test that the side not to move is not in check; for
+    /// variants whose notion of check differs (King chess §K6 checks it after reading markers).
+    ///
+    /// # Errors
+    /// As [`Position::from_setup`], except [`PositionError::OpponentInCheck`].
+    pub fn from_setup_unchecked_check(setup: &Setup, rules: &'static Rules) -> Result<Position, PositionError> {
         let geom = &rules.attacks.geometry;
         let mut pos = Position {
             rules,
@@ -171,10 +185,6 @@ impl Position {
         }
         if pos.turn == Color::Black {
             pos.hash ^= zobrist::BLACK_TO_MOVE;
-        }
-        let them = pos.turn.opponent();
-        if pos.is_attacked_by(pos.general[them.index()], pos.occupied(), pos.turn, Bitboard(!0)) {
-            return Err(PositionError::OpponentInCheck(them));
         }
         Ok(pos)
     }

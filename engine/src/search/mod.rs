@@ -1,6 +1,8 @@
 //! Bots behind one [`Bot`] trait. Bots see a full [`State`] here only through what they are
 //! handed; the hidden-information bots of issue #4 will take a player's view instead.
 
+pub mod alphabeta;
+
 use crate::piece::Role;
 use crate::variant::{Action, State};
 use rand::{Rng, SeedableRng};
@@ -79,7 +81,8 @@ impl Bot for GreedyBot {
     }
 }
 
-/// Builds a bot from a spec (`random`, `greedy`), seeded.
+/// Builds a bot from a spec (`random`, `greedy`, `alphabeta`, `alphabeta:depth=4`,
+/// `alphabeta:nodes=N`), seeded (`alphabeta` is deterministic and ignores the seed).
 ///
 /// # Errors
 /// The unknown spec, as text.
@@ -87,6 +90,9 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     match spec {
         "random" => Ok(Box::new(RandomBot::new(seed))),
         "greedy" => Ok(Box::new(GreedyBot::new(seed))),
-        other => Err(format!("unknown bot {other:?} (known: random, greedy)")),
+        s if s == "alphabeta" || s.starts_with("alphabeta:") => {
+            Ok(Box::new(alphabeta::AlphaBetaBot::from_params(s.trim_start_matches("alphabeta").trim_start_matches(':'))?))
+        }
+        other => Err(format!("unknown bot {other:?} (known: random, greedy, alphabeta[:depth=N,nodes=N,ms=N])")),
     }
 }

@@ -133,7 +133,12 @@ pub fn parse(variant: &'static Variant, fen: &str) -> Result<State, StateFenErro
         setup.halfmove = h;
         setup.fullmove = f;
     }
-    let pos = Position::from_setup(&setup, rules).map_err(FenError::from)?;
+    let pos = if variant.family == Family::King {
+        Position::from_setup_unchecked_check(&setup, rules)
+    } else {
+        Position::from_setup(&setup, rules)
+    }
+    .map_err(FenError::from)?;
     let mut s = State::from_parts(variant, pos);
     let extra: Vec<&str> = fields.iter().skip(extra_start).copied().collect();
     match variant.family {
@@ -144,7 +149,13 @@ pub fn parse(variant: &'static Variant, fen: &str) -> Result<State, StateFenErro
         }
         Family::Fanqi => read_fanqi(&mut s, &down, fields.get(2).copied().unwrap_or("-"), extra.first().copied())?,
         Family::Surprise => read_surprise(&mut s, &extra)?,
-        Family::King => read_king(&mut s, &extra)?,
+        Family::King => {
+            read_king(&mut s, &extra)?;
+            let them = s.position().turn().opponent();
+            if s.king_general_attacked(them) {
+                return Err(FenError::from(crate::position::PositionError::OpponentInCheck(them)).into());
+            }
+        }
     }
     Ok(s)
 }

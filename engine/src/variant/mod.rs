@@ -8,6 +8,8 @@ pub mod game;
 pub mod notation;
 pub mod perft;
 pub mod state;
+pub mod view;
 
 pub use config::{Family, Variant, VariantError};
 pub use state::{Action, ChanceOutcome, State};
+pub use view::View;

@@ -102,6 +102,14 @@ pub struct State {
     pool: [[u8; Role::COUNT]; 2],
     /// Identities of captured face-down pieces, as (capturer, owner, role), in capture order.
     captured_down: Vec<(Color, Color, Role)>,
+    /// Who knows each entry of `captured_down` (by [`Color::index`]; §F6).
+    captured_known: Vec<[bool; 2]>,
+    /// Face-down pieces whose identity both sides know (turned down under §F5).
+    public_id: Bitboard,
+    /// Captured Surprise discs as (owner, visible face, back face, back shown to both) (§S8).
+    captured_discs: Vec<(Color, Role, Role, bool)>,
+    /// Running hash of each player's observation stream (perfect recall; the information-set key).
+    obs: [u64; 2],
     // §K
     marker: [Square; 2],
     run: [Option<(Square, u8)>; 2],
@@ -123,6 +131,27 @@ pub enum StateError {
     /// An inconsistent full state (e.g. from a FEN), naming the rule.
     #[error("inconsistent state: {0}")]
     Inconsistent(String),
+}
+
+/// Hash combiner for observation streams (splitmix64 finaliser).
+#[inline]
+fn mix(h: u64, token: u64) -> u64 {
+    let mut z = h.rotate_left(17) ^ token.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A public token for an action.
+fn action_token(a: Action) -> u64 {
+    match a {
+        Action::Move { from, to, turn_down, marker } => {
+            (from.index() as u64) | (to.index() as u64) << 8 | (turn_down as u64) << 16 | (marker as u64) << 17 | 1 << 20
+        }
+        Action::Flip { at } => at.index() as u64 | 2 << 20,
+        Action::Demand => 3 << 20,
+        Action::Answer(x) => (4 << 20) | x as u64,
+    }
 }
 
 /// The standard type of each start point of `c` (RULES.md §X1), or `None`.
@@ -154,6 +183,10 @@ impl State {
             identity: [None; 128],
             pool: [[0; Role::COUNT]; 2],
             captured_down: Vec::new(),
+            captured_known: Vec::new(),
+            public_id: Bitboard::EMPTY,
+            captured_discs: Vec::new(),
+            obs: [0x5EED_0B5E_0000_0001, 0x5EED_0B5E_0000_0002],
             marker: [g, b],
             run: [None; 2],
             grind_loss: None,
@@ -518,7 +551,7 @@ impl State {
 
     /// §K6: is `c`'s general attacked, counting that the enemy king piece cannot capture but the
     /// flying-general rule holds unchanged.
-    fn king_general_attacked(&self, c: Color) -> bool {
+    pub(crate) fn king_general_attacked(&self, c: Color) -> bool {
         let them = c.opponent();
         let g = self.pos.general(c);
         let occ = self.pos.occupied();
@@ -539,6 +572,9 @@ impl State {
 
     /// Applies `a`, which must be legal (see [`State::try_apply`] for checked input).
     pub fn apply(&mut self, a: Action) {
+        // Every decision is public (§S9 flips and rights, §F moves, §S11 demands).
+        let token = action_token(a);
+        self.observe_public(token);
         match a {
             Action::Move { from, to, turn_down, marker } => self.apply_move_unchecked(from, to, turn_down, marker),
             Action::Flip { at } => self.apply_flip(at),
@@ -694,12 +730,21 @@ impl State {
         // §F6: capturing a face-down piece.
         if target.is_some() && self.down.contains(to) {
             self.down.clear(to);
+            let public = self.public_id.contains(to);
+            self.public_id.clear(to);
             match self.identity[to.index()].take() {
-                Some(r) => self.captured_down.push((us, them, r)),
+                Some(r) => self.record_captured_down(us, them, r, public),
                 None => pending.captured = Some(them),
             }
         }
         // §S8 captured discs leave the board with their back face.
+        if let (Some(t), Some(b)) = (target, self.back[to.index()]) {
+            let shown = self.variant.surprise.captured_back_revealed || self.back_seen.contains(to);
+            self.captured_discs.push((them, t.role, b, shown));
+            if shown {
+                self.observe_public(0xD15C ^ ((b.index() as u64) << 8) ^ to.index() as u64);
+            }
+        }
         if target.is_some() {
             self.back[to.index()] = None;
             self.back_seen.clear(to);
@@ -716,6 +761,10 @@ impl State {
         if was_down {
             // §F2: a face-down piece that moves turns face-up as its true type.
             self.down.clear(from);
+            self.public_id.clear(from);
+            if let Some(r) = self.identity[from.index()] {
+                self.observe_public(0x4EE1 ^ ((r.index() as u64) << 8));
+            }
             match self.identity[from.index()].take() {
                 Some(r) => self.pos.set_piece(to, Some(Piece::new(us, r))),
                 None => pending.mover = Some(to),
@@ -740,6 +789,7 @@ impl State {
         let Some(point) = start_role(self.variant.rules, owner, sq) else { return };
         self.identity[sq.index()] = Some(p.role);
         self.down.set(sq);
+        self.public_id.set(sq);
         self.pos.set_piece(sq, Some(Piece::new(owner, point)));
     }
 
@@ -808,12 +858,13 @@ impl State {
                 let pool = &mut self.pool[piece.color.index()][r.index()];
                 *pool = pool.saturating_sub(1);
                 self.pos.set_piece(sq, Some(Piece::new(piece.color, r)));
+                self.observe_public(0x4EE1 ^ ((r.index() as u64) << 8));
             }
         }
         if let (Some(c), Some(r)) = (p.captured, o.captured) {
             let pool = &mut self.pool[c.index()][r.index()];
             *pool = pool.saturating_sub(1);
-            self.captured_down.push((c.opponent(), c, r));
+            self.record_captured_down(c.opponent(), c, r, false);
         }
         if let Some(sq) = p.turn_down_at {
             let owner = self.pos.piece_at(sq).map(|x| x.color).unwrap_or(Color::Red);
@@ -831,11 +882,117 @@ impl State {
         self.pool = [[0; Role::COUNT]; 2];
     }
 
+    /// Mixes a public observation into both players' streams.
+    fn observe_public(&mut self, token: u64) {
+        for o in &mut self.obs {
+            *o = mix(*o, token);
+        }
+    }
+
+    /// Records a captured face-down piece and who learns its identity (§F6 and its options).
+    fn record_captured_down(&mut self, capturer: Color, owner: Color, role: Role, public: bool) {
+        use super::config::CaptureKnowledge as K;
+        let f = &self.variant.fanqi;
+        let mut known = [false; 2];
+        if public || f.placement() == Placement::Fixed {
+            known = [true, true];
+        } else {
+            if f.placement() == Placement::Owner {
+                known[owner.index()] = true; // the owner arranged it
+            }
+            match (f.capture_knowledge, f.placement()) {
+                (K::Both, _) => known = [true, true],
+                (K::Nobody, _) => {}
+                (K::Default, Placement::Random) => known[capturer.index()] = true,
+                (K::Default, _) => known = [true, true],
+            }
+        }
+        for c in Color::ALL {
+            let t = if known[c.index()] { 0xCA97 ^ ((role.index() as u64) << 8) } else { 0xCA97_FFFF };
+            self.obs[c.index()] = mix(self.obs[c.index()], t);
+        }
+        self.captured_down.push((capturer, owner, role));
+        self.captured_known.push(known);
+    }
+
+    /// Who knows each captured face-down piece's identity, parallel to
+    /// [`State::captured_face_down`] (indexed by [`Color::index`]).
+    pub fn captured_known(&self) -> &[[bool; 2]] {
+        &self.captured_known
+    }
+
+    /// Face-down pieces whose identity is public (turned down under §F5).
+    pub fn public_identities(&self) -> Bitboard {
+        self.public_id
+    }
+
+    /// Captured Surprise discs: (owner, visible face, back face, back shown to both).
+    pub fn captured_discs(&self) -> &[(Color, Role, Role, bool)] {
+        &self.captured_discs
+    }
+
+    /// Hash of `c`'s observation stream since the state was built (perfect recall).
+    pub fn observation_hash(&self, c: Color) -> u64 {
+        self.obs[c.index()]
+    }
+
+    // ---- blanking and restoring hidden parts, used by views (crate-internal) ----
+
+    pub(crate) fn blank_back(&mut self, sq: Square) {
+        self.back[sq.index()] = None;
+    }
+    pub(crate) fn restore_back(&mut self, sq: Square, r: Role) {
+        self.back[sq.index()] = Some(r);
+    }
+    pub(crate) fn blank_captured_disc_backs(&mut self, owner: Color) {
+        for d in &mut self.captured_discs {
+            if d.0 == owner && !d.3 {
+                d.2 = Role::General;
+            }
+        }
+    }
+    pub(crate) fn push_captured_disc(&mut self, owner: Color, visible: Role, back: Option<Role>) {
+        self.captured_discs.push((owner, visible, back.unwrap_or(Role::General), back.is_some()));
+    }
+    pub(crate) fn blank_identity(&mut self, sq: Square) {
+        self.identity[sq.index()] = None;
+    }
+    pub(crate) fn restore_identity(&mut self, sq: Square, r: Role) {
+        self.identity[sq.index()] = Some(r);
+    }
+    pub(crate) fn blank_captured_identity(&mut self, i: usize) {
+        if let Some(e) = self.captured_down.get_mut(i) {
+            e.2 = Role::General;
+        }
+    }
+    pub(crate) fn restore_captured_identity(&mut self, i: usize, r: Role) {
+        if let Some(e) = self.captured_down.get_mut(i) {
+            e.2 = r;
+        }
+    }
+    pub(crate) fn push_unseen_capture(&mut self, owner: Color, viewer: Color) {
+        let mut known = [true; 2];
+        known[viewer.index()] = false;
+        self.captured_down.push((owner.opponent(), owner, Role::General));
+        self.captured_known.push(known);
+    }
+    pub(crate) fn mark_identity_public(&mut self, sq: Square) {
+        self.public_id.set(sq);
+    }
+    pub(crate) fn set_pool_public(&mut self, c: Color, pool: [u8; Role::COUNT]) {
+        self.pool[c.index()] = pool;
+    }
+
     // ---- setters used by the FEN reader (crate-internal) ----
 
     pub(crate) fn set_face_down(&mut self, sq: Square, identity: Option<Role>) {
         self.down.set(sq);
         self.identity[sq.index()] = identity;
+        // In random and fixed modes a determined face-down piece was turned down in view of both
+        // (§F5) or fixed by the mode; in owner's-choice modes only its owner knows it.
+        if identity.is_some() && self.variant.fanqi.placement() != Placement::Owner {
+            self.public_id.set(sq);
+        }
     }
     pub(crate) fn set_pool(&mut self, c: Color, pool: [u8; Role::COUNT]) {
         self.pool[c.index()] = pool;
