@@ -1044,14 +1044,14 @@ mod tests {
         Move::new(a, b)
     }
 
-    /// Exhaustive check: does the side to move force mate within `n` of its moves?
+    /// Exhaustive check: does the side to move force mate within `n` of its own moves?
     fn forces_mate(pos: &mut Position, n: u32) -> bool {
         if n == 0 {
             return false;
         }
         for m in pos.legal_moves().iter().copied() {
             let u = pos.play(m);
-            let ok = all_replies_mated(pos, n);
+            let ok = all_replies_mated(pos, n - 1);
             pos.unplay(m, u);
             if ok {
                 return true;
@@ -1060,14 +1060,19 @@ mod tests {
         false
     }
 
+    /// Exhaustive check: is the side to move mated now, or mated within `n` more moves of the
+    /// opponent whatever it replies?
     fn all_replies_mated(pos: &mut Position, n: u32) -> bool {
         let replies = pos.legal_moves();
         if replies.is_empty() {
             return true;
         }
+        if n == 0 {
+            return false;
+        }
         for r in replies.iter().copied() {
             let u = pos.play(r);
-            let ok = forces_mate(pos, n - 1);
+            let ok = forces_mate(pos, n);
             pos.unplay(r, u);
             if !ok {
                 return false;
@@ -1077,7 +1082,7 @@ mod tests {
     }
 
     const MATE_IN_1: &str = "3k5/1R7/R8/9/9/9/9/9/9/4K4 w - - 0 1";
-    const MATE_IN_2: &str = "4k4/9/4P4/9/9/9/9/9/2R6/3K5 w - - 0 1";
+    const MATE_IN_2: &str = "4k4/9/R8/1R7/9/9/9/9/9/3K5 w - - 0 1";
 
     #[test]
     fn mate_in_one() {
@@ -1203,14 +1208,24 @@ mod tests {
 
     #[test]
     fn repetition_scores_as_draw() {
-        // Red is a chariot down but can repeat: with the repeated position in the history, the
-        // search sees the draw. Here we only check that a position repeated in history is
-        // recognised along the path.
-        let pos = fen::parse("3k5/9/9/9/9/9/9/9/9/4K4 w - - 4 1").expect("fen");
+        // Red is a chariot up; a1a2 would repeat the position of the game's history, so it
+        // scores as a draw, while without that history it scores the material.
+        let pos = fen::parse("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 4 1").expect("fen");
+        let m = mv("a1a2");
+        let mut child = pos.clone();
+        child.play(m);
+        let limits = Limits { depth: Some(3), searchmoves: vec![m], ..Limits::default() };
         let mut s = Searcher::new(1);
-        s.path = vec![pos.hash(), 1, pos.hash()];
-        assert!(s.is_repetition(4));
-        assert!(!s.is_repetition(1));
+        let fresh = s.search(&pos, &[], &limits, &mut |_| {});
+        assert!(matches!(fresh.score, Score::Cp(c) if c > 500) || matches!(fresh.score, Score::Mate(n) if n > 0), "{:?}", fresh.score);
+        s.clear();
+        let repeated = s.search(&pos, &[child.hash()], &limits, &mut |_| {});
+        assert_eq!(repeated.score, Score::Cp(0));
+        // Any other move keeps the advantage, so with all moves allowed it avoids the repetition.
+        s.clear();
+        let free = s.search(&pos, &[child.hash()], &Limits::depth(3), &mut |_| {});
+        assert_ne!(free.best, Some(m));
+        assert!(matches!(free.score, Score::Cp(c) if c > 500) || matches!(free.score, Score::Mate(n) if n > 0), "{:?}", free.score);
     }
 
     #[test]
@@ -1245,5 +1260,18 @@ mod tests {
         assert_eq!((b.limits().depth, b.limits().nodes), (Some(3), Some(500)));
         assert!(AlphaBetaBot::from_params("depth=x").is_err());
         assert!(AlphaBetaBot::from_params("width=3").is_err());
+    }
+
+    /// `cargo test -p anqi-engine --release bench_start_position -- --ignored --nocapture`:
+    /// prints the iterations of a depth-7 search of the start position (speed check).
+    #[test]
+    #[ignore]
+    fn bench_start_position() {
+        let mut s = Searcher::new(64);
+        let r = s.search(&Position::start(), &[], &Limits::depth(7), &mut |i| {
+            let pv: Vec<String> = i.pv.iter().map(|m| m.iccs()).collect();
+            println!("depth {} seldepth {} score {} nodes {} nps {} time {} pv {}", i.depth, i.seldepth, i.score, i.nodes, i.nps, i.time_ms, pv.join(" "));
+        });
+        println!("best {:?} nodes {} ms {}", r.best, r.nodes, r.time_ms);
     }
 }

@@ -248,6 +248,10 @@ pub struct Variant {
     pub rules: &'static Rules,
     /// The merged TOML table it was resolved from.
     pub table: Table,
+    /// Derived once: `start_role[color][square]`, the standard type of each start point (§X1).
+    pub start_role: [[Option<Role>; 128]; 2],
+    /// Derived once: whether each type participates (§F4), by [`Role::index`].
+    pub participates: [bool; Role::COUNT],
 }
 
 const TOP_KEYS: &[&str] = &["name", "inherits", "family", "description", "end", "surprise", "fanqi", "king"];
@@ -524,7 +528,19 @@ impl Variant {
         }
         let king = KingRules { grind_limit: r.int("king", "grind_limit", 6, 0, 255)? as u8 };
         let rules: &'static Rules = Box::leak(Box::new(build_rules(family, &fanqi, end.clone())));
-        Ok(Variant { name, description, family, end, surprise, fanqi, king, rules, table })
+        let mut start_role = [[None; 128]; 2];
+        for c in Color::ALL {
+            for role in Role::ALL {
+                for sq in rules.start_points(c, role) {
+                    start_role[c.index()][sq.index()] = Some(role);
+                }
+            }
+        }
+        let mut participates = [false; Role::COUNT];
+        for r in fanqi.participating() {
+            participates[r.index()] = true;
+        }
+        Ok(Variant { name, description, family, end, surprise, fanqi, king, rules, table, start_role, participates })
     }
 
     /// The resolved table as TOML text (what `anqi variants --show` prints).

@@ -3,6 +3,7 @@
 //! loses); 60 moves per side without capture draws; no attacking material draws (face-down
 //! pieces count as able); grinding loses; negotiation ends by resignation or agreed draw.
 
+use super::config::Family;
 use super::state::{Action, Agreement, ChanceOutcome, State};
 use crate::outcome::{EndReason, Outcome};
 use crate::piece::Color;
@@ -101,7 +102,7 @@ impl VariantGame {
             outcome = Some(o);
         }
         let text = super::notation::record_string(&before, a, outcome);
-        let gave_check = matches!(a, Action::Move { .. } | Action::Flip { .. }) && self.state.position().in_check();
+        let gave_check = is_board_action(a) && side_in_check(&self.state);
         self.plies.push(Ply { action: a, chance: outcome, text, hash: self.state.hash(), gave_check, mover });
     }
 
@@ -119,7 +120,7 @@ impl VariantGame {
         let pos = s.position();
         let end = &pos.rules().end;
         if s.legal_actions().is_empty() {
-            let reason = if pos.in_check() { EndReason::Checkmate } else { EndReason::Stalemate };
+            let reason = if side_in_check(s) { EndReason::Checkmate } else { EndReason::Stalemate };
             return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
         }
         if end.repetition {
@@ -141,11 +142,15 @@ impl VariantGame {
     fn repetition(&self) -> Option<Outcome> {
         let h = self.state.hash();
         let n = self.plies.len();
-        let mut count = 1;
+        // Occurrences: the start and the position after each move or flip, the current one
+        // included. A negotiation action (§S11) leaves the position as it was, so the plies of a
+        // demand and its answer are not new occurrences of it.
+        let mut count = 0;
         let mut first = n;
-        for i in (0..n).rev() {
-            let hash_at = if i == 0 { self.start_hash } else { self.plies[i - 1].hash };
-            if hash_at == h {
+        for i in (0..=n).rev() {
+            let (hash_at, counts) =
+                if i == 0 { (self.start_hash, true) } else { (self.plies[i - 1].hash, is_board_action(self.plies[i - 1].action)) };
+            if counts && hash_at == h {
                 count += 1;
                 first = i;
                 if count == 3 {
@@ -161,7 +166,7 @@ impl VariantGame {
         }
         let mut checks = [true, true];
         for p in &self.plies[first..n] {
-            if !p.gave_check {
+            if is_board_action(p.action) && !p.gave_check {
                 checks[p.mover.index()] = false;
             }
         }
@@ -170,5 +175,20 @@ impl VariantGame {
             (false, true) => Outcome::Win { winner: Color::Red, reason: EndReason::PerpetualCheck },
             _ => Outcome::Draw { reason: EndReason::Repetition },
         })
+    }
+}
+
+/// A move or a flip: an action that changes the position (negotiation actions do not).
+fn is_board_action(a: Action) -> bool {
+    matches!(a, Action::Move { .. } | Action::Flip { .. })
+}
+
+/// Whether the side to move is in check; in King chess by §K6 (an enemy king piece gives no
+/// check, the flying-general rule still holds).
+fn side_in_check(s: &State) -> bool {
+    if s.variant().family == Family::King {
+        s.king_general_attacked(s.position().turn())
+    } else {
+        s.position().in_check()
     }
 }

@@ -37,19 +37,24 @@ pub fn action_string(s: &State, a: Action) -> String {
     }
 }
 
-/// Writes a record entry: the action and, for a move that caused a chance event, the drawn types.
+/// Writes a record entry: the action and, for a move of a face-down piece or a capture of one,
+/// the revealed types (RULES.md §F8): drawn by chance in the random modes, or the identity the
+/// full state already fixes (owner's-choice and fixed modes, pieces turned down under §F5).
 pub fn record_string(s: &State, a: Action, outcome: Option<ChanceOutcome>) -> String {
     let mut t = action_string(s, a);
-    if let (Action::Move { from, to, .. }, Some(o)) = (a, outcome) {
+    if let Action::Move { from, to, .. } = a {
         let us = s.position().piece_at(from).map(|p| p.color).unwrap_or(Color::Red);
+        let down = s.face_down();
+        let known = |sq| if down.contains(sq) { s.identity(sq) } else { None };
+        let mover = outcome.and_then(|o| o.mover).or_else(|| known(from));
+        let captured = outcome.and_then(|o| o.captured).or_else(|| known(to));
         let mut suffix = String::new();
-        if let Some(r) = o.mover {
+        if let Some(r) = mover {
             suffix.push(Piece::new(us, r).char());
         }
-        if let Some(r) = o.captured {
+        if let Some(r) = captured {
             suffix.push(Piece::new(us.opponent(), r).char());
         }
-        let _ = to;
         let cut = t.find(['~', '^']).unwrap_or(t.len());
         t.insert_str(cut, &suffix);
     }

@@ -19,6 +19,10 @@ pub fn perft(s: &State, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        // Bulk count: each action's chance outcomes are leaves (§P1-P2).
+        return s.count_leaves_one_ply();
+    }
     let actions = s.legal_actions();
     let mut n = 0;
     for a in actions {

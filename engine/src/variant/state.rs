@@ -14,6 +14,7 @@ use crate::moves::{Move, MoveList};
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::zobrist;
+use arrayvec::ArrayVec;
 
 /// A decision: a move (with optional extras) or a Surprise flip or a negotiation action.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -101,13 +102,13 @@ pub struct State {
     identity: [Option<Role>; 128],
     pool: [[u8; Role::COUNT]; 2],
     /// Identities of captured face-down pieces, as (capturer, owner, role), in capture order.
-    captured_down: Vec<(Color, Color, Role)>,
+    captured_down: ArrayVec<(Color, Color, Role), 32>,
     /// Who knows each entry of `captured_down` (by [`Color::index`]; §F6).
-    captured_known: Vec<[bool; 2]>,
+    captured_known: ArrayVec<[bool; 2], 32>,
     /// Face-down pieces whose identity both sides know (turned down under §F5).
     public_id: Bitboard,
     /// Captured Surprise discs as (owner, visible face, back face, back shown to both) (§S8).
-    captured_discs: Vec<(Color, Role, Role, bool)>,
+    captured_discs: ArrayVec<(Color, Role, Role, bool), 16>,
     /// Running hash of each player's observation stream (perfect recall; the information-set key).
     obs: [u64; 2],
     // §K
@@ -182,10 +183,10 @@ impl State {
             down: Bitboard::EMPTY,
             identity: [None; 128],
             pool: [[0; Role::COUNT]; 2],
-            captured_down: Vec::new(),
-            captured_known: Vec::new(),
+            captured_down: ArrayVec::new(),
+            captured_known: ArrayVec::new(),
             public_id: Bitboard::EMPTY,
-            captured_discs: Vec::new(),
+            captured_discs: ArrayVec::new(),
             obs: [0x5EED_0B5E_0000_0001, 0x5EED_0B5E_0000_0002],
             marker: [g, b],
             run: [None; 2],
@@ -367,23 +368,34 @@ impl State {
     /// Whether face-down piece movement on `from` is bound to its standard region (§F4).
     fn down_region_bound(&self, role: Role) -> bool {
         matches!(role, Role::Advisor | Role::Elephant)
-            && (self.variant.fanqi.facedown_standard_region || !self.variant.fanqi.participating().contains(&role))
+            && (self.variant.fanqi.facedown_standard_region || !self.variant.participates[role.index()])
     }
 
     /// All legal actions at a decision node (empty at a chance node or when the game is decided
     /// by agreement). Generation follows RULES.md §X for moves, §S4-S7 for flips, §F2/§F5 for
     /// face-down pieces and §K2-K4 for king chess.
     pub fn legal_actions(&self) -> Vec<Action> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(64);
+        self.visit_actions(&mut |a| out.push(a));
+        out
+    }
+
+    /// Calls `f` on every legal action (see [`State::legal_actions`]) without allocating.
+    pub fn visit_actions(&self, f: &mut impl FnMut(Action)) {
         if self.pending.is_some() || self.agreement.is_some() {
-            return out;
+            return;
         }
         if self.demand_pending {
             for a in [Answer::Resign, Answer::Draw, Answer::Refuse] {
-                out.push(Action::Answer(a));
+                f(Action::Answer(a));
             }
-            return out;
+            return;
         }
+        let mut any = false;
+        let mut out = |a: Action| {
+            any = true;
+            f(a)
+        };
         match self.variant.family {
             Family::King => self.king_actions(&mut out),
             _ => {
@@ -396,7 +408,7 @@ impl State {
                 }
             }
         }
-        if self.variant.surprise.negotiation && self.variant.family == Family::Surprise && !out.is_empty() {
+        if any && self.variant.surprise.negotiation && self.variant.family == Family::Surprise {
             let us = self.pos.turn();
             let own_moves = self.pos.fullmove();
             let ok = match self.last_demand[us.index()] {
@@ -404,16 +416,27 @@ impl State {
                 Some(last) => own_moves >= last + self.variant.surprise.demand_interval,
             };
             if ok {
-                out.push(Action::Demand);
+                f(Action::Demand);
             }
         }
-        out
     }
 
-    fn push_move(&self, m: Move, out: &mut Vec<Action>) {
+    /// Leaves one decision ply below this decision node (§P1-P2): every action except a
+    /// negotiation demand (§P5), weighted by its [`State::chance_multiplicity`].
+    pub fn count_leaves_one_ply(&self) -> u64 {
+        let mut n = 0;
+        self.visit_actions(&mut |a| {
+            if !matches!(a, Action::Demand) {
+                n += self.chance_multiplicity(a);
+            }
+        });
+        n
+    }
+
+    fn push_move(&self, m: Move, out: &mut impl FnMut(Action)) {
         let plain = Action::Move { from: m.from, to: m.to, turn_down: false, marker: false };
         if self.variant.family != Family::Fanqi {
-            out.push(plain);
+            out(plain);
             return;
         }
         let from_down = self.down.contains(m.from);
@@ -426,9 +449,9 @@ impl State {
                 }
             }
         }
-        out.push(plain);
+        out(plain);
         if self.can_turn_down(m, from_down) {
-            out.push(Action::Move { from: m.from, to: m.to, turn_down: true, marker: false });
+            out(Action::Move { from: m.from, to: m.to, turn_down: true, marker: false });
         }
     }
 
@@ -446,7 +469,7 @@ impl State {
         if mover.role == Role::General && !from_down {
             return false;
         }
-        let point = match start_role(self.variant.rules, us, m.to) {
+        let point = match self.variant.start_role[us.index()][m.to.index()] {
             Some(r) if r != Role::General => r,
             _ => return false,
         };
@@ -474,7 +497,7 @@ impl State {
     }
 
     /// §S4-S7 flips of the side to move.
-    fn flip_actions(&self, out: &mut Vec<Action>) {
+    fn flip_actions(&self, out: &mut impl FnMut(Action)) {
         let s = &self.variant.surprise;
         let us = self.pos.turn();
         let ui = us.index();
@@ -484,7 +507,7 @@ impl State {
         }
         for sq in self.pos.by_color(us) {
             if let Some(a) = self.flip_allowed(sq) {
-                out.push(a);
+                out(a);
             }
         }
     }
@@ -523,7 +546,7 @@ impl State {
     }
 
     /// §K2-K4 moves.
-    fn king_actions(&self, out: &mut Vec<Action>) {
+    fn king_actions(&self, out: &mut impl FnMut(Action)) {
         let us = self.pos.turn();
         let them = us.opponent();
         let mut list = MoveList::new();
@@ -536,17 +559,43 @@ impl State {
                 continue; // §K3: a king piece never captures
             }
             let a = Action::Move { from: m.from, to: m.to, turn_down: false, marker: false };
-            let mut child = self.clone();
-            child.apply_move_unchecked(m.from, m.to, false, false);
-            if child.king_general_attacked(us) {
+            if self.king_move_exposes_general(m, target) {
                 continue;
             }
-            out.push(a);
+            out(a);
             let swap = matches!(target, Some(p) if m.to == self.marker[them.index()] && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon));
             if !is_king && (target.is_none() || swap) {
-                out.push(Action::Move { from: m.from, to: m.to, turn_down: false, marker: true });
+                out(Action::Move { from: m.from, to: m.to, turn_down: false, marker: true });
             }
         }
+    }
+
+    /// Whether the king-chess move `m` (to a point holding `target`) would leave the mover's
+    /// general attacked (§K2-K6), simulated on the position core only.
+    fn king_move_exposes_general(&self, m: Move, target: Option<Piece>) -> bool {
+        let us = self.pos.turn();
+        let them = us.opponent();
+        let mut p = self.pos.clone();
+        let their_king = self.marker[them.index()];
+        let is_king = m.from == self.marker[us.index()];
+        let swap = !is_king
+            && m.to == their_king
+            && matches!(target, Some(t) if matches!(t.role, Role::Chariot | Role::Horse | Role::Cannon));
+        let their_king_after = if swap {
+            let mover = p.piece_at(m.from);
+            p.set_piece(m.to, mover);
+            p.set_piece(m.from, target);
+            m.from
+        } else {
+            p.play(m);
+            if m.to == their_king { p.general(them) } else { their_king }
+        };
+        let g = p.general(us);
+        let occ = p.occupied();
+        if p.is_attacked_by(g, occ, them, !Bitboard::from_square(their_king_after)) {
+            return true;
+        }
+        (self.variant.rules.attacks.file_line(g, occ) & p.pieces(them, Role::General)).any()
     }
 
     /// §K6: is `c`'s general attacked, counting that the enemy king piece cannot capture but the
@@ -710,10 +759,14 @@ impl State {
                 return;
             }
             if target.is_some() {
-                if to == self.marker[them.index()] {
-                    self.marker[them.index()] = self.pos.general(them); // §K5
+                let general = self.pos.general(them);
+                let returns = to == self.marker[them.index()];
+                if returns {
+                    self.marker[them.index()] = general; // §K5
                 }
-                if matches!(self.run[them.index()], Some((sq, _)) if sq == to) {
+                // §K7: a run ends when its piece is captured or becomes the king piece (the
+                // general, when the marker returns by §K5).
+                if matches!(self.run[them.index()], Some((sq, _)) if sq == to || (returns && sq == general)) {
                     self.run[them.index()] = None;
                 }
             }
@@ -740,7 +793,7 @@ impl State {
         // §S8 captured discs leave the board with their back face.
         if let (Some(t), Some(b)) = (target, self.back[to.index()]) {
             let shown = self.variant.surprise.captured_back_revealed || self.back_seen.contains(to);
-            self.captured_discs.push((them, t.role, b, shown));
+            let _ = self.captured_discs.try_push((them, t.role, b, shown));
             if shown {
                 self.observe_public(0xD15C ^ ((b.index() as u64) << 8) ^ to.index() as u64);
             }
@@ -786,7 +839,7 @@ impl State {
     /// §F5: the piece on `sq` (of `owner`, identity known) turns face-down as that point's type.
     fn turn_down(&mut self, sq: Square, owner: Color) {
         let Some(p) = self.pos.piece_at(sq) else { return };
-        let Some(point) = start_role(self.variant.rules, owner, sq) else { return };
+        let Some(point) = self.variant.start_role[owner.index()][sq.index()] else { return };
         self.identity[sq.index()] = Some(p.role);
         self.down.set(sq);
         self.public_id.set(sq);
@@ -813,6 +866,27 @@ impl State {
             self.marker[ui] = to; // §K4 (a run ends when its piece becomes the king piece)
             self.run[ui] = None;
         }
+    }
+
+    /// How many chance outcomes (§P2) playing `a` leads to: the distinct types left in the
+    /// mover's pool when an undetermined face-down piece moves, times those in the opponent's
+    /// pool when an undetermined face-down piece is captured; 1 for every other action. Lets
+    /// perft count the last ply without playing it.
+    pub fn chance_multiplicity(&self, a: Action) -> u64 {
+        let Action::Move { from, to, .. } = a else { return 1 };
+        if self.down.is_empty() || self.variant.family != Family::Fanqi {
+            return 1;
+        }
+        let us = self.pos.turn();
+        let distinct = |c: Color| self.pool[c.index()].iter().filter(|&&n| n > 0).count() as u64;
+        let mut n = 1;
+        if self.down.contains(from) && self.identity[from.index()].is_none() {
+            n *= distinct(us).max(1);
+        }
+        if self.down.contains(to) && self.identity[to.index()].is_none() {
+            n *= distinct(us.opponent()).max(1);
+        }
+        n
     }
 
     /// The outcomes of the pending chance node with their probabilities (§P2; they sum to 1).
@@ -911,8 +985,8 @@ impl State {
             let t = if known[c.index()] { 0xCA97 ^ ((role.index() as u64) << 8) } else { 0xCA97_FFFF };
             self.obs[c.index()] = mix(self.obs[c.index()], t);
         }
-        self.captured_down.push((capturer, owner, role));
-        self.captured_known.push(known);
+        let _ = self.captured_down.try_push((capturer, owner, role));
+        let _ = self.captured_known.try_push(known);
     }
 
     /// Who knows each captured face-down piece's identity, parallel to
@@ -952,7 +1026,7 @@ impl State {
         }
     }
     pub(crate) fn push_captured_disc(&mut self, owner: Color, visible: Role, back: Option<Role>) {
-        self.captured_discs.push((owner, visible, back.unwrap_or(Role::General), back.is_some()));
+        let _ = self.captured_discs.try_push((owner, visible, back.unwrap_or(Role::General), back.is_some()));
     }
     pub(crate) fn blank_identity(&mut self, sq: Square) {
         self.identity[sq.index()] = None;
@@ -973,8 +1047,8 @@ impl State {
     pub(crate) fn push_unseen_capture(&mut self, owner: Color, viewer: Color) {
         let mut known = [true; 2];
         known[viewer.index()] = false;
-        self.captured_down.push((owner.opponent(), owner, Role::General));
-        self.captured_known.push(known);
+        let _ = self.captured_down.try_push((owner.opponent(), owner, Role::General));
+        let _ = self.captured_known.try_push(known);
     }
     pub(crate) fn mark_identity_public(&mut self, sq: Square) {
         self.public_id.set(sq);
@@ -1000,7 +1074,10 @@ impl State {
     pub(crate) fn set_back(&mut self, sq: Square, r: Role, seen: bool) {
         self.back[sq.index()] = Some(r);
         if seen {
+            // A back face is seen only after its disc flipped (§S4), so a `*` in the FEN also
+            // records the flip for `flip_once_per_disc` (§S6a).
             self.back_seen.set(sq);
+            self.flipped.set(sq);
         }
     }
     pub(crate) fn set_rights(&mut self, c: Color, rights: u8, chariot_reveals: u8, lost: [u8; Role::COUNT]) {

@@ -26,6 +26,8 @@ enum Command {
     /// Solvers: counterfactual regret minimisation on small games.
     #[command(subcommand)]
     Solve(cli::solve::Command),
+    /// UCI engine (Pikafish's xiangqi dialect; UCI_Variant jieqi and the other presets) on stdin/stdout.
+    Uci(cli::uci::Args),
 }
 
 /// Restores the default SIGPIPE action so `anqi … | head` ends quietly instead of panicking on a
@@ -52,6 +54,7 @@ fn main() {
         Command::Play(a) => cli::play::run(a),
         Command::Doctor(a) => cli::doctor::run(a),
         Command::Solve(c) => cli::solve::run(c),
+        Command::Uci(a) => cli::uci::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

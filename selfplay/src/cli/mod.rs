@@ -5,5 +5,6 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod solve;
+pub mod uci;
 pub mod variant_arg;
 pub mod variants;

@@ -76,3 +76,34 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position_has_44_sorted_moves() {
+        let l = line(fen::START).expect("start FEN");
+        let (moves, status) = l.split_once(" ; ").expect("separator");
+        let v: Vec<&str> = moves.split(' ').collect();
+        assert_eq!(v.len(), 44);
+        assert!(v.windows(2).all(|w| w[0] < w[1]));
+        assert!(v.contains(&"h2e2"));
+        assert_eq!(status, "none");
+    }
+
+    #[test]
+    fn check_mate_and_errors() {
+        // Black general on d9 checked by the chariot on d0; e8 is open, e9 is shielded from the
+        // Red general by the advisor on e1.
+        assert_eq!(line("3k5/9/9/9/9/9/9/9/4A4/3RK4 b - - 0 1").expect("fen"), "d9e9 ; check");
+        // Chariots on e8 and e7 against the general on e9; d9 faces the Red general on d0.
+        assert_eq!(line("4k4/4R4/4R4/9/9/9/9/9/9/3K5 b - - 0 1").expect("fen"), "e9f9 ; check");
+        // Mate: as above with a horse on h8 covering f9.
+        assert_eq!(line("4k4/4R2N1/4R4/9/9/9/9/9/9/3K5 b - - 0 1").expect("fen"), "; mate");
+        // Stalemate: the general on d9 is not in check, d8 is covered by the chariot on a8 and e9
+        // by the Red general on the open e-file.
+        assert_eq!(line("3k5/R8/9/9/9/9/9/9/9/4K4 b - - 0 1").expect("fen"), "; stalemate");
+        assert!(line("not a fen").is_err());
+    }
+}

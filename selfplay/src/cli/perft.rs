@@ -28,7 +28,9 @@ pub struct Args {
     /// Identity perft (RULES.md §P3): every undetermined face-down piece is its start point's type.
     #[arg(long)]
     pub identity: bool,
-    /// Run the fixed benchmark set single-threaded and print nodes/s (ignores other options).
+    /// Run the fixed benchmark set single-threaded and print nodes/s. With `--variant all` (or a
+    /// preset name), run each preset's start position instead and print its ratio to standard
+    /// xiangqi's nodes/s measured in the same run.
     #[arg(long)]
     pub bench: bool,
 }
@@ -45,7 +47,7 @@ pub const BENCH_SET: &[(&str, &str, u32)] = &[
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
     if a.bench {
-        return bench();
+        return if a.variant == "xiangqi" { bench() } else { bench_variants(&a.variant) };
     }
     if a.variant != "xiangqi" || a.identity || a.layouts.is_some() {
         return run_variant(a);
@@ -88,6 +90,46 @@ fn run_variant(a: Args) -> anyhow::Result<()> {
     let secs = t.elapsed().as_secs_f64();
     eprintln!("time {secs:.3} s, {:.0} nodes/s", nodes as f64 / secs.max(1e-9));
     println!("nodes {nodes}");
+    Ok(())
+}
+
+/// Start-position depth per preset for `--bench --variant`, chosen to run about a second.
+fn bench_depth(name: &str) -> u32 {
+    match name {
+        "xiangqi" | "surprise" | "surprise-negotiation" | "fanqi-1" | "fanqi-2" | "fanqi-3" | "fanqi-5" | "fanqi-7"
+        | "fanqi-9" => 5,
+        "king" => 4,
+        _ => 4,
+    }
+}
+
+fn bench_variants(which: &str) -> anyhow::Result<()> {
+    let names: Vec<String> = if which == "all" {
+        engine::variant::config::preset_names().map(str::to_string).collect()
+    } else {
+        vec![which.to_string()]
+    };
+    let std_rate = {
+        let mut pos = fen::parse(fen::START)?;
+        let t = Instant::now();
+        let n = perft::perft(&mut pos, 5);
+        n as f64 / t.elapsed().as_secs_f64()
+    };
+    println!("{:<22} {:>5} {:>14} {:>9} {:>14} {:>7}", "variant", "depth", "nodes", "seconds", "nodes/s", "ratio");
+    println!("{:<22} {:>5} {:>14} {:>9} {:>14.0} {:>7.2}", "xiangqi (core)", 5, 133312995u64, "", std_rate, 1.0);
+    let mut total = 0u64;
+    for name in names {
+        let v = super::variant_arg::load(&name)?;
+        let state = super::variant_arg::start_state(v, None, Some("C3,B"))?;
+        let d = bench_depth(&name);
+        let t = Instant::now();
+        let n = vperft::perft(&state, d);
+        let s = t.elapsed().as_secs_f64();
+        total += n;
+        let rate = n as f64 / s.max(1e-9);
+        println!("{name:<22} {d:>5} {n:>14} {s:>9.3} {rate:>14.0} {:>7.2}", rate / std_rate);
+    }
+    println!("nodes {total}");
     Ok(())
 }
 

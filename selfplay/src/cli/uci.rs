@@ -1,0 +1,21 @@
+//! `anqi uci`: a UCI engine in Pikafish's dialect on stdin/stdout (see [`crate::uci`]).
+
+use clap::Args as ClapArgs;
+
+/// Speak UCI (Pikafish's xiangqi dialect, `UCI_Variant` for Jieqi and the other presets) on
+/// stdin/stdout with the alpha-beta searcher.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Variant preset (or TOML file) at start; `setoption name UCI_Variant` changes it.
+    #[arg(long, default_value = "xiangqi")]
+    pub variant: String,
+    /// Transposition table size in MiB (`setoption name Hash` changes it).
+    #[arg(long, default_value_t = engine::search::alphabeta::DEFAULT_HASH_MB)]
+    pub hash: usize,
+}
+
+/// Runs the command until `quit` or the end of input.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let config = crate::uci::Config { variant: a.variant, hash_mb: a.hash };
+    crate::uci::run(std::io::stdin().lock(), std::io::stdout(), &config)
+}

@@ -1,0 +1,637 @@
+//! A UCI engine speaking Pikafish's dialect for xiangqi (`anqi uci`), with the alpha-beta searcher
+//! of [`engine::search::alphabeta`].
+//!
+//! Commands:
+//! - `uci` → `id name anqi <version>`, `id author …`, the options, `uciok`;
+//! - `isready` → `readyok` (answered at once, also while searching);
+//! - `ucinewgame` clears the transposition table and sets the variant's start position;
+//! - `setoption name <id> [value <x>]` for `Hash` (MiB), `Threads` (accepted; the search uses one
+//!   thread), `Clear Hash` and `UCI_Variant` (`xiangqi`, `jieqi`, and every other preset of
+//!   `anqi variants`); changing the variant sets its start position;
+//! - `position startpos|fen <FEN> [moves m1 m2 …]`: moves in ICCS (`h2e2`). A FEN that does not
+//!   parse leaves the position unchanged; an illegal or malformed move keeps the moves before it
+//!   (as Stockfish does). Both print `info string error: …`;
+//! - `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
+//!   [movestogo N] [mate N] [infinite] [ponder] [searchmoves m1 m2 …]`: the search runs on its
+//!   own thread, printing `info depth D seldepth S score cp X|mate N nodes N nps N time MS pv …`
+//!   after each completed depth and then `bestmove <move> [ponder <move>]`, or `bestmove (none)`
+//!   (after `info depth 0 score mate 0`) when there is no legal move. After `go infinite` (or
+//!   `go ponder`) `bestmove` waits for `stop` (or `ponderhit`). A malformed `go` prints an error
+//!   and does not search;
+//! - `stop`, `ponderhit`, `quit`; `d` prints the position's FEN as an `info string`.
+//!
+//! Anything else prints `info string error: …`; the engine keeps running. At the end of input a
+//! running search is allowed to finish (an infinite one is stopped) so that its `bestmove` is
+//! printed. Every output line is flushed at once.
+//!
+//! **Jieqi** (`setoption name UCI_Variant value jieqi`) and the other hidden-information
+//! variants: the position is the full state of RULES.md §N (`X`/`x` face-down pieces and the pool
+//! of undetermined types, Pikafish's Jieqi FEN; `startpos` is the variant's start), and a move that
+//! turns up a face-down piece, or captures one, must carry the revealed types as in Pikafish's
+//! Jieqi UCI (RULES.md §F8): a fifth character for the moved piece (or the captured one), a
+//! sixth when both (`b0c2R`, `h2h9Nr`; case is not significant). **Limitation**: the search is
+//! the alpha-beta of standard xiangqi run on the position core — a face-down piece is searched and
+//! valued as its start point's type, as if it stayed that type after moving; reveals, the pool
+//! and chance are ignored, and flips or negotiation are never played. The move it returns is
+//! legal, but its play in those variants is only an approximation.
+
+use engine::search::alphabeta::{self, Limits, Score, SearchInfo, Searcher, DEFAULT_HASH_MB};
+use engine::variant::{fen as vfen, notation as vnot, Action, Family, State, Variant};
+use engine::{Color, Move, Role};
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// Milliseconds kept back from every clock-based allocation (I/O and thread start-up).
+const MOVE_OVERHEAD_MS: u64 = 30;
+/// Largest `Hash` value accepted, MiB.
+const MAX_HASH_MB: usize = 65_536;
+
+/// Options the engine starts with (the `anqi uci` flags).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Variant preset at start (`UCI_Variant` default).
+    pub variant: String,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { variant: "xiangqi".into(), hash_mb: DEFAULT_HASH_MB }
+    }
+}
+
+/// Output shared by the reader and the search thread; each line is written whole and flushed.
+struct Out<W: Write> {
+    w: Mutex<W>,
+}
+
+impl<W: Write> Out<W> {
+    fn line(&self, text: &str) {
+        let mut w = match self.w.lock() {
+            Ok(g) => g,
+            Err(p) => p.into_inner(),
+        };
+        // A closed output cannot be reported anywhere; the engine goes on reading.
+        let _ = writeln!(w, "{text}");
+        let _ = w.flush();
+    }
+}
+
+/// A search running on its own thread.
+struct Job {
+    stop: Arc<AtomicBool>,
+    infinite: bool,
+    handle: JoinHandle<Searcher>,
+}
+
+/// The UCI engine: the current position and options, and the search thread when one runs.
+pub struct Engine<W: Write + Send + 'static> {
+    out: Arc<Out<W>>,
+    variants: HashMap<String, &'static Variant>,
+    variant: &'static Variant,
+    state: State,
+    /// Hashes of the core positions before `state`, oldest first (repetitions, RULES.md §X6).
+    history: Vec<u64>,
+    searcher: Option<Searcher>,
+    job: Option<Job>,
+    hash_mb: usize,
+}
+
+/// The variant names offered by `UCI_Variant`: `xiangqi`, `jieqi`, then the other presets.
+pub fn variant_names() -> Vec<&'static str> {
+    let mut names = vec!["xiangqi", "jieqi"];
+    names.extend(engine::variant::config::preset_names().filter(|n| *n != "xiangqi" && *n != "jieqi"));
+    names
+}
+
+/// Reads commands from `input` line by line and answers on `output` until `quit` or the end of
+/// input.
+///
+/// # Errors
+/// The configured variant cannot be loaded, or reading `input` fails.
+pub fn run<R: BufRead, W: Write + Send + 'static>(input: R, output: W, config: &Config) -> anyhow::Result<()> {
+    let mut engine = Engine::new(output, config)?;
+    for line in input.lines() {
+        let line = line?;
+        if !engine.command(&line) {
+            return Ok(());
+        }
+    }
+    engine.finish();
+    Ok(())
+}
+
+impl<W: Write + Send + 'static> Engine<W> {
+    /// An engine writing to `output`.
+    ///
+    /// # Errors
+    /// The configured variant (a preset name or TOML file) cannot be loaded.
+    pub fn new(output: W, config: &Config) -> anyhow::Result<Engine<W>> {
+        let variant: &'static Variant = Box::leak(Box::new(Variant::load(&config.variant)?));
+        let state = State::start(variant, None)?;
+        let mut variants = HashMap::new();
+        variants.insert(variant.name.to_ascii_lowercase(), variant);
+        let hash_mb = config.hash_mb.clamp(1, MAX_HASH_MB);
+        Ok(Engine {
+            out: Arc::new(Out { w: Mutex::new(output) }),
+            variants,
+            variant,
+            state,
+            history: Vec::new(),
+            searcher: Some(Searcher::new(hash_mb)),
+            job: None,
+            hash_mb,
+        })
+    }
+
+    fn send(&self, text: &str) {
+        self.out.line(text);
+    }
+
+    fn error(&self, text: &str) {
+        self.send(&format!("info string error: {text}"));
+    }
+
+    /// Handles one command line; `false` after `quit`.
+    pub fn command(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = tokens.first() else { return true };
+        match cmd {
+            "uci" => self.uci(),
+            "isready" => self.send("readyok"),
+            "ucinewgame" => {
+                self.end_job(true);
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+                self.reset_position();
+            }
+            "setoption" => self.setoption(&tokens[1..]),
+            "position" => self.position(&tokens[1..]),
+            "go" => self.go(&tokens[1..]),
+            "stop" | "ponderhit" => self.end_job(true),
+            "quit" => {
+                self.end_job(true);
+                return false;
+            }
+            "d" => self.send(&format!("info string fen {}", vfen::write(&self.state))),
+            other => self.error(&format!("unknown command {other:?} (known: uci, isready, ucinewgame, setoption, position, go, stop, ponderhit, quit, d)")),
+        }
+        true
+    }
+
+    /// End of input: lets a bounded search finish (stops an infinite one) so `bestmove` appears.
+    pub fn finish(&mut self) {
+        self.end_job(false);
+    }
+
+    fn uci(&self) {
+        self.send(&format!("id name anqi {}", env!("CARGO_PKG_VERSION")));
+        self.send("id author the anqi developers");
+        self.send("");
+        self.send(&format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", self.hash_mb));
+        self.send("option name Threads type spin default 1 min 1 max 1024");
+        self.send("option name Clear Hash type button");
+        let vars: Vec<String> = variant_names().iter().map(|n| format!("var {n}")).collect();
+        self.send(&format!("option name UCI_Variant type combo default {} {}", self.variant.name, vars.join(" ")));
+        self.send("uciok");
+    }
+
+    /// Waits for the running search, if any; `stop` raises its stop flag first. An infinite
+    /// search is always stopped.
+    fn end_job(&mut self, stop: bool) {
+        let Some(job) = self.job.take() else { return };
+        if stop || job.infinite {
+            job.stop.store(true, Ordering::Relaxed);
+        }
+        match job.handle.join() {
+            Ok(s) => self.searcher = Some(s),
+            Err(_) => {
+                self.error("the search thread failed; the hash table was reset");
+                self.searcher = Some(Searcher::new(self.hash_mb));
+            }
+        }
+    }
+
+    fn reset_position(&mut self) {
+        match State::start(self.variant, None) {
+            Ok(s) => self.state = s,
+            Err(e) => self.error(&format!("start position of {}: {e}", self.variant.name)),
+        }
+        self.history.clear();
+    }
+
+    fn setoption(&mut self, t: &[&str]) {
+        // setoption name <words…> [value <words…>]
+        if t.first().map(|w| w.eq_ignore_ascii_case("name")) != Some(true) {
+            self.error("setoption: expected 'setoption name <id> [value <x>]'");
+            return;
+        }
+        let vpos = t.iter().position(|w| w.eq_ignore_ascii_case("value"));
+        let name = t[1..vpos.unwrap_or(t.len())].join(" ");
+        let value = vpos.map(|i| t[i + 1..].join(" ")).unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => match value.parse::<usize>() {
+                Ok(mb) if mb >= 1 => {
+                    self.end_job(true);
+                    self.hash_mb = mb.min(MAX_HASH_MB);
+                    if let Some(s) = self.searcher.as_mut() {
+                        s.resize(self.hash_mb);
+                    }
+                }
+                _ => self.error(&format!("setoption Hash: {value:?} is not a size in MiB (1..{MAX_HASH_MB})")),
+            },
+            "threads" => match value.parse::<usize>() {
+                Ok(n) if n >= 1 => {
+                    if n > 1 {
+                        self.send(&format!("info string Threads {n} accepted; anqi searches with 1 thread"));
+                    }
+                }
+                _ => self.error(&format!("setoption Threads: {value:?} is not a positive number")),
+            },
+            "clear hash" => {
+                self.end_job(true);
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+            }
+            "uci_variant" => {
+                let key = value.trim().to_ascii_lowercase();
+                if !variant_names().contains(&key.as_str()) {
+                    self.error(&format!("setoption UCI_Variant: unknown variant {value:?} (known: {})", variant_names().join(", ")));
+                    return;
+                }
+                let v = match self.variants.get(&key) {
+                    Some(v) => *v,
+                    None => match Variant::preset(&key) {
+                        Some(v) => {
+                            let v: &'static Variant = Box::leak(Box::new(v));
+                            self.variants.insert(key.clone(), v);
+                            v
+                        }
+                        None => {
+                            self.error(&format!("setoption UCI_Variant: preset {key:?} could not be loaded"));
+                            return;
+                        }
+                    },
+                };
+                self.end_job(true);
+                self.variant = v;
+                self.reset_position();
+            }
+            _ => self.error(&format!("no such option {name:?} (known: Hash, Threads, Clear Hash, UCI_Variant)")),
+        }
+    }
+
+    fn position(&mut self, t: &[&str]) {
+        let moves_at = t.iter().position(|w| *w == "moves");
+        let spec = &t[..moves_at.unwrap_or(t.len())];
+        let start = match spec.first().copied() {
+            Some("startpos") if spec.len() == 1 => State::start(self.variant, None).map_err(|e| e.to_string()),
+            Some("startpos") => Err(format!("unexpected {:?} after 'startpos'", spec[1..].join(" "))),
+            Some("fen") if spec.len() > 1 => vfen::parse(self.variant, &spec[1..].join(" ")).map_err(|e| e.to_string()),
+            Some("fen") => Err("'position fen' needs a FEN".into()),
+            _ => Err("expected 'position startpos|fen <FEN> [moves …]'".into()),
+        };
+        let mut state = match start {
+            Ok(s) => s,
+            Err(e) => {
+                self.error(&format!("position: {e}; position unchanged"));
+                return;
+            }
+        };
+        let mut history = Vec::new();
+        if let Some(i) = moves_at {
+            for (k, text) in t[i + 1..].iter().enumerate() {
+                let before = state.position().hash();
+                if let Err(e) = apply_move(&mut state, text) {
+                    self.error(&format!("position: move {} ({text}): {e}; kept the {k} move(s) before it", k + 1));
+                    break;
+                }
+                history.push(before);
+            }
+        }
+        self.state = state;
+        self.history = history;
+    }
+
+    fn go(&mut self, t: &[&str]) {
+        let go = match parse_go(t, &self.state) {
+            Ok(g) => g,
+            Err(e) => {
+                self.error(&format!("go: {e}; not searching"));
+                return;
+            }
+        };
+        self.end_job(true);
+        let state = self.state.clone();
+        let mut roots = alphabeta::oracle_root_moves(&state);
+        if !go.searchmoves.is_empty() {
+            roots.retain(|m| go.searchmoves.contains(m));
+        }
+        if roots.is_empty() {
+            // No move to search: the game is over here, or (hidden variants) only flips and
+            // negotiation are legal, which this engine does not search.
+            let acts = state.legal_actions();
+            let answer = acts.iter().copied().find(|a| matches!(a, Action::Answer(engine::variant::state::Answer::Refuse)));
+            match answer.or_else(|| acts.first().copied()) {
+                Some(a) if go.searchmoves.is_empty() => {
+                    self.send(&format!("bestmove {}", vnot::action_string(&state, a)));
+                }
+                _ => {
+                    self.send("info depth 0 score mate 0");
+                    self.send("bestmove (none)");
+                }
+            }
+            return;
+        }
+        let us = state.position().turn();
+        let mut limits = Limits { depth: go.depth, nodes: go.nodes, searchmoves: roots, ..Limits::default() };
+        if let Some(mt) = go.movetime {
+            limits.time_ms = Some(mt.saturating_sub(MOVE_OVERHEAD_MS / 3).max(1));
+        }
+        let (time, inc) = match us {
+            Color::Red => (go.wtime, go.winc.unwrap_or(0)),
+            Color::Black => (go.btime, go.binc.unwrap_or(0)),
+        };
+        if let Some(time) = time {
+            let (soft, hard) = allocate(time, inc, go.movestogo);
+            limits.soft_time_ms = Some(limits.soft_time_ms.map_or(soft, |s| s.min(soft)));
+            limits.time_ms = Some(limits.time_ms.map_or(hard, |h| h.min(hard)));
+        }
+        let infinite = go.infinite || go.ponder;
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));
+        searcher.set_stop_flag(stop.clone());
+        let out = self.out.clone();
+        let history = self.history.clone();
+        let job_stop = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let pos = state.position().clone();
+            let r = searcher.search(&pos, &history, &limits, &mut |i| out.line(&info_line(i)));
+            if infinite {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            let best = r.best.map(|m| move_text(&state, m));
+            match best {
+                Some(b) => {
+                    let ponder = r.pv.get(1).filter(|_| r.pv.first() == r.best.as_ref()).map(|m| m.iccs());
+                    match ponder {
+                        Some(p) if state.variant().family == Family::Xiangqi => out.line(&format!("bestmove {b} ponder {p}")),
+                        _ => out.line(&format!("bestmove {b}")),
+                    }
+                }
+                None => out.line("bestmove (none)"),
+            }
+            searcher
+        });
+        self.job = Some(Job { stop: job_stop, infinite, handle });
+    }
+}
+
+/// The UCI text of core move `m` in `state`: ICCS, with the variant's suffixes when the plain
+/// move is not an action there.
+fn move_text(state: &State, m: Move) -> String {
+    match alphabeta::action_for_move(state, m) {
+        Some(a) => vnot::action_string(state, a),
+        None => m.iccs(),
+    }
+}
+
+/// `info depth … pv …` for one completed iteration.
+pub fn info_line(i: &SearchInfo) -> String {
+    let pv: Vec<String> = i.pv.iter().map(|m| m.iccs()).collect();
+    let score = match i.score {
+        Score::Cp(c) => format!("cp {c}"),
+        Score::Mate(m) => format!("mate {m}"),
+    };
+    format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        i.depth,
+        i.seldepth,
+        score,
+        i.nodes,
+        i.nps,
+        i.time_ms,
+        pv.join(" ")
+    )
+    .trim_end()
+    .to_string()
+}
+
+/// Soft and hard time budgets in ms for `time` left, increment `inc` and `movestogo` moves.
+pub fn allocate(time: u64, inc: u64, movestogo: Option<u64>) -> (u64, u64) {
+    let mtg = movestogo.unwrap_or(30).clamp(1, 50);
+    let avail = time.saturating_sub(MOVE_OVERHEAD_MS);
+    let base = avail / mtg + inc * 3 / 4;
+    let hard = (base * 3).min(avail * 8 / 10).max(1);
+    let soft = base.min(hard).max(1);
+    (soft, hard)
+}
+
+/// A parsed `go` command.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Go {
+    /// `depth N` (plies).
+    pub depth: Option<u32>,
+    /// `nodes N`.
+    pub nodes: Option<u64>,
+    /// `movetime MS`.
+    pub movetime: Option<u64>,
+    /// `wtime MS` (Red's clock).
+    pub wtime: Option<u64>,
+    /// `btime MS` (Black's clock).
+    pub btime: Option<u64>,
+    /// `winc MS`.
+    pub winc: Option<u64>,
+    /// `binc MS`.
+    pub binc: Option<u64>,
+    /// `movestogo N`.
+    pub movestogo: Option<u64>,
+    /// `infinite`: search until `stop`.
+    pub infinite: bool,
+    /// `ponder`: like `infinite` until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// `searchmoves m1 m2 …`.
+    pub searchmoves: Vec<Move>,
+}
+
+/// Parses the words after `go`. Plain `go` (no limit) searches until `stop`.
+///
+/// # Errors
+/// The malformed word, as text.
+pub fn parse_go(t: &[&str], state: &State) -> Result<Go, String> {
+    let mut g = Go::default();
+    let mut i = 0;
+    let num = |i: usize, key: &str| -> Result<u64, String> {
+        let v = t.get(i + 1).ok_or_else(|| format!("'{key}' needs a number"))?;
+        // Some GUIs send a negative clock when time is up: read it as 0.
+        match v.parse::<i64>() {
+            Ok(n) => Ok(n.max(0) as u64),
+            Err(_) => Err(format!("{key} {v:?} is not a number")),
+        }
+    };
+    while i < t.len() {
+        let key = t[i];
+        match key {
+            "depth" => g.depth = Some((num(i, key)?.clamp(1, alphabeta::MAX_DEPTH as u64)) as u32),
+            "nodes" => g.nodes = Some(num(i, key)?.max(1)),
+            "movetime" => g.movetime = Some(num(i, key)?),
+            "wtime" => g.wtime = Some(num(i, key)?),
+            "btime" => g.btime = Some(num(i, key)?),
+            "winc" => g.winc = Some(num(i, key)?),
+            "binc" => g.binc = Some(num(i, key)?),
+            "movestogo" => g.movestogo = Some(num(i, key)?.max(1)),
+            "mate" => g.depth = Some((num(i, key)?.clamp(1, 49) * 2) as u32),
+            "infinite" => {
+                g.infinite = true;
+                i += 1;
+                continue;
+            }
+            "ponder" => {
+                g.ponder = true;
+                i += 1;
+                continue;
+            }
+            "searchmoves" => {
+                i += 1;
+                while i < t.len() && !GO_KEYS.contains(&t[i]) {
+                    let m = engine::notation::iccs::parse_squares(t[i].get(..4).unwrap_or(t[i]))
+                        .map(|(a, b)| Move::new(a, b))
+                        .map_err(|e| format!("searchmoves: {e}"))?;
+                    if !state.position().is_legal(m) {
+                        return Err(format!("searchmoves: {} is not legal here", t[i]));
+                    }
+                    g.searchmoves.push(m);
+                    i += 1;
+                }
+                continue;
+            }
+            other => return Err(format!("unknown parameter {other:?}")),
+        }
+        i += 2;
+    }
+    if g.depth.is_none() && g.nodes.is_none() && g.movetime.is_none() && g.wtime.is_none() && g.btime.is_none() {
+        g.infinite = true;
+    }
+    Ok(g)
+}
+
+const GO_KEYS: &[&str] =
+    &["depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate", "infinite", "ponder", "searchmoves"];
+
+/// Applies one UCI move to `state`: ICCS, with the revealed types of RULES.md §F8 when the move
+/// turns up or captures an undetermined face-down piece (`~` and `^` suffixes as in records).
+///
+/// # Errors
+/// Malformed or illegal text, or a reveal that is missing or impossible, as text.
+pub fn apply_move(state: &mut State, text: &str) -> Result<(), String> {
+    if state.variant().family == Family::Xiangqi && text.len() != 4 {
+        return Err("expected an ICCS move like h2e2".into());
+    }
+    let a = vnot::parse_action(state, text).map_err(|e| e.to_string())?;
+    let letters: Vec<char> = text.chars().filter(|c| *c != '~' && *c != '^').skip(4).collect();
+    let mut next = state.clone();
+    next.apply(a);
+    if next.is_chance() {
+        let outs = next.chance_outcomes();
+        let Some(&(shape, _)) = outs.first() else {
+            return Err("no chance outcome (inconsistent pool)".into());
+        };
+        let needed = usize::from(shape.mover.is_some()) + usize::from(shape.captured.is_some());
+        if letters.len() < needed {
+            let what = match (shape.mover.is_some(), shape.captured.is_some()) {
+                (true, true) => "the moved and the captured face-down piece (two letters)",
+                (true, false) => "the moved face-down piece",
+                _ => "the captured face-down piece",
+            };
+            return Err(format!("this move reveals {what}: append the type letter(s) (RULES.md §F8, e.g. {}R)", &text[..text.len().min(4)]));
+        }
+        let role = |c: char| Role::from_char(c.to_ascii_uppercase()).ok_or_else(|| format!("{c:?} is not a piece letter"));
+        let mut k = 0;
+        let mover = if shape.mover.is_some() {
+            k += 1;
+            Some(role(letters[0])?)
+        } else {
+            None
+        };
+        let captured = if shape.captured.is_some() { Some(role(letters[k])?) } else { None };
+        let o = outs
+            .iter()
+            .map(|(o, _)| *o)
+            .find(|o| o.mover == mover && o.captured == captured)
+            .ok_or_else(|| "the revealed type is not among the undetermined pieces (pool)".to_string())?;
+        next.apply_chance(o);
+    }
+    *state = next;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(input: &str, config: &Config) -> String {
+        #[derive(Clone)]
+        struct Buf(Arc<Mutex<Vec<u8>>>);
+        impl Write for Buf {
+            fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().map_err(|_| std::io::Error::other("poisoned"))?.extend_from_slice(b);
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let buf = Buf(Arc::new(Mutex::new(Vec::new())));
+        run(input.as_bytes(), buf.clone(), config).expect("session");
+        let bytes = buf.0.lock().expect("lock").clone();
+        String::from_utf8(bytes).expect("utf8")
+    }
+
+    #[test]
+    fn contract_session() {
+        let out = session("uci\nisready\nposition startpos moves h2e2\ngo depth 2\n", &Config::default());
+        assert!(out.contains("uciok") && out.contains("readyok"), "{out}");
+        let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).expect("bestmove");
+        let pos = engine::notation::fen::parse("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1").expect("fen");
+        let m = engine::notation::iccs::parse_move(&pos, &best[..4]).expect("legal bestmove");
+        assert!(pos.is_legal(m));
+    }
+
+    #[test]
+    fn errors_keep_the_engine_running() {
+        let out = session("position fen garbage\ngo depth x\nfoo\nposition startpos moves h2e2 h2e2\nisready\n", &Config::default());
+        assert_eq!(out.matches("info string error:").count(), 4, "{out}");
+        assert!(out.contains("readyok"));
+        assert!(!out.contains("bestmove"));
+    }
+
+    #[test]
+    fn jieqi_moves_need_reveals() {
+        let cfg = Config { variant: "jieqi".into(), ..Config::default() };
+        let mut e = Engine::new(Vec::new(), &cfg).expect("engine");
+        e.command("position startpos moves h2e2C");
+        assert_eq!(e.history.len(), 1);
+        assert_eq!(e.state.position().turn(), Color::Black);
+        e.command("position startpos moves h2e2");
+        assert_eq!(e.history.len(), 0, "missing reveal rejected");
+        e.command("position startpos moves b0c2R h9g7n");
+        assert_eq!(e.history.len(), 2);
+    }
+
+    #[test]
+    fn allocation_stays_within_the_clock() {
+        for (t, inc, mtg) in [(1000u64, 0u64, None), (60_000, 1000, Some(1)), (10, 0, None), (300_000, 0, Some(40))] {
+            let (soft, hard) = allocate(t, inc, mtg);
+            assert!(soft <= hard && hard <= t.max(1), "{t} {inc} {mtg:?}: {soft} {hard}");
+        }
+    }
+}
