@@ -1,19 +1,60 @@
-//! Bots behind one [`Bot`] trait. Bots see a full [`State`] here only through what they are
-//! handed; the hidden-information bots of issue #4 will take a player's view instead.
+//! Bots behind one [`Bot`] trait. A bot is handed a [`Decision`]: the deciding player's legal
+//! actions, the public position and that player's [`View`]. The full state, with every hidden
+//! identity, is reachable only through [`Decision::oracle_full_state`], which by name marks the
+//! cheating oracle (DESIGN.md: "the oracle bot is the one place that is handed the full state").
 
 pub mod alphabeta;
 
-use crate::piece::Role;
-use crate::variant::{Action, State};
+use crate::piece::{Color, Role};
+use crate::position::Position;
+use crate::variant::{Action, State, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+
+/// What a bot is handed at a decision.
+pub struct Decision<'a> {
+    state: &'a State,
+}
+
+impl<'a> Decision<'a> {
+    /// A decision for the side to move in `state` (a decision node, not chance).
+    pub fn new(state: &'a State) -> Decision<'a> {
+        Decision { state }
+    }
+
+    /// The deciding player.
+    pub fn player(&self) -> Color {
+        self.state.turn()
+    }
+
+    /// The legal actions (public: they depend only on what both sides see, RULES.md §F7).
+    pub fn legal_actions(&self) -> Vec<Action> {
+        self.state.legal_actions()
+    }
+
+    /// The public position: every piece by the type it moves as (visible faces; face-down
+    /// pieces as their point's type). Holds no hidden identity.
+    pub fn public_position(&self) -> &Position {
+        self.state.position()
+    }
+
+    /// The deciding player's view (its information set), from which determinizations are drawn.
+    pub fn view(&self) -> View {
+        View::new(self.state, self.player())
+    }
+
+    /// The full state with every hidden identity: for the cheating oracle only.
+    pub fn oracle_full_state(&self) -> &'a State {
+        self.state
+    }
+}
 
 /// A move chooser. Deterministic given its seed.
 pub trait Bot: Send {
     /// Name for records and reports.
     fn name(&self) -> String;
-    /// Chooses one of `state.legal_actions()` (non-empty).
-    fn choose(&mut self, state: &State) -> Action;
+    /// Chooses one of `d.legal_actions()` (non-empty).
+    fn choose(&mut self, d: &Decision) -> Action;
 }
 
 /// Uniformly random legal actions.
@@ -32,8 +73,8 @@ impl Bot for RandomBot {
     fn name(&self) -> String {
         "random".into()
     }
-    fn choose(&mut self, state: &State) -> Action {
-        let acts = state.legal_actions();
+    fn choose(&mut self, d: &Decision) -> Action {
+        let acts = d.legal_actions();
         acts[self.rng.random_range(0..acts.len())]
     }
 }
@@ -68,9 +109,9 @@ impl Bot for GreedyBot {
     fn name(&self) -> String {
         "greedy".into()
     }
-    fn choose(&mut self, state: &State) -> Action {
-        let acts = state.legal_actions();
-        let pos = state.position();
+    fn choose(&mut self, d: &Decision) -> Action {
+        let acts = d.legal_actions();
+        let pos = d.public_position();
         let score = |a: &Action| match *a {
             Action::Move { to, .. } => pos.piece_at(to).map(|p| material(p.role)).unwrap_or(0),
             _ => 0,

@@ -52,7 +52,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             break None;
         }
         let s = game.state();
-        let action = if s.turn() == engine::Color::Red { red.choose(s) } else { black.choose(s) };
+        let d = search::Decision::new(s);
+        let action = if s.turn() == engine::Color::Red { red.choose(&d) } else { black.choose(&d) };
         game.play(action, |outs| {
             let x: f64 = chance_rng.random();
             let mut acc = 0.0;
