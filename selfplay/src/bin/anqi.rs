@@ -19,6 +19,8 @@ enum Command {
     Moves(cli::moves::Args),
     /// List the variant presets, or show one resolved rule table.
     Variants(cli::variants::Args),
+    /// Determinizations from a player's view (and `--bench` for samples/s).
+    Sample(cli::sample::Args),
     /// Play one game between two bots; prints the record and the result.
     Play(cli::play::Args),
     /// Print versions (anqi, tch, libtorch), CUDA availability and thread count.
@@ -52,6 +54,7 @@ fn main() {
         Command::Moves(a) => cli::moves::run(a),
         Command::Variants(a) => cli::variants::run(a),
         Command::Play(a) => cli::play::run(a),
+        Command::Sample(a) => cli::sample::run(a),
         Command::Doctor(a) => cli::doctor::run(a),
         Command::Solve(c) => cli::solve::run(c),
         Command::Uci(a) => cli::uci::run(a),

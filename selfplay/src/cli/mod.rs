@@ -4,6 +4,7 @@ pub mod doctor;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod sample;
 pub mod solve;
 pub mod uci;
 pub mod variant_arg;
