@@ -286,6 +286,10 @@ fn f4_facedown_standard_region_option() {
     let text = "5k3/9/9/9/9/9/9/9/9/3XK4 w A1 0 1";
     assert_eq!(actions(&state(variant("fanqi-10"), text)), ["d0c1", "d0e1", "e0e1"]);
     assert_eq!(actions(&state(variant("jieqi"), text)), ["d0e1", "e0e1"]);
+    // Depth 2 (each reveal has one outcome, pool A1): black k f9 alone answers d0c1 with f8 (e9
+    // faces e0), d0e1 with e9, f8, and e0e1 with f8: 1 + 2 + 1 = 4 in mode 10, 2 + 1 = 3 in Jieqi.
+    assert_eq!(perft(&state(variant("fanqi-10"), text), 2), 4);
+    assert_eq!(perft(&state(variant("jieqi"), text), 2), 3);
     let v = custom("stdregion", "inherits = \"fanqi-10\"\n[fanqi]\nfacedown_standard_region = true\n");
     assert_eq!(actions(&state(v, text)), ["d0e1", "e0e1"]);
     // Once revealed (as an advisor on e1) it is face-up and participates: it may leave the palace.

@@ -219,6 +219,17 @@ fn k6_king_piece_gives_no_check() {
 }
 
 #[test]
+fn k6_king_piece_screens_for_ordinary_cannon() {
+    // A king piece never checks, but it still stands in lines: Red's king-piece horse e5 is the
+    // screen of Red's ordinary cannon e1, which checks e9. Black: f9 only (d9 faces the Red
+    // general, e8 is hit over the screen). With the cannon as the king piece there is no check:
+    // e8 and f9.
+    let text = "4k4/9/9/9/4N4/9/9/9/4C4/3K5 b - - 0 1";
+    assert_eq!(actions(&state(king(), &format!("{text} e5,e9 -,-"))), ["e9f9"]);
+    assert_eq!(actions(&state(king(), &format!("{text} e1,e9 -,-"))), ["e9e8", "e9f9"]);
+}
+
+#[test]
 fn k6_flying_general_unchanged() {
     // Black k d9 (king piece) next to the open e-file of the Red general: e9 is barred, whether
     // Red's general carries the marker or not.

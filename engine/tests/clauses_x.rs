@@ -113,9 +113,14 @@ fn x3_flying_general_forbids_exposing() {
     // Red K e0, a Red horse e4 the only piece between the generals on the e-file, black k e9.
     // Every horse move leaves the file (horse moves always change file), so the horse has no
     // legal move; K e0: d0, f0, e1 = 3.
-    let p = pos("4k4/9/9/9/9/4N4/9/9/9/4K4 w - - 0 1");
+    let text = "4k4/9/9/9/9/4N4/9/9/9/4K4 w - - 0 1";
+    let p = pos(text);
     assert!(moves_from(&p, "e4").is_empty());
     assert_eq!(moves(&p), ["e0d0", "e0e1", "e0f0"]);
+    // Depth 2: after K d0 Black has f9, e8 (d9 faces d0) = 2; after K f0: d9, e8 = 2; after
+    // K e1 (the horse still between): d9, f9, e8 = 3. Total 7.
+    let s = engine::variant::fen::parse(variant("xiangqi"), text).expect("fen");
+    assert_eq!(engine::variant::perft::perft(&s, 2), 7);
     // A general may not step onto an open file facing the other: K e0 with black k d9:
     // d0 is illegal, e1 and f0 legal.
     let p = pos("3k5/9/9/9/9/9/9/9/9/4K4 w - - 0 1");

@@ -5,7 +5,8 @@
 //! - iterative deepening over a principal variation search (PVS) with late-move reductions of
 //!   quiet moves;
 //! - a fixed-size transposition table keyed by the Zobrist [`Position::hash`] (set in MiB);
-//! - quiescence search over captures (all evasions when in check), with delta pruning;
+//! - quiescence search over captures (all evasions when in check), with delta pruning; it sees
+//!   mate there but not stalemate (a quiet position without captures stands pat);
 //! - move ordering: transposition-table move, captures by MVV-LVA, two killer moves per ply, then
 //!   the history heuristic;
 //! - one ply of extension for a move that gives check;
@@ -358,7 +359,7 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 // Searcher
 // ---------------------------------------------------------------------------------------------
 
-/// Plies after which a soft time check looks at the clock.
+/// Nodes between two looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
 /// The alpha-beta searcher. Owns its transposition table, killer and history tables; reuse one

@@ -6,7 +6,8 @@
 //! - `~` after a move that turns the piece face-down (§F5 [R]): `a3a0~`;
 //! - `^` after a move that transfers the marker onto the moved piece (§K4): `h2e2^`;
 //! - a Surprise flip as the disc's point twice and the new face (§S4): `b0b0N`;
-//! - negotiation (§S11): `demand`, `resign`, `draw`, `refuse`.
+//! - negotiation (§S11): `demand`, `resign`, `draw`, `refuse`;
+//! - set-up actions: `layout=C3` (§S2), `place=R` (§F3 owner's choice).
 
 use super::state::{Action, Answer, ChanceOutcome, State, StateError};
 use crate::notation::iccs;
@@ -31,6 +32,11 @@ pub fn action_string(s: &State, a: Action) -> String {
             format!("{at}{at}{r}")
         }
         Action::Demand => "demand".into(),
+        Action::Layout { index } => format!("layout={}", super::state::LAYOUT_NAMES[(index as usize).min(9)]),
+        Action::Place { role } => {
+            let c = s.turn();
+            format!("place={}", Piece::new(c, role).char())
+        }
         Action::Answer(Answer::Resign) => "resign".into(),
         Action::Answer(Answer::Draw) => "draw".into(),
         Action::Answer(Answer::Refuse) => "refuse".into(),
@@ -68,7 +74,14 @@ pub fn record_string(s: &State, a: Action, outcome: Option<ChanceOutcome>) -> St
 /// [`StateError::Illegal`] for malformed or illegal text, naming the rule where possible.
 pub fn parse_action(s: &State, text: &str) -> Result<Action, StateError> {
     let illegal = |why: String| StateError::Illegal { action: text.to_string(), why };
-    let a = match text {
+    let a = if let Some(name) = text.strip_prefix("layout=") {
+        let i = super::state::LAYOUT_NAMES.iter().position(|n| *n == name).ok_or_else(|| illegal(format!("§S2: unknown layout {name:?}")))?;
+        Action::Layout { index: i as u8 }
+    } else if let Some(l) = text.strip_prefix("place=") {
+        let role = l.chars().next().and_then(crate::piece::Role::from_char).ok_or_else(|| illegal(format!("§F3: unknown type {l:?}")))?;
+        Action::Place { role }
+    } else {
+        match text {
         "demand" => Action::Demand,
         "resign" => Action::Answer(Answer::Resign),
         "draw" => Action::Answer(Answer::Draw),
@@ -85,6 +98,7 @@ pub fn parse_action(s: &State, text: &str) -> Result<Action, StateError> {
             } else {
                 Action::Move { from, to, turn_down, marker }
             }
+        }
         }
     };
     if s.legal_actions().contains(&a) {

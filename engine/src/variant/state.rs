@@ -39,6 +39,28 @@ pub enum Action {
     Demand,
     /// §S11: the answer to a demand.
     Answer(Answer),
+    /// §S2 set-up: the side to set up secretly chooses its hidden layout, by index into
+    /// [`LAYOUT_NAMES`] (A, B, C1..C8).
+    Layout {
+        /// 0..10.
+        index: u8,
+    },
+    /// §F3 owner's-choice set-up (modes 3, 5, 7, 9): the side to set up secretly puts a piece of
+    /// this type face-down on its next unfilled face-down point (ascending square order).
+    Place {
+        /// A type still in the side's set-up pool.
+        role: Role,
+    },
+}
+
+/// The §S2 layout names, in [`Action::Layout`] index order.
+pub const LAYOUT_NAMES: [&str; 10] = ["A", "B", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"];
+
+/// Which set-up step is pending, and whose.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum SetupStep {
+    Layout(Color),
+    Place(Color),
 }
 
 /// §S11 answers to a demand.
@@ -116,6 +138,7 @@ pub struct State {
     run: [Option<(Square, u8)>; 2],
     grind_loss: Option<Color>,
     pending: Option<Pending>,
+    setup: Option<SetupStep>,
 }
 
 /// Why a state could not be built or an action could not be applied.
@@ -152,6 +175,8 @@ fn action_token(a: Action) -> u64 {
         Action::Flip { at } => at.index() as u64 | 2 << 20,
         Action::Demand => 3 << 20,
         Action::Answer(x) => (4 << 20) | x as u64,
+        Action::Layout { index } => (5 << 20) | index as u64,
+        Action::Place { role } => (6 << 20) | role as u64,
     }
 }
 
@@ -192,6 +217,7 @@ impl State {
             run: [None; 2],
             grind_loss: None,
             pending: None,
+            setup: None,
         }
     }
 
@@ -224,6 +250,42 @@ impl State {
             _ => {}
         }
         Ok(s)
+    }
+
+    /// A new game including its set-up phase (RULES.md §P4 set-up actions): Surprise starts with
+    /// Red, then Black, secretly choosing a layout (§S2); Fan-qi owner's-choice modes start with
+    /// Red, then Black, secretly filling their face-down points one by one (§F3). Random modes
+    /// need no set-up actions: their placement is drawn lazily, as chance, when a face-down
+    /// piece is turned up or captured (§P2), which is the same distribution as shuffling first.
+    pub fn new_game(variant: &'static Variant) -> State {
+        let mut s = State::from_parts(variant, Position::start_with(variant.rules));
+        match variant.family {
+            Family::Surprise => s.setup = Some(SetupStep::Layout(Color::Red)),
+            Family::Fanqi => {
+                let owner = variant.fanqi.placement() == Placement::Owner;
+                for c in Color::ALL {
+                    for t in variant.fanqi.facedown_types() {
+                        for sq in variant.rules.start_points(c, t) {
+                            s.down.set(sq);
+                            match variant.fanqi.placement() {
+                                Placement::Random | Placement::Owner => s.pool[c.index()][t.index()] += 1,
+                                _ => s.identity[sq.index()] = Some(t),
+                            }
+                        }
+                    }
+                }
+                if owner {
+                    s.setup = Some(SetupStep::Place(Color::Red));
+                }
+            }
+            _ => {}
+        }
+        s
+    }
+
+    /// Whether the set-up phase is still going on.
+    pub fn in_setup(&self) -> bool {
+        self.setup.is_some()
     }
 
     /// Sets the hidden faces of `c`'s discs from a §S2 layout name (`A`, `B`, `C1`..`C8`).
@@ -270,6 +332,9 @@ impl State {
 
     /// Side to move (the side whose decision it is, also while a chance event is pending).
     pub fn turn(&self) -> Color {
+        if let Some(SetupStep::Layout(c) | SetupStep::Place(c)) = self.setup {
+            return c;
+        }
         if self.pending.is_some() || self.demand_pending {
             self.pos.turn().opponent()
         } else {
@@ -384,6 +449,23 @@ impl State {
     pub fn visit_actions(&self, f: &mut impl FnMut(Action)) {
         if self.pending.is_some() || self.agreement.is_some() {
             return;
+        }
+        match self.setup {
+            Some(SetupStep::Layout(_)) => {
+                for index in 0..LAYOUT_NAMES.len() as u8 {
+                    f(Action::Layout { index });
+                }
+                return;
+            }
+            Some(SetupStep::Place(c)) => {
+                for role in Role::ALL {
+                    if self.pool[c.index()][role.index()] > 0 {
+                        f(Action::Place { role });
+                    }
+                }
+                return;
+            }
+            None => {}
         }
         if self.demand_pending {
             for a in [Answer::Resign, Answer::Draw, Answer::Refuse] {
@@ -621,10 +703,40 @@ impl State {
 
     /// Applies `a`, which must be legal (see [`State::try_apply`] for checked input).
     pub fn apply(&mut self, a: Action) {
-        // Every decision is public (§S9 flips and rights, §F moves, §S11 demands).
         let token = action_token(a);
-        self.observe_public(token);
+        if let Action::Layout { .. } | Action::Place { .. } = a {
+            // Set-up choices are secret: the chooser sees its choice, the opponent only that a
+            // choice was made (§S2, §F3).
+            let c = self.turn();
+            self.obs[c.index()] = mix(self.obs[c.index()], token);
+            self.obs[c.opponent().index()] = mix(self.obs[c.opponent().index()], 7 << 20);
+        } else {
+            // Every other decision is public (§S9 flips and rights, §F moves, §S11 demands).
+            self.observe_public(token);
+        }
         match a {
+            Action::Layout { index } => {
+                if let Some(SetupStep::Layout(c)) = self.setup {
+                    let _ = self.set_layout(c, LAYOUT_NAMES[(index as usize).min(9)]);
+                    self.setup = if c == Color::Red { Some(SetupStep::Layout(Color::Black)) } else { None };
+                }
+            }
+            Action::Place { role } => {
+                if let Some(SetupStep::Place(c)) = self.setup {
+                    let next = (self.down & self.pos.by_color(c)).find(|sq| self.identity[sq.index()].is_none());
+                    if let Some(sq) = next {
+                        self.identity[sq.index()] = Some(role);
+                        let n = &mut self.pool[c.index()][role.index()];
+                        *n = n.saturating_sub(1);
+                    }
+                    let more = Iterator::any(&mut (self.down & self.pos.by_color(c)), |sq| self.identity[sq.index()].is_none());
+                    self.setup = match (more, c) {
+                        (true, _) => Some(SetupStep::Place(c)),
+                        (false, Color::Red) => Some(SetupStep::Place(Color::Black)),
+                        (false, Color::Black) => None,
+                    };
+                }
+            }
             Action::Move { from, to, turn_down, marker } => self.apply_move_unchecked(from, to, turn_down, marker),
             Action::Flip { at } => self.apply_flip(at),
             Action::Demand => {
@@ -695,6 +807,10 @@ impl State {
             }
             Action::Demand => "§S11: no demand allowed now".into(),
             Action::Answer(_) => "§S11: no demand to answer".into(),
+            Action::Layout { .. } => "§S2: a layout is chosen once per side, before the first move".into(),
+            Action::Place { role } => {
+                format!("§F3: no {role} left to place, or placement happens only before the first move in owner's-choice modes")
+            }
         }
     }
 

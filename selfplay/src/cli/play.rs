@@ -35,7 +35,13 @@ pub struct Args {
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
     let v = super::variant_arg::load(&a.variant)?;
-    let state = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    // Without --fen or --layouts the game includes its set-up phase: the bots choose Surprise
+    // layouts and Fan-qi owner's-choice arrangements as actions (RULES.md §S2, §F3).
+    let state = if a.fen.is_none() && a.layouts.is_none() {
+        engine::variant::State::new_game(v)
+    } else {
+        super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?
+    };
     let mut red = search::from_spec(&a.red, a.seed.wrapping_mul(2)).map_err(anyhow::Error::msg)?;
     let mut black = search::from_spec(&a.black, a.seed.wrapping_mul(2) + 1).map_err(anyhow::Error::msg)?;
     let mut chance_rng = Pcg64Mcg::seed_from_u64(a.seed ^ 0xC4A1_7CE5);
