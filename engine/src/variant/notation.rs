@@ -107,3 +107,90 @@ pub fn parse_action(s: &State, text: &str) -> Result<Action, StateError> {
         Err(illegal(s.why_illegal(a)))
     }
 }
+
+/// The Chinese record of an action (RULES.md §F8, §S4): the move as the core writes it for the
+/// type the piece moves as, then `变` and the revealed type when a face-down piece turns up
+/// (`马二进三变车`), or `变` and the fake's type when the piece turns face-down (`炮一平三变相`);
+/// a Surprise flip is `<piece><file>翻<new face>` (`马六翻车`). Set-up and negotiation actions
+/// use the move-string form.
+pub fn chinese_record(s: &State, a: Action, outcome: Option<ChanceOutcome>) -> String {
+    use crate::notation::chinese::{chinese, numeral, piece_name};
+    let pos = s.position();
+    match a {
+        Action::Move { from, to, turn_down, .. } => {
+            let Some(p) = pos.piece_at(from) else { return action_string(s, a) };
+            let mut t = chinese(pos, crate::moves::Move::new(from, to));
+            let revealed = if s.face_down().contains(from) { outcome.and_then(|o| o.mover).or(s.identity(from)) } else { None };
+            if let Some(r) = revealed {
+                t.push('变');
+                t.push(piece_name(p.color, r));
+            }
+            if turn_down {
+                if let Some(point) = s.variant().start_role[p.color.index()][to.index()] {
+                    t.push('变');
+                    t.push(piece_name(p.color, point));
+                }
+            }
+            t
+        }
+        Action::Flip { at } => {
+            let (Some(p), Some(b)) = (pos.piece_at(at), s.back(at)) else { return action_string(s, a) };
+            let files = pos.rules().attacks.geometry.files;
+            let file = crate::notation::wxf::file_number(p.color, at, files);
+            format!("{}{}翻{}", piece_name(p.color, p.role), numeral(p.color, file), piece_name(p.color, b))
+        }
+        _ => action_string(s, a),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::variant::{fen, Variant};
+
+    fn variant(name: &str) -> &'static Variant {
+        Box::leak(Box::new(Variant::load(name).expect("preset")))
+    }
+
+    #[test]
+    fn f8_record_reveal_in_chinese() {
+        // Jieqi start: the face-down piece on b0 moves as a horse to c2 and turns up a chariot.
+        let s = crate::variant::State::start(variant("jieqi"), None).expect("start");
+        let b0 = crate::Square::parse("b0").expect("sq");
+        let c2 = crate::Square::parse("c2").expect("sq");
+        let a = Action::Move { from: b0, to: c2, turn_down: false, marker: false };
+        let o = ChanceOutcome { mover: Some(crate::Role::Chariot), captured: None };
+        assert_eq!(chinese_record(&s, a, Some(o)), "马八进七变车");
+        assert_eq!(record_string(&s, a, Some(o)), "b0c2R");
+    }
+
+    #[test]
+    fn f8_record_turn_down_in_chinese() {
+        // Fan-qi mode 1: a face-up Red cannon on a2 goes along rank... we build: cannon on i2
+        // moving to c... simpler: a Red cannon on a0's file? Use a cannon on c2 moving to c0,
+        // Red's elephant start point, turning face-down as an elephant: 炮七退二变相.
+        let v = variant("fanqi-1");
+        let s = fen::parse(v, "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/2C4C1/9/RN1AKABNR w - 0 1").expect("fen");
+        let c2 = crate::Square::parse("c2").expect("sq");
+        let c0 = crate::Square::parse("c0").expect("sq");
+        let a = Action::Move { from: c2, to: c0, turn_down: true, marker: false };
+        assert!(s.legal_actions().contains(&a));
+        assert_eq!(chinese_record(&s, a, None), "炮七退二变相");
+        assert_eq!(record_string(&s, a, None), "c2c0~");
+    }
+
+    #[test]
+    fn s4_flip_in_chinese() {
+        // Layout A for Red: the horse on h0 hides a chariot; after Red loses a chariot it may flip.
+        let v = variant("surprise");
+        let s = fen::parse(
+            v,
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/1NBAKABNR w - - 0 1 b0=R,h0=R,i0=C,b2=N,h2=N 3:0/3:0",
+        )
+        .expect("fen");
+        let h0 = crate::Square::parse("h0").expect("sq");
+        assert!(s.legal_actions().contains(&Action::Flip { at: h0 }));
+        assert_eq!(chinese_record(&s, Action::Flip { at: h0 }, None), "马二翻车");
+        assert_eq!(action_string(&s, Action::Flip { at: h0 }), "h0h0R");
+    }
+}
