@@ -10,10 +10,10 @@ use crate::piece::Color;
 use std::sync::OnceLock;
 
 /// Direction indices into [`Attacks::rays`]: towards higher rank, higher file, lower rank, lower file.
-const NORTH: usize = 0;
-const EAST: usize = 1;
-const SOUTH: usize = 2;
-const WEST: usize = 3;
+pub(crate) const NORTH: usize = 0;
+pub(crate) const EAST: usize = 1;
+pub(crate) const SOUTH: usize = 2;
+pub(crate) const WEST: usize = 3;
 
 /// Precomputed attack tables for one geometry. All tables are indexed by [`Square::index`] (0..128).
 #[derive(Clone, Debug)]
@@ -22,6 +22,15 @@ pub struct Attacks {
     pub geometry: Geometry,
     /// `rays[dir][sq]`: points strictly beyond `sq` in direction `dir` (N, E, S, W), to the edge.
     rays: [[Bitboard; 128]; 4],
+    /// `lines[sq]`: the union of the four rays.
+    lines: [Bitboard; 128],
+    /// `horse_reach[sq]`: every square from which a horse can attack `sq` on some occupancy (the
+    /// union of the `horse_from` squares), for a quick "no horse near" test.
+    pub(crate) horse_reach: [Bitboard; 128],
+    /// Board points off the first file (a) and off the last file: where a sideways step east or
+    /// west may start without wrapping into the next rank.
+    not_first_file: Bitboard,
+    not_last_file: Bitboard,
     /// Orthogonal neighbours (the general's step, before the palace mask).
     pub orthogonal: [Bitboard; 128],
     /// Diagonal neighbours (the advisor's step, before the palace mask).
@@ -40,6 +49,12 @@ pub struct Attacks {
     pub soldier_from: [[Bitboard; 128]; 2],
 }
 
+/// Index of the highest set bit of `b`, or 0 if `b` is empty (no branch).
+#[inline(always)]
+fn top_index(b: Bitboard) -> u8 {
+    (127 - (b.0 | 1).leading_zeros()) as u8
+}
+
 impl Attacks {
     /// Builds the tables for `geometry` (a few microseconds; done once per variant).
     pub fn new(geometry: &Geometry) -> Attacks {
@@ -48,6 +63,10 @@ impl Attacks {
         let mut a = Attacks {
             geometry: g.clone(),
             rays: [[e; 128]; 4],
+            lines: [e; 128],
+            horse_reach: [e; 128],
+            not_first_file: e,
+            not_last_file: e,
             orthogonal: [e; 128],
             diagonal: [e; 128],
             horse: [[(e, e); 4]; 128],
@@ -96,6 +115,19 @@ impl Attacks {
                 a.soldier[c.index()][i] = t;
             }
         }
+        for sq in g.squares() {
+            if sq.file() != 0 {
+                a.not_first_file.set(sq);
+            }
+            if sq.file() + 1 != g.files {
+                a.not_last_file.set(sq);
+            }
+        }
+        for sq in g.squares() {
+            let i = sq.index();
+            a.lines[i] = a.rays[NORTH][i] | a.rays[EAST][i] | a.rays[SOUTH][i] | a.rays[WEST][i];
+            a.horse_reach[i] = a.horse_from[i].iter().fold(e, |acc, &(_, f)| acc | f);
+        }
         for c in 0..2 {
             for from in g.squares() {
                 for to in a.soldier[c][from.index()] {
@@ -119,14 +151,10 @@ impl Attacks {
         let i = sq.index();
         let mut att = Bitboard::EMPTY;
         for d in [NORTH, EAST] {
-            let ray = self.rays[d][i];
-            let b = ray & occ;
-            att |= if b.any() { ray ^ self.rays[d][b.lsb().index()] } else { ray };
+            att |= self.up_to_nearest(d, self.rays[d][i], occ);
         }
         for d in [SOUTH, WEST] {
-            let ray = self.rays[d][i];
-            let b = ray & occ;
-            att |= if b.any() { ray ^ self.rays[d][b.msb().index()] } else { ray };
+            att |= self.up_to_nearest(d, self.rays[d][i], occ);
         }
         att
     }
@@ -135,13 +163,7 @@ impl Attacks {
     #[inline(always)]
     pub fn file_line(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let i = sq.index();
-        let up = self.rays[NORTH][i];
-        let b = up & occ;
-        let mut att = if b.any() { up ^ self.rays[NORTH][b.lsb().index()] } else { up };
-        let down = self.rays[SOUTH][i];
-        let b = down & occ;
-        att |= if b.any() { down ^ self.rays[SOUTH][b.msb().index()] } else { down };
-        att
+        self.up_to_nearest(NORTH, self.rays[NORTH][i], occ) | self.up_to_nearest(SOUTH, self.rays[SOUTH][i], occ)
     }
 
     /// Cannon captures from `sq`: in each direction, the first occupied point beyond the first
@@ -151,25 +173,57 @@ impl Attacks {
     pub fn cannon_captures(&self, sq: Square, occ: Bitboard) -> Bitboard {
         let i = sq.index();
         let mut att = Bitboard::EMPTY;
-        for d in [NORTH, EAST] {
+        for d in [NORTH, EAST, SOUTH, WEST] {
             let b = self.rays[d][i] & occ;
-            if b.any() {
-                let beyond = self.rays[d][b.lsb().index()] & occ;
-                if beyond.any() {
-                    att.set(beyond.lsb());
-                }
-            }
-        }
-        for d in [SOUTH, WEST] {
-            let b = self.rays[d][i] & occ;
-            if b.any() {
-                let beyond = self.rays[d][b.msb().index()] & occ;
-                if beyond.any() {
-                    att.set(beyond.msb());
-                }
-            }
+            att |= Self::nearest_bit(d, b ^ Self::nearest_bit(d, b));
         }
         att
+    }
+
+    /// Chariot moves and cannon captures from `sq` in one pass over the four rays: `(slides,
+    /// jumps)` where `slides` is [`Attacks::chariot`] and `jumps` is [`Attacks::cannon_captures`].
+    #[inline(always)]
+    pub(crate) fn line_and_jumps(&self, sq: Square, occ: Bitboard) -> (Bitboard, Bitboard) {
+        let i = sq.index();
+        let mut slides = Bitboard::EMPTY;
+        let mut jumps = Bitboard::EMPTY;
+        for d in [NORTH, EAST, SOUTH, WEST] {
+            let ray = self.rays[d][i];
+            let b = ray & occ;
+            slides |= self.up_to_nearest(d, ray, occ);
+            jumps |= Self::nearest_bit(d, b ^ Self::nearest_bit(d, b));
+        }
+        (slides, jumps)
+    }
+
+    // Branch-free ray scans. A ray leaves its square towards higher indices (north, east), where
+    // the point of a set nearest the origin is its lowest bit, or towards lower indices (south,
+    // west), where it is the highest bit. Both work on the whole `u128`, so on every board size.
+
+    /// The point of `b` nearest the origin of a ray in direction `dir`, as a set (empty if `b` is).
+    #[inline(always)]
+    pub(crate) fn nearest_bit(dir: usize, b: Bitboard) -> Bitboard {
+        if dir == NORTH || dir == EAST {
+            Bitboard(b.0 & b.0.wrapping_neg())
+        } else {
+            // An empty `b` gives index 0, and the `&` then the empty set.
+            b & Bitboard::from_square(Square::new_unchecked(top_index(b)))
+        }
+    }
+
+    /// The points of `ray` (leaving some square in direction `dir`) up to and including the first
+    /// point of `occ` on it; the whole ray if none.
+    #[inline(always)]
+    pub(crate) fn up_to_nearest(&self, dir: usize, ray: Bitboard, occ: Bitboard) -> Bitboard {
+        let b = ray & occ;
+        if dir == NORTH || dir == EAST {
+            // Bits up to and including the lowest set bit (all bits when `b` is empty).
+            Bitboard(ray.0 & (b.0 ^ b.0.wrapping_sub(1)))
+        } else {
+            // The ray minus what lies beyond the highest set bit. An empty `b` gives index 0,
+            // a point with no ray south or west (a0), so the whole ray.
+            ray ^ self.rays[dir][top_index(b) as usize]
+        }
     }
 
     /// Horse targets from `sq` given occupancy (legs checked), before any colour mask.
@@ -208,10 +262,33 @@ impl Attacks {
         att
     }
 
+    /// The steps of all soldiers of `color` in `soldiers` at once, by shifts of the whole set
+    /// (the same steps as [`Attacks::soldier`]): forward, and east and west for those outside
+    /// their own half. The three sets are disjoint per soldier, so the number of moves is the sum
+    /// of their sizes (once masked).
+    #[inline(always)]
+    pub(crate) fn soldier_steps(&self, color: Color, soldiers: Bitboard) -> [Bitboard; 3] {
+        let g = &self.geometry;
+        let stride = u32::from(crate::geometry::STRIDE);
+        let forward = match color {
+            Color::Red => Bitboard(soldiers.0 << stride),
+            Color::Black => Bitboard(soldiers.0 >> stride),
+        };
+        let crossed = soldiers & !g.half[color.index()];
+        let east = Bitboard((crossed & self.not_last_file).0 << 1);
+        let west = Bitboard((crossed & self.not_first_file).0 >> 1);
+        [forward & g.board, east, west]
+    }
+
+    /// Points strictly beyond `sq` in direction `dir` ([`NORTH`], [`EAST`], [`SOUTH`], [`WEST`]).
+    #[inline(always)]
+    pub(crate) fn ray(&self, dir: usize, sq: Square) -> Bitboard {
+        self.rays[dir][sq.index()]
+    }
+
     /// Points strictly beyond `sq` in every orthogonal direction (for "same line" tests).
     #[inline(always)]
     pub fn lines(&self, sq: Square) -> Bitboard {
-        let i = sq.index();
-        self.rays[0][i] | self.rays[1][i] | self.rays[2][i] | self.rays[3][i]
+        self.lines[sq.index()]
     }
 }

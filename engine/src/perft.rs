@@ -9,10 +9,10 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return pos.count_legal() as u64;
     }
+    let moves = pos.legal_moves();
     let mut n = 0;
     for &m in &moves {
         let u = pos.play(m);
@@ -27,10 +27,10 @@ pub fn perft_copy(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return pos.count_legal() as u64;
     }
+    let moves = pos.legal_moves();
     let mut n = 0;
     for &m in &moves {
         let mut child = pos.clone();

@@ -3,6 +3,7 @@
 //! [`Position::from_setup`]; moves are applied with [`Position::play`] / [`Position::unplay`]
 //! (make/unmake) or by cloning (copy-make): `benches`/`anqi perft --bench` measure both.
 
+use crate::attacks::{Attacks, EAST, NORTH, SOUTH, WEST};
 use crate::bitboard::Bitboard;
 use crate::geometry::Square;
 use crate::moves::Move;
@@ -283,34 +284,58 @@ impl Position {
     /// occupancy `occ`. The mask lets legality tests drop a piece just captured.
     #[inline]
     pub fn is_attacked_by(&self, sq: Square, occ: Bitboard, color: Color, attackers_mask: Bitboard) -> bool {
+        self.attacked_by_inline(sq, occ, color, attackers_mask)
+    }
+
+    /// [`Position::is_attacked_by`], inlined where the move generator tests the general's moves.
+    #[inline(always)]
+    pub(crate) fn attacked_by_inline(&self, sq: Square, occ: Bitboard, color: Color, attackers_mask: Bitboard) -> bool {
         let a = self.rules.attacks;
-        let attackers_mask = attackers_mask & self.by_color[color.index()];
-        let r = |role: Role| self.by_role[role.index()] & attackers_mask;
-        if (a.chariot(sq, occ) & r(Role::Chariot)).any() {
-            return true;
-        }
-        if (a.horse_attackers(sq, occ) & r(Role::Horse)).any() {
-            return true;
-        }
-        if (a.cannon_captures(sq, occ) & r(Role::Cannon)).any() {
-            return true;
-        }
-        if (a.soldier_from[color.index()][sq.index()] & r(Role::Soldier)).any() {
-            return true;
-        }
-        // §X3 flying general: a general "attacks" along an open file.
-        if (a.file_line(sq, occ) & r(Role::General)).any() {
-            return true;
-        }
         let ci = color.index();
-        if (a.orthogonal[sq.index()] & r(Role::General)).any() && self.rules.region[ci][0].contains(sq) {
+        let si = sq.index();
+        let attackers_mask = attackers_mask & self.by_color[ci];
+        let r = |role: Role| self.by_role[role.index()] & attackers_mask;
+        // Occupancy-free tests first: soldiers, the general's step (§X2).
+        if (a.soldier_from[ci][si] & r(Role::Soldier)).any() {
             return true;
+        }
+        let generals = r(Role::General);
+        if (a.orthogonal[si] & generals).any() && self.rules.region[ci][Role::General.index()].contains(sq) {
+            return true;
+        }
+        let horses = r(Role::Horse);
+        if (a.horse_reach[si] & horses).any() && (a.horse_attackers(sq, occ) & horses).any() {
+            return true;
+        }
+        // Lines, one ray at a time and only rays holding a possible attacker: a chariot (or, along
+        // the file, a general: §X3 flying general) attacks as the nearest point, a cannon as the
+        // second nearest occupied point. Attackers are looked for in `occ | rooks` so that a
+        // chariot missing from `occ` still attacks, as with `chariot(sq, occ)`.
+        let chariots = r(Role::Chariot);
+        let cannons = r(Role::Cannon);
+        if (a.lines(sq) & (chariots | cannons | generals)).any() {
+            for d in [NORTH, EAST, SOUTH, WEST] {
+                let ray = a.ray(d, sq);
+                let rooks = if d == NORTH || d == SOUTH { chariots | generals } else { chariots };
+                if (ray & (rooks | cannons)).is_empty() {
+                    continue;
+                }
+                if (Attacks::nearest_bit(d, ray & (occ | rooks)) & rooks).any() {
+                    return true;
+                }
+                let b = ray & occ;
+                if (Attacks::nearest_bit(d, b ^ Attacks::nearest_bit(d, b)) & cannons).any() {
+                    return true;
+                }
+            }
         }
         if self.rules.minor_attacks_general {
-            if (a.diagonal[sq.index()] & r(Role::Advisor)).any() && self.rules.region[ci][1].contains(sq) {
+            if (a.diagonal[si] & r(Role::Advisor)).any() && self.rules.region[ci][Role::Advisor.index()].contains(sq) {
                 return true;
             }
-            if (a.elephant_targets(sq, occ) & r(Role::Elephant)).any() && self.rules.region[ci][2].contains(sq) {
+            if (a.elephant_targets(sq, occ) & r(Role::Elephant)).any()
+                && self.rules.region[ci][Role::Elephant.index()].contains(sq)
+            {
                 return true;
             }
         }
