@@ -108,6 +108,39 @@ pub fn parse_action(s: &State, text: &str) -> Result<Action, StateError> {
     }
 }
 
+/// Parses a record entry as [`record_string`] writes it: the action, and the chance result named
+/// by its reveal letters (§F8: the moved face-down piece's type first, then the captured one's).
+/// A move that causes a chance event but names no letters gets `None` (chance still to draw).
+///
+/// # Errors
+/// [`StateError::Illegal`] for malformed or illegal text, or a revealed type the pool cannot give.
+pub fn parse_record(s: &State, text: &str) -> Result<(Action, Option<ChanceOutcome>), StateError> {
+    let a = parse_action(s, text)?;
+    let Action::Move { from, to, .. } = a else { return Ok((a, None)) };
+    let letters: Vec<char> = text.chars().skip(4).filter(|c| c.is_ascii_alphabetic()).collect();
+    if letters.is_empty() {
+        return Ok((a, None));
+    }
+    let mut child = s.clone();
+    child.apply(a);
+    if !child.is_chance() {
+        return Err(StateError::Illegal { action: text.into(), why: "§F8: reveal letters on a move that reveals nothing".into() });
+    }
+    let outs = child.chance_outcomes();
+    let mover_pending = outs.iter().any(|(o, _)| o.mover.is_some());
+    let captured_pending = outs.iter().any(|(o, _)| o.captured.is_some());
+    let mut it = letters.iter();
+    let role = |c: Option<&char>| c.and_then(|c| crate::piece::Role::from_char(*c));
+    let mover = if mover_pending { role(it.next()) } else { None };
+    let captured = if captured_pending { role(it.next()) } else { None };
+    let o = ChanceOutcome { mover, captured };
+    if !outs.iter().any(|(x, _)| *x == o) {
+        let _ = (from, to);
+        return Err(StateError::Illegal { action: text.into(), why: "§P2: the named reveal is not in the pool".into() });
+    }
+    Ok((a, Some(o)))
+}
+
 /// The Chinese record of an action (RULES.md §F8, §S4): the move as the core writes it for the
 /// type the piece moves as, then `变` and the revealed type when a face-down piece turns up
 /// (`马二进三变车`), or `变` and the fake's type when the piece turns face-down (`炮一平三变相`);

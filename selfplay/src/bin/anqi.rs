@@ -19,8 +19,12 @@ enum Command {
     Moves(cli::moves::Args),
     /// List the variant presets, or show one resolved rule table.
     Variants(cli::variants::Args),
+    /// Play moves in any variant and list the legal actions after them.
+    Actions(cli::actions::Args),
     /// Determinizations from a player's view (and `--bench` for samples/s).
     Sample(cli::sample::Args),
+    /// A bot's move distribution at a position, from the deciding player's view.
+    Analyse(cli::analyse::Args),
     /// Play one game between two bots; prints the record and the result.
     Play(cli::play::Args),
     /// Print versions (anqi, tch, libtorch), CUDA availability and thread count.
@@ -30,6 +34,8 @@ enum Command {
     Solve(cli::solve::Command),
     /// UCI engine (Pikafish's xiangqi dialect; UCI_Variant jieqi and the other presets) on stdin/stdout.
     Uci(cli::uci::Args),
+    /// Round-robin or gauntlet between bots and UCI engines from a TOML file: crosstable, Elo, SPRT, PGN.
+    Tournament(cli::tournament::Args),
 }
 
 /// Restores the default SIGPIPE action so `anqi … | head` ends quietly instead of panicking on a
@@ -54,10 +60,13 @@ fn main() {
         Command::Moves(a) => cli::moves::run(a),
         Command::Variants(a) => cli::variants::run(a),
         Command::Play(a) => cli::play::run(a),
+        Command::Analyse(a) => cli::analyse::run(a),
         Command::Sample(a) => cli::sample::run(a),
+        Command::Actions(a) => cli::actions::run(a),
         Command::Doctor(a) => cli::doctor::run(a),
         Command::Solve(c) => cli::solve::run(c),
         Command::Uci(a) => cli::uci::run(a),
+        Command::Tournament(a) => cli::tournament::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

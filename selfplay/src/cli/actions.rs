@@ -1,0 +1,71 @@
+//! `anqi actions`: play a sequence of moves in any variant and list the legal actions after it.
+
+use anyhow::Context;
+use clap::Args as ClapArgs;
+use engine::variant::{fen as vfen, notation};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// Apply moves (record strings, RULES.md §F8 reveal letters honoured) to a variant position and
+/// print the resulting full-state FEN, its legal actions and their chance multiplicity.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Variant preset or TOML file.
+    #[arg(long, default_value = "xiangqi")]
+    pub variant: String,
+    /// Start from this full-state FEN (RULES.md §N).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Surprise layouts RED,BLACK (RULES.md §S2).
+    #[arg(long)]
+    pub layouts: Option<String>,
+    /// Moves to play, space separated (e.g. `"b0c2R h9g7"`); a move without reveal letters that
+    /// needs a chance draw takes it from `--seed`.
+    #[arg(long, default_value = "")]
+    pub play: String,
+    /// Seed for chance draws not named in the moves.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let v = super::variant_arg::load(&a.variant)?;
+    let mut s = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
+    for (i, text) in a.play.split_whitespace().enumerate() {
+        let (act, named) = notation::parse_record(&s, text).with_context(|| format!("--play move {} ({text:?})", i + 1))?;
+        s.apply(act);
+        if s.is_chance() {
+            let o = match named {
+                Some(o) => o,
+                None => {
+                    let outs = s.chance_outcomes();
+                    let x: f64 = rng.random();
+                    let mut acc = 0.0;
+                    outs.iter().find(|(_, p)| {
+                        acc += p;
+                        x < acc
+                    })
+                    .map(|(o, _)| *o)
+                    .unwrap_or(outs[outs.len() - 1].0)
+                }
+            };
+            s.apply_chance(o);
+        }
+    }
+    println!("fen {}", vfen::write(&s));
+    let acts = s.legal_actions();
+    let mut list: Vec<String> = acts
+        .iter()
+        .map(|&x| {
+            let m = s.chance_multiplicity(x);
+            let t = notation::action_string(&s, x);
+            if m > 1 { format!("{t}x{m}") } else { t }
+        })
+        .collect();
+    list.sort();
+    println!("actions {}", list.join(" "));
+    println!("count {}", acts.len());
+    Ok(())
+}
