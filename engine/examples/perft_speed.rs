@@ -1,10 +1,21 @@
-//! Quick single-thread perft timing: `cargo run --release -p anqi-engine --example perft_speed -- [depth]`.
+//! Quick single-thread perft timing without the CLI (no libtorch link):
+//! `cargo run --release -p anqi-engine --example perft_speed -- [depth] [variant]`.
 use engine::notation::fen;
 use engine::perft::{perft, perft_copy};
+use engine::variant::{perft as vperft, State, Variant};
 use std::time::Instant;
 
 fn main() {
     let d: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(5);
+    if let Some(name) = std::env::args().nth(2) {
+        let v: &'static Variant = Box::leak(Box::new(Variant::load(&name).expect("variant")));
+        let s = State::start(v, Some(("C3", "B"))).expect("start");
+        let t = Instant::now();
+        let n = vperft::perft(&s, d);
+        let secs = t.elapsed().as_secs_f64();
+        println!("{name}: nodes {n} in {secs:.3}s = {:.1} Mnps", n as f64 / secs / 1e6);
+        return;
+    }
     let mut pos = fen::parse(fen::START).expect("start");
     let t = Instant::now();
     let n = perft(&mut pos, d);

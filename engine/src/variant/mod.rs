@@ -5,6 +5,7 @@
 pub mod config;
 pub mod fen;
 pub mod game;
+pub mod game_state;
 pub mod notation;
 pub mod perft;
 pub mod state;

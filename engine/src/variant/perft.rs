@@ -23,7 +23,11 @@ pub fn perft(s: &State, depth: u32) -> u64 {
         // Bulk count: each action's chance outcomes are leaves (§P1-P2).
         return s.count_leaves_one_ply();
     }
-    let actions = s.legal_actions();
+    // Collected on the stack: no allocation per node.
+    let mut actions: arrayvec::ArrayVec<Action, { crate::moves::MAX_MOVES }> = arrayvec::ArrayVec::new();
+    s.visit_actions(&mut |a| {
+        let _ = actions.try_push(a);
+    });
     let mut n = 0;
     for a in actions {
         if matches!(a, Action::Demand) {

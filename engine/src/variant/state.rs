@@ -506,6 +506,22 @@ impl State {
     /// Leaves one decision ply below this decision node (§P1-P2): every action except a
     /// negotiation demand (§P5), weighted by its [`State::chance_multiplicity`].
     pub fn count_leaves_one_ply(&self) -> u64 {
+        let plain = self.pending.is_none() && self.agreement.is_none() && !self.demand_pending && self.setup.is_none();
+        if plain {
+            match self.variant.family {
+                // Every core move is one action (§P5): the core's bulk count applies.
+                Family::Xiangqi => return self.pos.count_legal() as u64,
+                Family::Surprise => {
+                    let mut flips = 0;
+                    self.flip_actions(&mut |_| flips += 1);
+                    return self.pos.count_legal() as u64 + flips;
+                }
+                Family::Fanqi if self.down.is_empty() && self.variant.fanqi.turn_down == TurnDown::Off => {
+                    return self.pos.count_legal() as u64;
+                }
+                _ => {}
+            }
+        }
         let mut n = 0;
         self.visit_actions(&mut |a| {
             if !matches!(a, Action::Demand) {

@@ -246,6 +246,38 @@ impl View {
         &self.unseen[c.index()]
     }
 
+    /// The full state with everything this player cannot see blanked: unseen backs and
+    /// identities absent, pools holding the unseen multisets (what [`View::sample`] fills in).
+    /// Holds no hidden identity; for encoders that read the public board and the player's own
+    /// secrets.
+    pub fn known(&self) -> &State {
+        &self.template
+    }
+
+    /// Surprise: for each opponent disc whose back this player has not seen, the fraction of the
+    /// consistent back assignments (those [`View::sample`] draws from uniformly) that give it each
+    /// type, by [`Role::index`]. Empty elsewhere.
+    pub fn back_beliefs(&self) -> Vec<(Square, [f32; Role::COUNT])> {
+        let n = self.back_choices.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        self.unknown_backs
+            .iter()
+            .enumerate()
+            .map(|(i, &sq)| {
+                let mut p = [0f32; Role::COUNT];
+                for choice in &self.back_choices {
+                    if let Some(r) = choice.get(i) {
+                        p[r.index()] += 1.0;
+                    }
+                }
+                p.iter_mut().for_each(|x| *x /= n as f32);
+                (sq, p)
+            })
+            .collect()
+    }
+
     /// Draws a full state uniformly from those consistent with this view (see module docs).
     pub fn sample(&self, rng: &mut impl Rng) -> State {
         let mut s = self.template.clone();

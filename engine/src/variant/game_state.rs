@@ -1,0 +1,606 @@
+//! Variant games behind the one game interface ([`crate::game::Game`]) that search and solvers
+//! see: [`VariantGameState`] wraps a full [`State`] with the end rules of RULES.md §X4-X6, §K7 and
+//! §S11 (the same order and logic as [`super::game::VariantGame::outcome`]), an optional *deal*
+//! root (a chance node over full states, for games whose hidden set-up is private: Surprise
+//! layouts §S2, Fan-qi owner's-choice arrangements §F3) and an optional ply horizon.
+//!
+//! # Action numbering
+//!
+//! Every player action and chance outcome is one [`GameAction`] (`u32`), fixed for all variants
+//! (squares are raw indices `rank * 11 + file`, below 121, see [`crate::geometry`]):
+//!
+//! | bits                | meaning                                                        |
+//! |---------------------|----------------------------------------------------------------|
+//! | `0x0000_xxxx`       | move: `to` in bits 0-6, `from` in bits 7-13, bit 14 = turn face-down (§F5), bit 15 = marker transfer (§K4) |
+//! | `0x0001_00ss`       | Surprise flip of the disc on square `ss` (§S4)                 |
+//! | `0x0002_0000`       | negotiation demand (§S11)                                      |
+//! | `0x0003_000a`       | answer: `a` = 0 resign, 1 draw, 2 refuse (§S11)                |
+//! | `0x0004_00cm`       | reveal (chance, §P2): `m` = mover's drawn role index + 1 (0: none), `c` = captured face-down piece's role index + 1 (0: none) |
+//! | `0x0005_iiii`       | deal (chance at a deal root): index `i` into the dealt states  |
+//! | `0x0006_000i`       | set-up: Surprise layout index `i` into [`LAYOUT_NAMES`] (§S2)  |
+//! | `0x0007_000r`       | set-up: Fan-qi owner's-choice placement of role index `r` (§F3) |
+//!
+//! Legal actions are listed in ascending code order, so the list depends only on the acting
+//! player's information (legality never depends on the opponent's hidden identities: §F7; a
+//! Surprise flip depends only on the mover's own back faces, §S4-S6).
+//!
+//! # Returns
+//! +1 for a win, -1 for a loss, 0 for a draw, first player (Red, [`PlayerId::FIRST`]) and second
+//! (Black). At the horizon ([`GameOptions::max_plies`] plies after the wrapper's root) the game
+//! ends with [`Leaf::Draw`] (0) or [`Leaf::Eval`] (`tanh(eval / scale)` of the static
+//! evaluation of [`crate::search::eval`], Red's point of view, on the full state).
+//!
+//! # Information sets and determinization
+//! [`Game::infoset_key`] is [`View::infoset_key`] (the view FEN and the player's observation
+//! stream, perfect recall). [`Game::sample_determinization`] is [`View::sample`] (uniform over the
+//! consistent hidden parts); at a deal root it draws a deal. A determinization keeps the game's
+//! public history (used for repetition). Limitation: [`View::sample`] keeps the *true*
+//! observation streams of both players, so in a determinization only the sampling player's
+//! information-set key is meaningful.
+//!
+//! Equality and hashing ([`PartialEq`], [`Hash`]) compare the full state, its pools and captured
+//! identities, and the *public* history (player actions and the public part of chance outcomes),
+//! so a determinization equals the game-tree state with the same hidden parts.
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use rand::Rng;
+
+use super::config::{CaptureKnowledge, Family, Placement};
+use super::game::VariantEnd;
+use super::state::{Action as VAction, Agreement, Answer, ChanceOutcome, State, LAYOUT_NAMES};
+use super::View;
+use crate::game::{Action as GameAction, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
+use crate::geometry::Square;
+use crate::outcome::{EndReason, Outcome};
+use crate::piece::{Color, Role};
+
+const FLIP_TAG: u32 = 1 << 16;
+const DEMAND_CODE: u32 = 2 << 16;
+const ANSWER_TAG: u32 = 3 << 16;
+const REVEAL_TAG: u32 = 4 << 16;
+const DEAL_TAG: u32 = 5 << 16;
+const LAYOUT_TAG: u32 = 6 << 16;
+const PLACE_TAG: u32 = 7 << 16;
+const TAG_MASK: u32 = 0xFFFF_0000;
+
+/// What the game is worth when the horizon is reached.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum Leaf {
+    /// A draw (0).
+    Draw,
+    /// `tanh(eval_cp / scale_cp)` of the static evaluation (Red's point of view).
+    Eval {
+        /// Centipawns that map to tanh(1) ≈ 0.76.
+        scale_cp: f64,
+    },
+}
+
+/// Horizon and leaf value of a [`VariantGameState`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct GameOptions {
+    /// Plies (player decisions) after the wrapper's root at which the game stops.
+    pub max_plies: u32,
+    /// Value at the horizon.
+    pub leaf: Leaf,
+}
+
+impl Default for GameOptions {
+    /// 400 plies, then a draw.
+    fn default() -> Self {
+        GameOptions { max_plies: 400, leaf: Leaf::Draw }
+    }
+}
+
+/// One record entry for the repetition rule (§X6).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+struct Entry {
+    /// Public hash of the position after the ply (see [`public_hash`]).
+    hash: u64,
+    gave_check: bool,
+    mover: Color,
+    /// A move or flip (negotiation plies are not occurrences).
+    board: bool,
+}
+
+/// How a [`VariantGameState`] ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// By a rule of the variant.
+    Rule(VariantEnd),
+    /// At the horizon.
+    Horizon,
+}
+
+/// A variant game state implementing [`Game`]; see the module documentation.
+#[derive(Clone)]
+pub struct VariantGameState {
+    state: State,
+    opts: GameOptions,
+    /// Dealt full states and probabilities while the deal is pending.
+    deal: Option<Arc<Vec<(State, f64)>>>,
+    plies: u32,
+    start_hash: u64,
+    history: Vec<Entry>,
+    /// The board action waiting for its chance outcome: (mover, board action).
+    waiting: Option<(Color, bool)>,
+    /// Hash of the public history (actions and public parts of chance outcomes).
+    public_path: u64,
+    legal: Vec<GameAction>,
+    end: Option<GameEnd>,
+}
+
+/// splitmix64-style combiner.
+#[inline]
+fn mix(h: u64, x: u64) -> u64 {
+    let mut z = h.rotate_left(23) ^ x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Hash of what both sides see of the position: the core position (side to move included), the
+/// face-down layer, flip rights and markers. Hidden identities do not change while a position
+/// repeats, so this decides repetitions as [`State::hash`] does in [`super::game::VariantGame`].
+pub fn public_hash(s: &State) -> u64 {
+    let down = s.face_down().0;
+    let mut h = mix(s.position().hash(), down as u64);
+    h = mix(h, (down >> 64) as u64);
+    for c in Color::ALL {
+        let (r, k) = s.flip_rights(c);
+        h = mix(h, (r as u64) << 8 | k as u64);
+        if s.variant().family == Family::King {
+            h = mix(h, s.marker(c).index() as u64);
+        }
+    }
+    h
+}
+
+/// The fixed code of a variant action (see the module documentation).
+pub fn encode(a: VAction) -> GameAction {
+    GameAction(match a {
+        VAction::Move { from, to, turn_down, marker } => {
+            (to.index() as u32) | (from.index() as u32) << 7 | (turn_down as u32) << 14 | (marker as u32) << 15
+        }
+        VAction::Flip { at } => FLIP_TAG | at.index() as u32,
+        VAction::Demand => DEMAND_CODE,
+        VAction::Answer(x) => {
+            ANSWER_TAG
+                | match x {
+                    Answer::Resign => 0,
+                    Answer::Draw => 1,
+                    Answer::Refuse => 2,
+                }
+        }
+        VAction::Layout { index } => LAYOUT_TAG | index as u32,
+        VAction::Place { role } => PLACE_TAG | role.index() as u32,
+    })
+}
+
+/// The variant action of a player-action code, `None` for chance codes and malformed codes.
+pub fn decode(a: GameAction) -> Option<VAction> {
+    let c = a.0;
+    match c & TAG_MASK {
+        0 => Some(VAction::Move {
+            from: Square::new_unchecked((c >> 7 & 0x7F) as u8),
+            to: Square::new_unchecked((c & 0x7F) as u8),
+            turn_down: c & 1 << 14 != 0,
+            marker: c & 1 << 15 != 0,
+        }),
+        FLIP_TAG => Some(VAction::Flip { at: Square::new_unchecked((c & 0x7F) as u8) }),
+        DEMAND_CODE => Some(VAction::Demand),
+        ANSWER_TAG => match c & 0xFFFF {
+            0 => Some(VAction::Answer(Answer::Resign)),
+            1 => Some(VAction::Answer(Answer::Draw)),
+            2 => Some(VAction::Answer(Answer::Refuse)),
+            _ => None,
+        },
+        LAYOUT_TAG => ((c & 0xFFFF) < LAYOUT_NAMES.len() as u32).then_some(VAction::Layout { index: (c & 0xFFFF) as u8 }),
+        PLACE_TAG => Role::ALL.get((c & 0xFFFF) as usize).map(|&role| VAction::Place { role }),
+        _ => None,
+    }
+}
+
+/// The code of a reveal outcome.
+pub fn encode_chance(o: ChanceOutcome) -> GameAction {
+    let r = |x: Option<Role>| x.map(|r| r.index() as u32 + 1).unwrap_or(0);
+    GameAction(REVEAL_TAG | r(o.mover) | r(o.captured) << 4)
+}
+
+/// The reveal outcome of a chance code, `None` for other codes.
+pub fn decode_chance(a: GameAction) -> Option<ChanceOutcome> {
+    if a.0 & TAG_MASK != REVEAL_TAG {
+        return None;
+    }
+    let r = |x: u32| if x == 0 { None } else { Role::ALL.get(x as usize - 1).copied() };
+    Some(ChanceOutcome { mover: r(a.0 & 0xF), captured: r(a.0 >> 4 & 0xF) })
+}
+
+/// Whether the captured part of a reveal is seen by `observer` when `capturer` captured (§F6 and
+/// its options; used for observation keys of search trees).
+pub fn sees_captured(s: &State, capturer: Color, observer: Color) -> bool {
+    match s.variant().fanqi.capture_knowledge {
+        CaptureKnowledge::Both => true,
+        CaptureKnowledge::Nobody => false,
+        CaptureKnowledge::Default => s.variant().fanqi.placement() != Placement::Random || observer == capturer,
+    }
+}
+
+fn player_of(c: Color) -> PlayerId {
+    match c {
+        Color::Red => PlayerId::FIRST,
+        Color::Black => PlayerId::SECOND,
+    }
+}
+
+/// The colour playing in seat `p` (first = Red).
+pub fn color_of(p: PlayerId) -> Color {
+    if p == PlayerId::FIRST {
+        Color::Red
+    } else {
+        Color::Black
+    }
+}
+
+fn is_board_action(a: VAction) -> bool {
+    matches!(a, VAction::Move { .. } | VAction::Flip { .. })
+}
+
+fn side_in_check(s: &State) -> bool {
+    if s.variant().family == Family::King {
+        s.king_general_attacked(s.position().turn())
+    } else {
+        s.position().in_check()
+    }
+}
+
+impl VariantGameState {
+    /// A game from `state` (a decision or chance node) with default options (400 plies, draw).
+    pub fn new(state: State) -> VariantGameState {
+        VariantGameState::with_options(state, GameOptions::default())
+    }
+
+    /// A game from `state` with `opts`.
+    pub fn with_options(state: State, opts: GameOptions) -> VariantGameState {
+        let mut g = VariantGameState {
+            start_hash: public_hash(&state),
+            state,
+            opts,
+            deal: None,
+            plies: 0,
+            history: Vec::new(),
+            waiting: None,
+            public_path: 0x0A0A_1234_5678_9ABC,
+            legal: Vec::new(),
+            end: None,
+        };
+        g.refresh();
+        g
+    }
+
+    /// A game whose root is a chance node dealing one of `states` (with probabilities summing to
+    /// 1): e.g. the 100 Surprise layout pairs (§S2). The deal is hidden: it is not part of the
+    /// public history, and each player learns of it only what its view shows.
+    ///
+    /// # Panics
+    /// If `states` is empty.
+    pub fn dealt(states: Vec<(State, f64)>, opts: GameOptions) -> VariantGameState {
+        let first = states.first().expect("a deal needs at least one state").0.clone();
+        let mut g = VariantGameState::with_options(first, opts);
+        g.deal = Some(Arc::new(states));
+        g.legal.clear();
+        g.end = None;
+        g
+    }
+
+    /// The full state (for the oracle, tests and tools).
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// Plies played since the wrapper's root.
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// The options.
+    pub fn options(&self) -> GameOptions {
+        self.opts
+    }
+
+    /// How the game ended, if it did.
+    pub fn end(&self) -> Option<GameEnd> {
+        self.end
+    }
+
+    /// The legal player actions (codes, ascending); empty at chance and terminal states.
+    pub fn legal(&self) -> &[GameAction] {
+        &self.legal
+    }
+
+    /// Applies a variant action (must be legal).
+    pub fn apply_variant(&mut self, a: VAction) {
+        self.apply(encode(a));
+    }
+
+    /// The game with a different full state at the same point (same public history): used for
+    /// determinizations. `state` must share this state's public position.
+    pub fn with_state(&self, state: State) -> VariantGameState {
+        let mut g = self.clone();
+        g.state = state;
+        g.deal = None;
+        g.refresh();
+        g
+    }
+
+    fn refresh(&mut self) {
+        self.legal.clear();
+        if self.deal.is_some() || self.state.is_chance() {
+            self.end = None;
+            return;
+        }
+        let legal = &mut self.legal;
+        self.state.visit_actions(&mut |a| legal.push(encode(a)));
+        self.legal.sort_unstable();
+        self.end = self.compute_end().map(GameEnd::Rule);
+        if self.end.is_none() && self.plies >= self.opts.max_plies {
+            self.end = Some(GameEnd::Horizon);
+        }
+        if self.end.is_some() {
+            self.legal.clear();
+        }
+    }
+
+    /// The end by rule, in the order of [`super::game::VariantGame::outcome`].
+    fn compute_end(&self) -> Option<VariantEnd> {
+        let s = &self.state;
+        match s.agreement() {
+            Some(Agreement::Resigned(c)) => return Some(VariantEnd::Resigned(c)),
+            Some(Agreement::Drawn) => return Some(VariantEnd::AgreedDraw),
+            None => {}
+        }
+        if let Some(c) = s.grind_loss() {
+            return Some(VariantEnd::Grinding(c));
+        }
+        let pos = s.position();
+        let end = &pos.rules().end;
+        if self.legal.is_empty() {
+            let reason = if side_in_check(s) { EndReason::Checkmate } else { EndReason::Stalemate };
+            return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
+        }
+        if end.repetition {
+            if let Some(o) = self.repetition() {
+                return Some(VariantEnd::Rule(o));
+            }
+        }
+        if let Some(limit) = end.no_capture_plies {
+            if pos.halfmove() >= limit {
+                return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture }));
+            }
+        }
+        if end.no_attacker_draw && !pos.has_attacking_material() && s.face_down().is_empty() {
+            return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoAttackers }));
+        }
+        None
+    }
+
+    fn repetition(&self) -> Option<Outcome> {
+        let n = self.history.len();
+        let h = match self.history.last() {
+            Some(e) => e.hash,
+            None => return None,
+        };
+        let mut count = 0;
+        let mut first = n;
+        for i in (0..=n).rev() {
+            let (hash_at, counts) = if i == 0 { (self.start_hash, true) } else { (self.history[i - 1].hash, self.history[i - 1].board) };
+            if counts && hash_at == h {
+                count += 1;
+                first = i;
+                if count == 3 {
+                    break;
+                }
+            }
+        }
+        if count < 3 {
+            return None;
+        }
+        if !self.state.position().rules().end.perpetual_check_loses {
+            return Some(Outcome::Draw { reason: EndReason::Repetition });
+        }
+        let mut checks = [true, true];
+        for e in &self.history[first..n] {
+            if e.board && !e.gave_check {
+                checks[e.mover.index()] = false;
+            }
+        }
+        Some(match (checks[0], checks[1]) {
+            (true, false) => Outcome::Win { winner: Color::Black, reason: EndReason::PerpetualCheck },
+            (false, true) => Outcome::Win { winner: Color::Red, reason: EndReason::PerpetualCheck },
+            _ => Outcome::Draw { reason: EndReason::Repetition },
+        })
+    }
+
+    fn finish_ply(&mut self, mover: Color, board: bool) {
+        let hash = public_hash(&self.state);
+        let gave_check = board && side_in_check(&self.state);
+        self.history.push(Entry { hash, gave_check, mover, board });
+        self.plies += 1;
+    }
+
+    /// The value of the end for Red (+1 win, -1 loss, 0 draw; the leaf value at the horizon).
+    pub fn red_return(&self) -> f64 {
+        match self.end {
+            Some(GameEnd::Rule(e)) => match e.winner() {
+                Some(Color::Red) => 1.0,
+                Some(Color::Black) => -1.0,
+                None => 0.0,
+            },
+            Some(GameEnd::Horizon) => match self.opts.leaf {
+                Leaf::Draw => 0.0,
+                Leaf::Eval { scale_cp } => {
+                    (crate::search::eval::evaluate(&self.state, Color::Red) as f64 / scale_cp.max(1.0)).tanh()
+                }
+            },
+            None => 0.0,
+        }
+    }
+
+    /// A fingerprint of the full state and the public history (see the module documentation).
+    fn fingerprint(&self) -> u64 {
+        let s = &self.state;
+        let mut h = mix(self.public_path, s.hash());
+        for c in Color::ALL {
+            for (i, &n) in s.pool(c).iter().enumerate() {
+                h = mix(h, (c.index() * 16 + i) as u64 * 256 + n as u64);
+            }
+        }
+        for &(a, b, r) in s.captured_face_down() {
+            h = mix(h, (a.index() * 100 + b.index() * 10 + r.index()) as u64);
+        }
+        for &(o, v, b, shown) in s.captured_discs() {
+            h = mix(h, (o.index() * 1000 + v.index() * 100 + b.index() * 10 + shown as usize) as u64);
+        }
+        h = mix(h, s.is_chance() as u64 | (self.deal.is_some() as u64) << 1 | (s.turn().index() as u64) << 2);
+        mix(h, self.plies as u64)
+    }
+
+    fn name(&self) -> &'static str {
+        self.state.variant().name.as_str()
+    }
+}
+
+impl fmt::Debug for VariantGameState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "VariantGameState({} ply {}{})", super::fen::write(&self.state), self.plies, if self.deal.is_some() { " deal" } else { "" })
+    }
+}
+
+impl PartialEq for VariantGameState {
+    fn eq(&self, other: &Self) -> bool {
+        self.fingerprint() == other.fingerprint()
+    }
+}
+
+impl Eq for VariantGameState {}
+
+impl Hash for VariantGameState {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.fingerprint());
+    }
+}
+
+impl Game for VariantGameState {
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            name: self.name(),
+            num_players: 2,
+            chance: ChanceMode::ExplicitStochastic,
+            information: Information::Imperfect,
+            utility: Utility::ZeroSum,
+            min_utility: -1.0,
+            max_utility: 1.0,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.deal.is_some() || self.state.is_chance() {
+            Turn::Chance
+        } else if self.end.is_some() {
+            Turn::Terminal
+        } else {
+            Turn::Player(player_of(self.state.turn()))
+        }
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<GameAction>) {
+        out.clear();
+        out.extend_from_slice(&self.legal);
+    }
+
+    fn chance_outcomes_into(&self, out: &mut Vec<(GameAction, f64)>) {
+        out.clear();
+        if let Some(deal) = &self.deal {
+            out.extend(deal.iter().enumerate().map(|(i, (_, p))| (GameAction(DEAL_TAG | i as u32), *p)));
+        } else if self.state.is_chance() {
+            out.extend(self.state.chance_outcomes().into_iter().map(|(o, p)| (encode_chance(o), p)));
+        }
+    }
+
+    fn apply(&mut self, action: GameAction) {
+        if let Some(deal) = self.deal.take() {
+            let i = (action.0 & 0xFFFF) as usize;
+            assert!(action.0 & TAG_MASK == DEAL_TAG && i < deal.len(), "deal outcome {action} out of range");
+            self.state = deal[i].0.clone();
+            self.start_hash = public_hash(&self.state);
+            self.refresh();
+            return;
+        }
+        if self.state.is_chance() {
+            let o = decode_chance(action).unwrap_or_else(|| panic!("chance outcome {action:#x?} is not a reveal"));
+            let (mover, board) = self.waiting.take().unwrap_or((self.state.turn(), true));
+            // The mover's drawn type is public; the captured part is hashed by the state.
+            self.public_path = mix(self.public_path, encode_chance(ChanceOutcome { mover: o.mover, captured: None }).0 as u64);
+            self.state.apply_chance(o);
+            self.finish_ply(mover, board);
+            self.refresh();
+            return;
+        }
+        let a = decode(action).unwrap_or_else(|| panic!("action {action:#x?} is not a player action"));
+        debug_assert!(self.legal.contains(&action), "illegal action {a:?}");
+        let mover = self.state.turn();
+        // Set-up choices are secret (§S2, §F3): only that one was made is public.
+        let public = if matches!(a, VAction::Layout { .. } | VAction::Place { .. }) { action.0 & TAG_MASK } else { action.0 };
+        self.public_path = mix(self.public_path, public as u64);
+        self.state.apply(a);
+        if self.state.is_chance() {
+            self.waiting = Some((mover, is_board_action(a)));
+            self.legal.clear();
+            return;
+        }
+        self.finish_ply(mover, is_board_action(a));
+        self.refresh();
+    }
+
+    fn returns(&self, player: PlayerId) -> f64 {
+        let r = self.red_return();
+        if player == PlayerId::FIRST {
+            r
+        } else {
+            -r
+        }
+    }
+
+    fn infoset_key(&self, player: PlayerId) -> u64 {
+        View::new(&self.state, color_of(player)).infoset_key()
+    }
+
+    fn infoset_string(&self, player: PlayerId) -> String {
+        let v = View::new(&self.state, color_of(player));
+        format!("{} #{:016x}", v.fen(), v.infoset_key())
+    }
+
+    fn sample_determinization<R: Rng + ?Sized>(&self, player: PlayerId, rng: &mut R) -> Self {
+        if self.deal.is_some() {
+            // Before the deal nothing is known and there is one state: the root itself.
+            return self.clone();
+        }
+        let view = View::new(&self.state, color_of(player));
+        let mut r = rng;
+        let d = view.sample(&mut r);
+        self.with_state(d)
+    }
+
+    fn action_string(&self, action: GameAction) -> String {
+        if let Some(a) = decode(action) {
+            return super::notation::action_string(&self.state, a);
+        }
+        if let Some(o) = decode_chance(action) {
+            let c = |r: Option<Role>| r.map(|r| crate::piece::Piece::new(Color::Red, r).char()).unwrap_or('-');
+            return format!("reveal {}{}", c(o.mover), c(o.captured));
+        }
+        format!("deal {}", action.0 & 0xFFFF)
+    }
+}
