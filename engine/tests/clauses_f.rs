@@ -145,7 +145,10 @@ fn f3_mode_facedown_sets() {
     use Role::*;
     let mid = "/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/";
     let rcnp = "b2=C,h2=C,a3=P,c3=P,e3=P,g3=P,i3=P,a6=p,c6=p,e6=p,g6=p,i6=p,b7=c,h7=c";
-    let modes: [(&str, String, Vec<Role>, Vec<Role>, Placement, usize); 10] = [
+    // (preset, start FEN, face-down types, participating types, placement, identities hidden
+    // from the opponent)
+    type Mode = (&'static str, String, Vec<Role>, Vec<Role>, Placement, usize);
+    let modes: [Mode; 10] = [
         (
             "fanqi-1",
             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - 0 1".into(),

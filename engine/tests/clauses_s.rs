@@ -459,8 +459,10 @@ fn s11_demand_answer_and_interval() {
     assert_eq!(r.agreement(), Some(Agreement::Resigned(Color::Black)));
     assert!(r.legal_actions().is_empty());
     assert_eq!(d.child(Action::Answer(Answer::Draw)).agreement(), Some(Agreement::Drawn));
-    // Refused: play continues; the demander still makes its move [R: the demand is public and
-    // leaves the move to make], and may not demand again for 10 own moves.
+    // Refused: play continues. RULES.md §S11 does not say who moves after a refusal; the engine
+    // reads "play continues" as the demander still making its move (not marked [R] there: the
+    // lead's reading, flagged in the clause-test report). The demander may not demand again
+    // for 10 own moves.
     let mut g = VariantGame::new(s.clone());
     g.play(Action::Demand, |_| unreachable!());
     g.play(Action::Answer(Answer::Refuse), |_| unreachable!());
