@@ -40,7 +40,7 @@ pub enum PositionError {
     #[error("{0} has {1} generals (exactly one allowed)")]
     TooManyGenerals(Color, u32),
     /// A piece stands on a point that its type can never reach (§X2 regions and move shapes).
-    #[error("{color} {role} on {square}: a {role} can never stand there")]
+    #[error("{color} {role} on {square}: the {role} can never stand there (RULES.md §X2 regions)")]
     ImpossiblePoint {
         /// Owner.
         color: Color,

@@ -79,7 +79,13 @@ pub enum FenError {
     },
     /// The placement parses but is not a legal position.
     #[error("FEN board field: {0}")]
-    Position(#[from] PositionError),
+    Position(PositionError),
+}
+
+impl From<PositionError> for FenError {
+    fn from(e: PositionError) -> FenError {
+        FenError::Position(e)
+    }
 }
 
 /// Parses the board field into `setup` for a board of `files` x `ranks`. Letters are passed to

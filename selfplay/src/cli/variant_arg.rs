@@ -21,7 +21,7 @@ pub fn start_state(v: &'static Variant, fen: Option<&str>, layouts: Option<&str>
                 }
                 None => None,
             };
-            State::start(v, pair).with_context(|| format!("--layouts {layouts:?}"))
+            State::start(v, pair).with_context(|| format!("--layouts {}", layouts.unwrap_or("A,A")))
         }
     }
 }
