@@ -362,6 +362,19 @@ impl Position {
         self.is_attacked_by(general, occ, them, !to_bb)
     }
 
+    /// [`Position::leaves_general_attacked`] with the enemy pieces on `exclude` unable to capture
+    /// (King chess §K6: a king piece gives no check).
+    #[inline]
+    pub fn leaves_general_attacked_excluding(&self, m: Move, exclude: Bitboard) -> bool {
+        let us = self.turn;
+        let them = us.opponent();
+        let from_bb = Bitboard::from_square(m.from);
+        let to_bb = Bitboard::from_square(m.to);
+        let occ = (self.occupied() ^ from_bb) | to_bb;
+        let general = if m.from == self.general[us.index()] { m.to } else { self.general[us.index()] };
+        self.is_attacked_by(general, occ, them, !to_bb & !exclude)
+    }
+
     /// Applies a legal move in place and returns what [`Position::unplay`] needs.
     #[inline]
     pub fn play(&mut self, m: Move) -> Undo {

@@ -519,6 +519,7 @@ impl State {
                 Family::Fanqi if self.down.is_empty() && self.variant.fanqi.turn_down == TurnDown::Off => {
                     return self.pos.count_legal() as u64;
                 }
+                Family::Fanqi => return self.count_fanqi_one_ply(),
                 _ => {}
             }
         }
@@ -528,6 +529,39 @@ impl State {
                 n += self.chance_multiplicity(a);
             }
         });
+        n
+    }
+
+    /// [`State::count_leaves_one_ply`] for Fan-qi without building actions: each legal core move
+    /// (face-down region filter of §F4) counts its chance outcomes (§P2), twice when it may also
+    /// turn the piece face-down (§F5, §P5).
+    fn count_fanqi_one_ply(&self) -> u64 {
+        let us = self.pos.turn();
+        let distinct = |c: Color| (self.pool[c.index()].iter().filter(|&&n| n > 0).count() as u64).max(1);
+        let (dm, dt) = (distinct(us), distinct(us.opponent()));
+        let std_regions = &crate::rules::Rules::standard().region[us.index()];
+        let mut n = 0;
+        for &m in &self.pos.legal_moves() {
+            let from_down = self.down.contains(m.from);
+            let mut mult = 1;
+            if from_down {
+                if let Some(p) = self.pos.piece_at(m.from) {
+                    if self.down_region_bound(p.role) && !std_regions[p.role.index()].contains(m.to) {
+                        continue;
+                    }
+                }
+                if self.identity[m.from.index()].is_none() {
+                    mult *= dm;
+                }
+            }
+            if self.down.contains(m.to) && self.identity[m.to.index()].is_none() {
+                mult *= dt;
+            }
+            n += mult;
+            if self.can_turn_down(m, from_down) {
+                n += mult;
+            }
+        }
         n
     }
 
@@ -650,18 +684,34 @@ impl State {
         let mut list = MoveList::new();
         self.pos.pseudo_legal_moves(&mut list);
         let king_sq = self.marker[us.index()];
+        let their_king = self.marker[them.index()];
+        // A move that is legal by the standard rules and is not a swap is legal here too: King
+        // chess only removes attackers (the enemy king piece, §K6). Others are tested in full.
+        let mut standard_ok = [Bitboard::EMPTY; 128];
+        for m in &self.pos.legal_moves() {
+            standard_ok[m.from.index()].set(m.to);
+        }
+        let king_piece_matters = their_king != self.pos.general(them);
         for &m in &list {
             let target = self.pos.piece_at(m.to);
             let is_king = m.from == king_sq;
             if is_king && target.is_some() {
                 continue; // §K3: a king piece never captures
             }
-            let a = Action::Move { from: m.from, to: m.to, turn_down: false, marker: false };
-            if self.king_move_exposes_general(m, target) {
+            let swap = !is_king
+                && m.to == their_king
+                && matches!(target, Some(p) if matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon));
+            let legal = if swap {
+                !self.king_move_exposes_general(m, target)
+            } else if standard_ok[m.from.index()].contains(m.to) {
+                true
+            } else {
+                king_piece_matters && !self.pos.leaves_general_attacked_excluding(m, Bitboard::from_square(their_king))
+            };
+            if !legal {
                 continue;
             }
-            out(a);
-            let swap = matches!(target, Some(p) if m.to == self.marker[them.index()] && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon));
+            out(Action::Move { from: m.from, to: m.to, turn_down: false, marker: false });
             if !is_king && (target.is_none() || swap) {
                 out(Action::Move { from: m.from, to: m.to, turn_down: false, marker: true });
             }
