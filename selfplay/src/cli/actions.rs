@@ -3,7 +3,7 @@
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use engine::variant::{fen as vfen, notation};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 /// Apply moves (record strings, RULES.md §F8 reveal letters honoured) to a variant position and
@@ -39,17 +39,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         if s.is_chance() {
             let o = match named {
                 Some(o) => o,
-                None => {
-                    let outs = s.chance_outcomes();
-                    let x: f64 = rng.random();
-                    let mut acc = 0.0;
-                    outs.iter().find(|(_, p)| {
-                        acc += p;
-                        x < acc
-                    })
-                    .map(|(o, _)| *o)
-                    .unwrap_or(outs[outs.len() - 1].0)
-                }
+                None => engine::variant::game::draw_outcome(&s.chance_outcomes(), &mut rng),
             };
             s.apply_chance(o);
         }

@@ -3,7 +3,7 @@
 use clap::Args as ClapArgs;
 use engine::search;
 use engine::variant::game::VariantGame;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 /// Play one game between two bots and print the record and result.
@@ -42,8 +42,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     } else {
         super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?
     };
-    let mut red = search::from_spec(&a.red, a.seed.wrapping_mul(2)).map_err(anyhow::Error::msg)?;
-    let mut black = search::from_spec(&a.black, a.seed.wrapping_mul(2) + 1).map_err(anyhow::Error::msg)?;
+    let mut red = crate::bots::from_spec(&a.red, a.seed.wrapping_mul(2)).map_err(anyhow::Error::msg)?;
+    let mut black = crate::bots::from_spec(&a.black, a.seed.wrapping_mul(2) + 1).map_err(anyhow::Error::msg)?;
     let mut chance_rng = Pcg64Mcg::seed_from_u64(a.seed ^ 0xC4A1_7CE5);
     println!("[Variant \"{}\"]", v.name);
     println!("[Red \"{}\"]", red.name());
@@ -60,17 +60,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         let s = game.state();
         let d = search::Decision::new(s);
         let action = if s.turn() == engine::Color::Red { red.choose(&d) } else { black.choose(&d) };
-        game.play(action, |outs| {
-            let x: f64 = chance_rng.random();
-            let mut acc = 0.0;
-            for (o, p) in outs {
-                acc += p;
-                if x < acc {
-                    return *o;
-                }
-            }
-            outs[outs.len() - 1].0
-        });
+        game.play(action, |outs| engine::variant::game::draw_outcome(outs, &mut chance_rng));
     };
     let mut line = String::new();
     for (i, p) in game.plies().iter().enumerate() {
