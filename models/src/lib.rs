@@ -1,8 +1,17 @@
 //! LibTorch (tch) policy/value networks, encoding, training and checkpoints for anqi.
 //!
-//! For now only [`device`]: build/runtime information about the linked libtorch and
-//! device selection.
+//! - [`encoding`]: the versioned observation planes and the fixed action index (`docs/encoding.md`).
+//! - [`net`]: the residual policy/value net and batched `no_grad` inference.
+//! - [`train`]: batches, losses, optimiser and learning-rate schedule.
+//! - [`checkpoint`]: `step-N.safetensors` + JSON metadata + `latest`, checked on load.
+//! - [`shard`]: self-play sample shards (bincode 2, versioned header, checksums, atomic writes).
+//! - [`device`]: build/runtime information about the linked libtorch and device selection.
 
+pub mod checkpoint;
 pub mod device;
+pub mod encoding;
+pub mod net;
+pub mod shard;
+pub mod train;
 
 pub use device::{torch_info, DeviceError, TorchInfo};

@@ -4,6 +4,11 @@
 //! cheating oracle (DESIGN.md: "the oracle bot is the one place that is handed the full state").
 
 pub mod alphabeta;
+pub mod arena;
+pub mod eval;
+pub mod expectimax;
+pub mod ismcts;
+pub mod pimc;
 
 use crate::piece::{Color, Role};
 use crate::position::Position;
@@ -55,6 +60,102 @@ pub trait Bot: Send {
     fn name(&self) -> String;
     /// Chooses one of `d.legal_actions()` (non-empty).
     fn choose(&mut self, d: &Decision) -> Action;
+    /// Chooses as [`Bot::choose`] and reports the distribution behind the choice (visit shares,
+    /// scores). The default reports the chosen action alone.
+    fn analyse(&mut self, d: &Decision) -> Analysis {
+        let start = std::time::Instant::now();
+        let a = self.choose(d);
+        let stat = ActionStat { action: a, share: 1.0, score: 0.0, visits: 1 };
+        Analysis::from_stats(&d.legal_actions(), vec![stat], Rank::Share, "-", 1, "decisions", 0, start)
+    }
+}
+
+/// At a set-up decision (a secret Surprise layout §S2, an owner's-choice placement §F3) the search
+/// bots have no evaluation that tells the choices apart (every choice shows the same board), so
+/// they choose uniformly at random: the equilibrium-free default; the layout game of
+/// [`crate::solve::layouts`] studies better mixtures. `None` when `legal` is not a set-up decision.
+pub fn setup_choice(legal: &[Action], rng: &mut impl Rng) -> Option<Analysis> {
+    let start = std::time::Instant::now();
+    if !legal.iter().any(|a| matches!(a, Action::Layout { .. } | Action::Place { .. })) {
+        return None;
+    }
+    let pick = legal[rng.random_range(0..legal.len())];
+    let share = 1.0 / legal.len() as f64;
+    let stats = legal.iter().map(|&a| ActionStat { action: a, share, score: 0.0, visits: 0 }).collect();
+    let mut out = Analysis::from_stats(legal, stats, Rank::Share, "-", 0, "set-up choices", 0, start);
+    out.best = pick;
+    Some(out)
+}
+
+/// One action in an [`Analysis`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActionStat {
+    /// The action.
+    pub action: Action,
+    /// Share of the bot's preference: IS-MCTS visit share, PIMC share of determinizations in
+    /// which the action was best, expectimax share of samples in which it was best.
+    pub share: f64,
+    /// Mean score, in [`Analysis::score_unit`].
+    pub score: f64,
+    /// Visits (IS-MCTS) or determinizations that scored it (PIMC, expectimax).
+    pub visits: u64,
+}
+
+/// Which figure ranks an analysis.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Rank {
+    /// By share (ties by score).
+    Share,
+    /// By score (ties by share).
+    Score,
+}
+
+/// A bot's move distribution at one decision, best first.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The action the bot plays.
+    pub best: Action,
+    /// Analysed actions, best first.
+    pub stats: Vec<ActionStat>,
+    /// Unit of [`ActionStat::score`]: `cp` (centipawns) or `value` (expected result in [-1, 1]).
+    pub score_unit: &'static str,
+    /// Units of work done: iterations, determinizations.
+    pub work: u64,
+    /// Name of the unit of work.
+    pub work_unit: &'static str,
+    /// Search nodes (states visited), where counted.
+    pub nodes: u64,
+    /// Wall time in milliseconds.
+    pub elapsed_ms: f64,
+}
+
+impl Analysis {
+    /// Sorts `stats` by `rank` and picks the best; with no stats, refuses a pending demand or
+    /// takes the first legal action.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_stats(
+        legal: &[Action],
+        mut stats: Vec<ActionStat>,
+        rank: Rank,
+        score_unit: &'static str,
+        work: u64,
+        work_unit: &'static str,
+        nodes: u64,
+        start: std::time::Instant,
+    ) -> Analysis {
+        let key = |s: &ActionStat| match rank {
+            Rank::Share => (s.share, s.score),
+            Rank::Score => (s.score, s.share),
+        };
+        stats.sort_by(|a, b| key(b).partial_cmp(&key(a)).unwrap_or(std::cmp::Ordering::Equal));
+        let refuse = Action::Answer(crate::variant::state::Answer::Refuse);
+        let best = match stats.first() {
+            Some(s) => s.action,
+            None if legal.contains(&refuse) => refuse,
+            None => legal.first().copied().unwrap_or(refuse),
+        };
+        Analysis { best, stats, score_unit, work, work_unit, nodes, elapsed_ms: start.elapsed().as_secs_f64() * 1e3 }
+    }
 }
 
 /// Uniformly random legal actions.
@@ -122,18 +223,130 @@ impl Bot for GreedyBot {
     }
 }
 
-/// Builds a bot from a spec (`random`, `greedy`, `alphabeta`, `alphabeta:depth=4`,
-/// `alphabeta:nodes=N`), seeded (`alphabeta` is deterministic and ignores the seed).
+/// Builds a bot from a spec, seeded:
+///
+/// - `random`, `greedy`;
+/// - `alphabeta[:depth=N,nodes=N,ms=N,hash=N]` (the cheating oracle, deterministic);
+/// - `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` ([`expectimax`]);
+/// - `oracle[:depth=N,...]`: expectimax on the full state, a cheating oracle that (unlike
+///   `alphabeta`) uses the hidden faces and identities and plays flips ([`expectimax`]);
+/// - `pimc[:k=N,ms=N,search=SPEC]` with `SPEC` one of `expectimax:...` (default),
+///   `alphabeta:...`, `mcts:...` ([`pimc`]); `search=` takes the rest of the string;
+/// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` ([`ismcts`]);
+/// - a path ending in `.toml` whose `[bot]` table names the bot ([`spec_from_toml`]).
 ///
 /// # Errors
-/// The unknown spec, as text.
+/// The unknown spec or parameter, as text.
 pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    match spec {
-        "random" => Ok(Box::new(RandomBot::new(seed))),
-        "greedy" => Ok(Box::new(GreedyBot::new(seed))),
-        s if s == "alphabeta" || s.starts_with("alphabeta:") => {
-            Ok(Box::new(alphabeta::AlphaBetaBot::from_params(s.trim_start_matches("alphabeta").trim_start_matches(':'))?))
-        }
-        other => Err(format!("unknown bot {other:?} (known: random, greedy, alphabeta[:depth=N,nodes=N,ms=N])")),
+    let spec = spec.trim();
+    if spec.ends_with(".toml") {
+        let text = std::fs::read_to_string(spec).map_err(|e| format!("bot file {spec:?}: {e}"))?;
+        return from_spec(&spec_from_toml(&text)?, seed);
     }
+    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
+    match name {
+        "random" if params.is_empty() => Ok(Box::new(RandomBot::new(seed))),
+        "greedy" if params.is_empty() => Ok(Box::new(GreedyBot::new(seed))),
+        "alphabeta" => Ok(Box::new(alphabeta::AlphaBetaBot::from_params(params)?)),
+        "expectimax" => Ok(Box::new(expectimax::ExpectimaxBot::new(expectimax::ExpectimaxConfig::from_params(params)?, seed))),
+        "oracle" => Ok(Box::new(expectimax::ExpectimaxBot::oracle(expectimax::ExpectimaxConfig::from_params(params)?, seed))),
+        "pimc" => Ok(Box::new(pimc::PimcBot::new(pimc::PimcConfig::from_params(params)?, seed))),
+        "ismcts" => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::from_params(params)?, seed))),
+        _ => Err(format!(
+            "unknown bot {spec:?} (known: random, greedy, alphabeta[:depth=N,nodes=N,ms=N], expectimax[:depth=N,...], oracle[:depth=N], \
+             pimc[:k=N,search=SPEC], ismcts[:iterations=N,c=X,mode=so|mo], or a .toml file with a [bot] table)"
+        )),
+    }
+}
+
+/// Splits `k=v,k=v` parameters (`:` also separates). A `search=` parameter takes the rest of
+/// the string as its value, so nested specs need no quoting: `k=8,search=alphabeta:depth=2`.
+///
+/// # Errors
+/// A part without `=`.
+pub fn parse_params(params: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut rest = params.trim();
+    while !rest.is_empty() {
+        if let Some(v) = rest.strip_prefix("search=") {
+            out.push(("search".to_string(), v.trim().to_string()));
+            break;
+        }
+        let end = rest.find([',', ':']).unwrap_or(rest.len());
+        let part = rest[..end].trim();
+        rest = rest.get(end + 1..).unwrap_or("").trim_start();
+        if part.is_empty() {
+            continue;
+        }
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("bot parameter {part:?}: expected key=value"))?;
+        out.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    Ok(out)
+}
+
+/// Parses a non-negative integer parameter of bot `bot`.
+///
+/// # Errors
+/// A message naming the parameter.
+pub fn param_u64(bot: &str, k: &str, v: &str) -> Result<u64, String> {
+    v.parse().map_err(|_| format!("{bot} parameter {k}: {v:?} is not a non-negative integer"))
+}
+
+/// Parses a real parameter of bot `bot`.
+///
+/// # Errors
+/// A message naming the parameter.
+pub fn param_f64(bot: &str, k: &str, v: &str) -> Result<f64, String> {
+    v.parse::<f64>().ok().filter(|x| x.is_finite()).ok_or_else(|| format!("{bot} parameter {k}: {v:?} is not a number"))
+}
+
+/// The spec string of the `[bot]` table of a TOML document: `kind` names the bot, every other
+/// key is a parameter; `search` may be a string spec or a nested table with its own `kind`.
+///
+/// ```toml
+/// [bot]
+/// kind = "pimc"
+/// k = 8
+/// [bot.search]
+/// kind = "alphabeta"
+/// depth = 2
+/// ```
+/// gives `pimc:k=8,search=alphabeta:depth=2`.
+///
+/// # Errors
+/// TOML syntax, a missing `[bot]` table or `kind`, or a value that is not a number, string or
+/// boolean.
+pub fn spec_from_toml(text: &str) -> Result<String, String> {
+    let doc: toml::Table = text.parse().map_err(|e: toml::de::Error| format!("bot TOML: {e}"))?;
+    let bot = doc.get("bot").and_then(|b| b.as_table()).ok_or("bot TOML: no [bot] table")?;
+    table_spec(bot)
+}
+
+fn table_spec(t: &toml::Table) -> Result<String, String> {
+    let kind = t.get("kind").and_then(|k| k.as_str()).ok_or("bot TOML: [bot] needs kind = \"NAME\"")?;
+    let mut params = Vec::new();
+    let mut search = None;
+    for (k, v) in t {
+        if k == "kind" {
+            continue;
+        }
+        let text = match v {
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Table(inner) if k == "search" => table_spec(inner)?,
+            _ => return Err(format!("bot TOML: key {k}: expected a number, string or boolean")),
+        };
+        if k == "search" {
+            search = Some(text);
+        } else {
+            params.push(format!("{k}={text}"));
+        }
+    }
+    // `search=` takes the rest of the spec, so it goes last.
+    if let Some(s) = search {
+        params.push(format!("search={s}"));
+    }
+    Ok(if params.is_empty() { kind.to_string() } else { format!("{kind}:{}", params.join(",")) })
 }

@@ -6,7 +6,10 @@
 //! * [`mccfr`]: external- and outcome-sampling Monte Carlo CFR (Lanctot et al. 2009), seeded;
 //! * [`mod@best_response`]: exact expected values, best responses, NashConv and exploitability by
 //!   full tree enumeration (OpenSpiel's definitions);
-//! * [`policy`]: the [`policy::Policy`] trait, uniform and tabular policies.
+//! * [`policy`]: the [`policy::Policy`] trait, uniform and tabular policies;
+//! * applied to our games: [`matrix`] (matrix games), [`layouts`] (the Surprise layout game,
+//!   §S2), [`negotiation`] (the §S11 demand as a bluffing game), [`endgame`] (small hidden-piece
+//!   endgames by MCCFR with exploitability).
 //!
 //! Strategies are tables keyed by (player, information-set key). The full-width solvers index
 //! them by *slot* (one per action of each information set) in flat arrays, so an iteration
@@ -14,7 +17,11 @@
 
 pub mod best_response;
 pub mod cfr;
+pub mod endgame;
+pub mod layouts;
+pub mod matrix;
 pub mod mccfr;
+pub mod negotiation;
 pub mod policy;
 pub mod tree;
 

@@ -27,8 +27,9 @@
 //! # Returns
 //! +1 for a win, -1 for a loss, 0 for a draw, first player (Red, [`PlayerId::FIRST`]) and second
 //! (Black). At the horizon ([`GameOptions::max_plies`] plies after the wrapper's root) the game
-//! ends with [`Leaf::Draw`] (0) or [`Leaf::Eval`] (`tanh(eval / scale)` of the static
-//! evaluation of [`crate::search::eval`], Red's point of view, on the full state).
+//! ends with [`Leaf::Draw`] (0) or [`Leaf::Eval`] (`0.9 * tanh(eval / scale)` of the static
+//! evaluation of [`crate::search::eval`], Red's point of view, on the full state:
+//! [`crate::search::eval::value`]).
 //!
 //! # Information sets and determinization
 //! [`Game::infoset_key`] is [`View::infoset_key`] (the view FEN and the player's observation
@@ -71,7 +72,7 @@ const TAG_MASK: u32 = 0xFFFF_0000;
 pub enum Leaf {
     /// A draw (0).
     Draw,
-    /// `tanh(eval_cp / scale_cp)` of the static evaluation (Red's point of view).
+    /// `0.9 * tanh(eval_cp / scale_cp)` of the static evaluation (Red's point of view).
     Eval {
         /// Centipawns that map to tanh(1) ≈ 0.76.
         scale_cp: f64,
@@ -103,6 +104,20 @@ struct Entry {
     mover: Color,
     /// A move or flip (negotiation plies are not occurrences).
     board: bool,
+}
+
+/// A ply played before the wrapper's root, for the repetition rule (§X6): the public hash of the
+/// position after it ([`public_hash`]), whether it gave check, and who played it. A bot that
+/// remembers the game it is playing hands these to its search, so that the search sees third
+/// repetitions and perpetual checks that involve earlier positions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PriorPly {
+    /// [`public_hash`] of the position after the ply.
+    pub hash: u64,
+    /// Whether the ply gave check.
+    pub gave_check: bool,
+    /// The side that played it.
+    pub mover: Color,
 }
 
 /// How a [`VariantGameState`] ended.
@@ -295,6 +310,21 @@ impl VariantGameState {
         g
     }
 
+    /// This game with `prior` plies (oldest first) played before its root: they count for the
+    /// repetition rule (§X6) but not for the horizon. The position before the first prior ply is
+    /// unknown and counts as no occurrence.
+    pub fn with_prior(mut self, prior: &[PriorPly]) -> VariantGameState {
+        if prior.is_empty() || self.deal.is_some() {
+            return self;
+        }
+        let mut history: Vec<Entry> = prior.iter().map(|p| Entry { hash: p.hash, gave_check: p.gave_check, mover: p.mover, board: true }).collect();
+        history.append(&mut self.history);
+        self.history = history;
+        self.start_hash = 0;
+        self.refresh();
+        self
+    }
+
     /// The full state (for the oracle, tests and tools).
     pub fn state(&self) -> &State {
         &self.state
@@ -440,9 +470,7 @@ impl VariantGameState {
             },
             Some(GameEnd::Horizon) => match self.opts.leaf {
                 Leaf::Draw => 0.0,
-                Leaf::Eval { scale_cp } => {
-                    (crate::search::eval::evaluate(&self.state, Color::Red) as f64 / scale_cp.max(1.0)).tanh()
-                }
+                Leaf::Eval { scale_cp } => crate::search::eval::value(&self.state, Color::Red, scale_cp),
             },
             None => 0.0,
         }

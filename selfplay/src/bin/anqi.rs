@@ -36,6 +36,15 @@ enum Command {
     Uci(cli::uci::Args),
     /// Round-robin or gauntlet between bots and UCI engines from a TOML file: crosstable, Elo, SPRT, PGN.
     Tournament(cli::tournament::Args),
+    /// Research experiments (draw-rates: equal-strength self-play in every variant, report and plot).
+    #[command(subcommand)]
+    Experiment(cli::experiment::Command),
+    /// Train a policy/value net by self-play from a config (resumes after a kill); `--bench` measures.
+    Train(cli::train::Args),
+    /// A stateless self-play worker writing shards for a trainer (`--worker K`).
+    Selfplay(cli::selfplay::Args),
+    /// Export a checkpoint: safetensors + JSON + a TorchScript module checked against this net.
+    Export(cli::export::Args),
 }
 
 /// Restores the default SIGPIPE action so `anqi … | head` ends quietly instead of panicking on a
@@ -67,6 +76,10 @@ fn main() {
         Command::Solve(c) => cli::solve::run(c),
         Command::Uci(a) => cli::uci::run(a),
         Command::Tournament(a) => cli::tournament::run(a),
+        Command::Experiment(c) => cli::experiment::run(c),
+        Command::Train(a) => cli::train::run(a),
+        Command::Selfplay(a) => cli::selfplay::run(a),
+        Command::Export(a) => cli::export::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -20,6 +20,13 @@ pub enum Command {
     /// Run a CFR-family solver on Kuhn poker or Leduc hold'em; last lines `value V` and
     /// `exploitability E`.
     Cfr(CfrArgs),
+    /// The Surprise layout game (RULES.md §S2): a 10x10 table of playout scores between layouts,
+    /// solved to a Nash mixture; prints the mixtures, `value V` and `exploitability E`.
+    Layouts(super::solve_games::LayoutsArgs),
+    /// The §S11 negotiation demand as a bluffing game over search values, solved by CFR+.
+    Negotiation(super::solve_games::NegotiationArgs),
+    /// A small hidden-piece endgame (default: Jieqi) solved by MCCFR, with exploitability.
+    Endgame(super::solve_games::EndgameArgs),
 }
 
 /// Arguments of `anqi solve cfr`.
@@ -88,6 +95,9 @@ pub fn run(c: Command) -> anyhow::Result<()> {
             GameName::Kuhn => solve(&Kuhn::new(), &args),
             GameName::Leduc => solve(&Leduc::new(), &args),
         },
+        Command::Layouts(args) => super::solve_games::layouts(args),
+        Command::Negotiation(args) => super::solve_games::negotiation(args),
+        Command::Endgame(args) => super::solve_games::endgame(args),
     }
 }
 

@@ -1,0 +1,55 @@
+//! Playing bots against each other: one game to its end by the variant's rules
+//! ([`VariantGame::outcome`], RULES.md §X4-X6, §K7, §S11) or a ply cap, with chance (reveals,
+//! §P2) drawn from a seeded generator. Used by the layout game, the strength sanity runs and
+//! benchmarks.
+
+use super::{Bot, Decision};
+use crate::piece::Color;
+use crate::variant::game::{draw_outcome, VariantEnd, VariantGame};
+use crate::variant::State;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+
+/// How one game went.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The end by rule, or `None` when the ply cap stopped the game.
+    pub end: Option<VariantEnd>,
+    /// Plies played (set-up actions included).
+    pub plies: usize,
+}
+
+impl GameResult {
+    /// Red's score: 1 win, 0.5 draw or unfinished, 0 loss.
+    pub fn red_score(&self) -> f64 {
+        match self.end.and_then(|e| e.winner()) {
+            Some(Color::Red) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        }
+    }
+
+    /// `1-0`, `0-1`, `1/2-1/2` or `*` (unfinished).
+    pub fn result(&self) -> &'static str {
+        self.end.map(|e| e.result()).unwrap_or("*")
+    }
+}
+
+/// Plays `state` to the end between `red` and `black` (at most `max_plies` plies); chance
+/// outcomes are drawn with their probabilities from a generator seeded with `chance_seed`.
+pub fn play(state: State, red: &mut dyn Bot, black: &mut dyn Bot, chance_seed: u64, max_plies: usize) -> GameResult {
+    let mut rng = Pcg64Mcg::seed_from_u64(chance_seed);
+    let mut game = VariantGame::new(state);
+    loop {
+        if let Some(end) = game.outcome() {
+            return GameResult { end: Some(end), plies: game.plies().len() };
+        }
+        if game.plies().len() >= max_plies {
+            return GameResult { end: None, plies: game.plies().len() };
+        }
+        let s = game.state();
+        let d = Decision::new(s);
+        let a = if s.turn() == Color::Red { red.choose(&d) } else { black.choose(&d) };
+        game.play(a, |outs| draw_outcome(outs, &mut rng));
+    }
+}

@@ -1,0 +1,443 @@
+//! Information Set Monte Carlo Tree Search: single-observer (SO-ISMCTS) and multiple-observer
+//! (MO-ISMCTS), after P. I. Cowling, E. J. Powley and D. Whitehouse, "Information Set Monte Carlo
+//! Tree Search", IEEE Transactions on Computational Intelligence and AI in Games 4(2), 2012
+//! (Algorithms 2 and 3).
+//!
+//! Each iteration draws a *determinization* — a full state consistent with the searching
+//! player's [`crate::variant::View`] ([`crate::variant::View::sample`]: the opponent's Surprise
+//! back faces §S2, unseen face-down identities §F3/§F6) — and descends the tree using only the
+//! actions legal in that determinization:
+//!
+//! * **selection**: UCB1 with *availability counts*, `mean + c * sqrt(ln(avail) / visits)`, where
+//!   `avail` counts the iterations in which the child was legal (not the parent's visits), since
+//!   which actions exist depends on the determinization (an opponent's flip depends on its own
+//!   back faces, §S4-S6);
+//! * **expansion**: one untried action legal in the determinization, uniformly at random;
+//! * **simulation**: `rollout` uniformly random plies (0 by default), then the game's value — ±1/0
+//!   at the end of the game (§X4-X6, §K7, §S11), else `0.9 * tanh(eval / scale)` of the static
+//!   evaluation ([`super::eval::value`]) of the determinized state, so a mate outranks any
+//!   material gain;
+//! * **backpropagation**: each edge accumulates the result from the point of view of the player
+//!   who chose it (rewards in [-1, 1]).
+//!
+//! Chance (reveals, §P2) is sampled with its exact probabilities and enters the tree as an
+//! observation: the drawn type of a piece that turns up is public; the identity of a captured
+//! face-down piece only for those who see it (§F6 and its options). In **SO** mode one tree holds
+//! every node, keyed by what the *searching* player observes. In **MO** mode each player has a
+//! tree keyed by its own observations; a player's decisions are selected and updated in its own
+//! tree, and every tree follows every action (all actions are public in these games), so the
+//! opponent's choices are not made on information it does not have — the chance observations
+//! are where the trees differ.
+//!
+//! Units: iterations (one determinization, one descent, one backpropagation each); the budget is
+//! `iterations` and/or `ms` (wall time, checked every 16 iterations). Deterministic given the
+//! seed when no time budget is set.
+
+use super::{ActionStat, Analysis, Bot, Decision, Rank};
+use crate::game::{Action as GameAction, Game, Turn};
+use crate::piece::Color;
+use crate::variant::game_state::{
+    color_of, decode, decode_chance, encode_chance, public_hash, sees_captured, GameOptions, Leaf, PriorPly, VariantGameState,
+};
+use crate::variant::{Action, ChanceOutcome, State};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use std::time::Instant;
+
+/// Which trees the search keeps.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Observers {
+    /// SO-ISMCTS: one tree, keyed by the searching player's observations.
+    Single,
+    /// MO-ISMCTS: one tree per player, each keyed by that player's observations.
+    Multiple,
+}
+
+/// IS-MCTS budgets and options.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IsmctsConfig {
+    /// Iterations per decision.
+    pub iterations: u64,
+    /// Wall-time budget in milliseconds (stops before `iterations` if reached).
+    pub ms: Option<u64>,
+    /// UCB exploration constant (rewards in [-1, 1]).
+    pub c: f64,
+    /// SO or MO.
+    pub mode: Observers,
+    /// Random plies played after expansion before evaluating.
+    pub rollout: u32,
+    /// Centipawns mapped to tanh(1) by the leaf evaluation.
+    pub scale: f64,
+    /// Plies below the root after which a line is evaluated statically.
+    pub horizon: u32,
+}
+
+impl Default for IsmctsConfig {
+    /// 1000 iterations, c = 0.7, SO, no rollout, scale 600 cp, horizon 60 plies.
+    fn default() -> Self {
+        IsmctsConfig { iterations: 1000, ms: None, c: 0.7, mode: Observers::Single, rollout: 0, scale: 600.0, horizon: 60 }
+    }
+}
+
+impl IsmctsConfig {
+    /// Parses `iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N` (any subset).
+    ///
+    /// # Errors
+    /// A message naming the bad parameter.
+    pub fn from_params(params: &str) -> Result<IsmctsConfig, String> {
+        let mut c = IsmctsConfig::default();
+        for (k, v) in super::parse_params(params)? {
+            let u = || super::param_u64("ismcts", &k, &v);
+            match k.as_str() {
+                "iterations" | "n" => c.iterations = u()?.max(1),
+                "ms" => c.ms = Some(u()?.max(1)),
+                "c" => c.c = super::param_f64("ismcts", &k, &v)?.max(0.0),
+                "mode" => {
+                    c.mode = match v.as_str() {
+                        "so" | "single" => Observers::Single,
+                        "mo" | "multiple" => Observers::Multiple,
+                        _ => return Err(format!("ismcts parameter mode: {v:?} (known: so, mo)")),
+                    }
+                }
+                "rollout" => c.rollout = u()? as u32,
+                "scale" => c.scale = super::param_f64("ismcts", &k, &v)?.max(1.0),
+                "horizon" => c.horizon = (u()? as u32).max(1),
+                other => return Err(format!("ismcts parameter {other:?} unknown (known: iterations, ms, c, mode, rollout, scale, horizon)")),
+            }
+        }
+        Ok(c)
+    }
+
+    /// The spec string.
+    pub fn spec(&self, name: &str) -> String {
+        let mut s = format!("{name}:iterations={},c={}", self.iterations, self.c);
+        if self.mode == Observers::Multiple {
+            s += ",mode=mo";
+        }
+        if let Some(m) = self.ms {
+            s += &format!(",ms={m}");
+        }
+        if self.rollout > 0 {
+            s += &format!(",rollout={}", self.rollout);
+        }
+        s
+    }
+
+    /// Game options of the searched determinizations: the horizon, then the evaluation.
+    pub fn game_options(&self) -> GameOptions {
+        GameOptions { max_plies: self.horizon, leaf: Leaf::Eval { scale_cp: self.scale } }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Edge {
+    key: u32,
+    child: u32,
+    visits: u32,
+    reward: f64,
+    avail: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Node {
+    /// Sorted by key.
+    edges: Vec<Edge>,
+}
+
+struct Tree {
+    nodes: Vec<Node>,
+    observer: Color,
+}
+
+impl Tree {
+    fn new(observer: Color) -> Tree {
+        Tree { nodes: vec![Node::default()], observer }
+    }
+
+    /// Index of the edge `key` of `node`, created (with no statistics) if missing.
+    fn edge(&mut self, node: u32, key: u32) -> usize {
+        let next = self.nodes.len() as u32;
+        let edges = &mut self.nodes[node as usize].edges;
+        match edges.binary_search_by_key(&key, |e| e.key) {
+            Ok(i) => i,
+            Err(i) => {
+                edges.insert(i, Edge { key, child: next, visits: 0, reward: 0.0, avail: 0 });
+                self.nodes.push(Node::default());
+                i
+            }
+        }
+    }
+
+    fn child(&mut self, node: u32, key: u32) -> u32 {
+        let i = self.edge(node, key);
+        self.nodes[node as usize].edges[i].child
+    }
+}
+
+/// Statistics of one root action.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootStat {
+    /// The action code ([`crate::variant::game_state`] numbering).
+    pub action: GameAction,
+    /// Times it was chosen at the root.
+    pub visits: u32,
+    /// Mean result for the searching player, in [-1, 1].
+    pub mean: f64,
+    /// Iterations in which it was legal.
+    pub avail: u32,
+}
+
+/// The result of one search.
+#[derive(Clone, Debug)]
+pub struct SearchOutput {
+    /// Root actions, in code order.
+    pub stats: Vec<RootStat>,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Tree nodes created (all trees).
+    pub nodes: u64,
+}
+
+/// The observation key of a chance outcome for `observer` (`capturer` moved).
+fn chance_key(g: &VariantGameState, o: ChanceOutcome, capturer: Color, observer: Color) -> u32 {
+    let seen = sees_captured(g.state(), capturer, observer);
+    encode_chance(ChanceOutcome { mover: o.mover, captured: if seen { o.captured } else { None } }).0
+}
+
+fn sample_chance(g: &VariantGameState, rng: &mut Pcg64Mcg) -> GameAction {
+    let outs = g.chance_outcomes();
+    let mut x: f64 = rng.random();
+    for &(a, p) in &outs {
+        if x < p {
+            return a;
+        }
+        x -= p;
+    }
+    outs[outs.len() - 1].0
+}
+
+/// Runs IS-MCTS for `root_player`; `sample` draws a determinization of the root (a game at the
+/// root player's decision) from the generator it is given.
+pub fn search(
+    root_player: Color,
+    cfg: &IsmctsConfig,
+    rng: &mut Pcg64Mcg,
+    mut sample: impl FnMut(&mut Pcg64Mcg) -> VariantGameState,
+) -> SearchOutput {
+    let start = Instant::now();
+    let mut trees: Vec<Tree> = match cfg.mode {
+        Observers::Single => vec![Tree::new(root_player)],
+        Observers::Multiple => vec![Tree::new(Color::Red), Tree::new(Color::Black)],
+    };
+    let root_tree = if cfg.mode == Observers::Single { 0 } else { root_player.index() };
+    let mut path: Vec<(usize, u32, usize, Color)> = Vec::with_capacity(64);
+    let mut untried: Vec<GameAction> = Vec::with_capacity(64);
+    let mut iterations = 0;
+    while iterations < cfg.iterations {
+        if iterations % 16 == 0 && cfg.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
+            break;
+        }
+        iterations += 1;
+        let mut g = sample(rng);
+        let mut cur = [0u32; 2];
+        path.clear();
+        loop {
+            match g.turn() {
+                Turn::Terminal => break,
+                Turn::Chance => {
+                    let capturer = g.state().turn();
+                    let a = sample_chance(&g, rng);
+                    let o = decode_chance(a).unwrap_or(ChanceOutcome { mover: None, captured: None });
+                    for (t, tree) in trees.iter_mut().enumerate() {
+                        cur[t] = tree.child(cur[t], chance_key(&g, o, capturer, tree.observer));
+                    }
+                    g.apply(a);
+                }
+                Turn::Player(p) => {
+                    let actor = color_of(p);
+                    let st = if cfg.mode == Observers::Single { 0 } else { actor.index() };
+                    let (chosen, expanded) = select(&mut trees[st], cur[st], g.legal(), cfg.c, rng, &mut untried);
+                    let node = cur[st];
+                    path.push((st, node, chosen, actor));
+                    let edge = &trees[st].nodes[node as usize].edges[chosen];
+                    let (key, child) = (edge.key, edge.child);
+                    cur[st] = child;
+                    for (t, tree) in trees.iter_mut().enumerate() {
+                        if t != st {
+                            cur[t] = tree.child(cur[t], key);
+                        }
+                    }
+                    g.apply(GameAction(key));
+                    if expanded {
+                        break;
+                    }
+                }
+            }
+        }
+        // Simulation.
+        let mut steps = 0;
+        while steps < cfg.rollout && !g.is_terminal() {
+            let a = match g.turn() {
+                Turn::Chance => sample_chance(&g, rng),
+                _ => g.legal()[rng.random_range(0..g.legal().len())],
+            };
+            g.apply(a);
+            steps += 1;
+        }
+        let red = if g.is_terminal() {
+            g.red_return()
+        } else {
+            super::eval::value(g.state(), Color::Red, cfg.scale)
+        };
+        for &(t, node, e, actor) in &path {
+            let edge = &mut trees[t].nodes[node as usize].edges[e];
+            edge.visits += 1;
+            edge.reward += if actor == Color::Red { red } else { -red };
+        }
+    }
+    let stats = trees[root_tree].nodes[0]
+        .edges
+        .iter()
+        .filter(|e| e.visits > 0)
+        .map(|e| RootStat { action: GameAction(e.key), visits: e.visits, mean: e.reward / e.visits as f64, avail: e.avail })
+        .collect();
+    let nodes = trees.iter().map(|t| t.nodes.len() as u64).sum();
+    SearchOutput { stats, iterations, nodes }
+}
+
+/// Selection at `node` among the `legal` actions (ascending codes): bumps availability counts,
+/// expands an untried action if any (returns `true`), else picks the UCB maximum. Returns the
+/// edge index.
+fn select(tree: &mut Tree, node: u32, legal: &[GameAction], c: f64, rng: &mut Pcg64Mcg, untried: &mut Vec<GameAction>) -> (usize, bool) {
+    untried.clear();
+    {
+        let edges = &mut tree.nodes[node as usize].edges;
+        let mut i = 0;
+        for &a in legal {
+            while i < edges.len() && edges[i].key < a.0 {
+                i += 1;
+            }
+            if i < edges.len() && edges[i].key == a.0 && edges[i].visits > 0 {
+                edges[i].avail += 1;
+            } else {
+                untried.push(a);
+            }
+        }
+    }
+    if !untried.is_empty() {
+        let a = untried[rng.random_range(0..untried.len())];
+        let e = tree.edge(node, a.0);
+        tree.nodes[node as usize].edges[e].avail += 1;
+        return (e, true);
+    }
+    let edges = &tree.nodes[node as usize].edges;
+    let mut best = (usize::MAX, f64::NEG_INFINITY);
+    let mut i = 0;
+    for &a in legal {
+        while edges[i].key < a.0 {
+            i += 1;
+        }
+        let e = &edges[i];
+        let n = e.visits as f64;
+        let u = e.reward / n + c * ((e.avail.max(1) as f64).ln() / n).sqrt();
+        if u > best.1 {
+            best = (i, u);
+        }
+    }
+    (best.0, false)
+}
+
+/// IS-MCTS as a [`Bot`]: determinizes from its view every iteration and plays the most visited
+/// root action (ties: higher mean).
+///
+/// The bot remembers the public positions of the game it is playing (each position it is asked
+/// to decide in, and the one its own move produced, with whether each move gave check) and hands
+/// them to the searched games as [`PriorPly`]s, so third repetitions and perpetual checks
+/// (RULES.md §X6) that reach back before the search root are seen. The memory restarts when the
+/// move number goes back (a new game).
+pub struct IsmctsBot {
+    cfg: IsmctsConfig,
+    rng: Pcg64Mcg,
+    memory: Vec<PriorPly>,
+    last_fullmove: u32,
+}
+
+impl IsmctsBot {
+    /// A bot with `cfg` and `seed`.
+    pub fn new(cfg: IsmctsConfig, seed: u64) -> IsmctsBot {
+        IsmctsBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), memory: Vec::new(), last_fullmove: 0 }
+    }
+
+    /// Records the position at a decision (the result of the opponent's last ply).
+    fn remember_decision(&mut self, known: &State) {
+        let fullmove = known.position().fullmove();
+        if fullmove < self.last_fullmove || known.in_setup() {
+            self.memory.clear();
+        }
+        self.last_fullmove = fullmove;
+        let hash = public_hash(known);
+        if self.memory.last().is_some_and(|p| p.hash == hash) {
+            return; // asked twice in the same position (analysis, or a negotiation answer)
+        }
+        let mover = known.position().turn().opponent();
+        self.memory.push(PriorPly { hash, gave_check: known.position().in_check(), mover });
+    }
+
+    /// Records the position after our own action `a` (nothing when chance follows it).
+    fn remember_move(&mut self, known: &State, a: Action) {
+        if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
+            return;
+        }
+        let child = known.child(a);
+        if child.is_chance() {
+            return;
+        }
+        let mover = known.position().turn();
+        self.memory.push(PriorPly { hash: public_hash(&child), gave_check: child.position().in_check(), mover });
+    }
+}
+
+/// Turns root statistics into action statistics (shares of visits), keeping legal actions only.
+pub fn root_stats(out: &SearchOutput, legal: &[Action]) -> Vec<ActionStat> {
+    let total: u32 = out.stats.iter().map(|s| s.visits).sum();
+    out.stats
+        .iter()
+        .filter_map(|s| {
+            let a = decode(s.action)?;
+            legal.contains(&a).then(|| ActionStat { action: a, share: s.visits as f64 / total.max(1) as f64, score: s.mean, visits: s.visits as u64 })
+        })
+        .collect()
+}
+
+impl Bot for IsmctsBot {
+    fn name(&self) -> String {
+        self.cfg.spec("ismcts")
+    }
+
+    fn choose(&mut self, d: &Decision) -> Action {
+        self.analyse(d).best
+    }
+
+    fn analyse(&mut self, d: &Decision) -> Analysis {
+        let start = Instant::now();
+        let legal = d.legal_actions();
+        if let Some(a) = super::setup_choice(&legal, &mut self.rng) {
+            return a;
+        }
+        let view = d.view();
+        let known = view.known().clone();
+        self.remember_decision(&known);
+        if legal.len() == 1 {
+            let stat = ActionStat { action: legal[0], share: 1.0, score: 0.0, visits: 0 };
+            self.remember_move(&known, legal[0]);
+            return Analysis::from_stats(&legal, vec![stat], Rank::Share, "value", 0, "iterations", 0, start);
+        }
+        let opts = self.cfg.game_options();
+        let prior = self.memory.clone();
+        let out = search(d.player(), &self.cfg, &mut self.rng, |r| VariantGameState::with_options(view.sample(r), opts).with_prior(&prior));
+        let stats = root_stats(&out, &legal);
+        let an = Analysis::from_stats(&legal, stats, Rank::Share, "value", out.iterations, "iterations", out.nodes, start);
+        self.remember_move(&known, an.best);
+        an
+    }
+}

@@ -1,0 +1,217 @@
+//! Perfect Information Monte Carlo (PIMC): draw `k` determinizations of the deciding player's
+//! [`crate::variant::View`], search each as if its hidden part were known, and aggregate the
+//! root actions' results (D. N. L. Levy, "The million pound bridge program", Heuristic
+//! Programming in Artificial Intelligence, 1989; M. L. Ginsberg, "GIB: Imperfect information in
+//! a computationally challenging game", JAIR 14, 2001; the strategy-fusion and non-locality
+//! critique of I. Frank and D. Basin, "Search in games with incomplete information", Artificial
+//! Intelligence 100, 1998, and J. Long et al., "Understanding the success of perfect information
+//! Monte Carlo sampling in game tree search", AAAI 2010).
+//!
+//! Inner searches (`search=` in the spec):
+//! * `expectimax:...` (default `expectimax:depth=2`): [`super::expectimax`] on the determinized
+//!   full state, so flips (§S4), reveals (§P2 chance) and the determinized identities are seen;
+//!   aggregation: the mean score (centipawns) of each action over the determinizations;
+//! * `alphabeta:...`: the alpha-beta searcher of [`super::alphabeta`] on the determinization's
+//!   position core (pieces by the type they move as, no flips, no reveals); aggregation: votes
+//!   (determinizations in which the action was best), ties by summed score. In Surprise and
+//!   Fan-qi the core position is the same in every determinization (hidden faces and identities
+//!   are not part of it), so this is a baseline rather than a real PIMC;
+//! * `mcts:...` (parameters of [`super::ismcts::IsmctsConfig`]): UCT on the fixed
+//!   determinization (IS-MCTS whose sampler always returns it; chance is still sampled);
+//!   aggregation: summed visit shares.
+//!
+//! Units: determinizations (`k` per decision, fewer if the `ms` budget runs out first).
+//! Deterministic given the seed when no time budget is set.
+
+use super::alphabeta::{action_for_move, oracle_root_moves, AlphaBetaBot, Limits, Searcher};
+use super::expectimax::{Expectimax, ExpectimaxConfig};
+use super::ismcts::{self, IsmctsConfig, Observers};
+use super::{ActionStat, Analysis, Bot, Decision, Rank};
+use crate::variant::game_state::VariantGameState;
+use crate::variant::{Action, State};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::time::Instant;
+
+/// The search run on each determinization.
+#[derive(Clone, Debug)]
+pub enum Inner {
+    /// Expectimax on the full determinized state.
+    Expectimax(ExpectimaxConfig),
+    /// Alpha-beta on the position core, with these limits.
+    AlphaBeta(Limits),
+    /// UCT on the fixed determinization.
+    Mcts(IsmctsConfig),
+}
+
+/// PIMC budgets and inner search.
+#[derive(Clone, Debug)]
+pub struct PimcConfig {
+    /// Determinizations per decision.
+    pub k: u32,
+    /// Wall-time budget in milliseconds for the whole decision.
+    pub ms: Option<u64>,
+    /// The inner search.
+    pub inner: Inner,
+    inner_spec: String,
+}
+
+impl Default for PimcConfig {
+    /// `k = 8`, `search=expectimax:depth=2`.
+    fn default() -> Self {
+        PimcConfig { k: 8, ms: None, inner: Inner::Expectimax(ExpectimaxConfig::default()), inner_spec: "expectimax:depth=2".into() }
+    }
+}
+
+impl PimcConfig {
+    /// Parses `k=N,ms=N,search=SPEC` (`search=` last: it takes the rest of the string).
+    ///
+    /// # Errors
+    /// A message naming the bad parameter.
+    pub fn from_params(params: &str) -> Result<PimcConfig, String> {
+        let mut c = PimcConfig::default();
+        for (k, v) in super::parse_params(params)? {
+            match k.as_str() {
+                "k" | "determinizations" => c.k = (super::param_u64("pimc", &k, &v)? as u32).max(1),
+                "ms" => c.ms = Some(super::param_u64("pimc", &k, &v)?.max(1)),
+                "search" => {
+                    let (name, p) = v.split_once(':').unwrap_or((v.as_str(), ""));
+                    c.inner = match name {
+                        "expectimax" => Inner::Expectimax(ExpectimaxConfig::from_params(p)?),
+                        "alphabeta" => {
+                            let mut params = p.to_string();
+                            if params.is_empty() {
+                                params = "depth=2".into();
+                            }
+                            Inner::AlphaBeta(AlphaBetaBot::from_params(&params)?.limits().clone())
+                        }
+                        "mcts" | "uct" => {
+                            let mut m = IsmctsConfig::from_params(p)?;
+                            m.mode = Observers::Single;
+                            Inner::Mcts(m)
+                        }
+                        other => return Err(format!("pimc search {other:?} unknown (known: expectimax, alphabeta, mcts)")),
+                    };
+                    c.inner_spec = v.clone();
+                }
+                other => return Err(format!("pimc parameter {other:?} unknown (known: k, ms, search)")),
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// PIMC as a [`Bot`].
+pub struct PimcBot {
+    cfg: PimcConfig,
+    rng: Pcg64Mcg,
+    searcher: Option<Searcher>,
+}
+
+impl PimcBot {
+    /// A bot with `cfg` and `seed`.
+    pub fn new(cfg: PimcConfig, seed: u64) -> PimcBot {
+        PimcBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), searcher: None }
+    }
+
+    /// Searches one determinization; adds to the per-action (votes, score sum, scored count).
+    fn one(&mut self, det: &State, legal: &[Action], acc: &mut [(f64, f64, u64)], nodes: &mut u64) {
+        let idx = |a: Action| legal.iter().position(|x| *x == a);
+        match &self.cfg.inner {
+            Inner::Expectimax(cfg) => {
+                let mut e = Expectimax::new(cfg.clone());
+                let r = e.search(det);
+                *nodes += r.nodes;
+                for &(a, v) in &r.values {
+                    if let Some(i) = idx(a) {
+                        acc[i].1 += v;
+                        acc[i].2 += 1;
+                    }
+                }
+                if let Some(i) = r.best().and_then(|(a, _)| idx(a)) {
+                    acc[i].0 += 1.0;
+                }
+            }
+            Inner::AlphaBeta(limits) => {
+                let roots = oracle_root_moves(det);
+                let searcher = self.searcher.get_or_insert_with(|| Searcher::new(4));
+                let pick = if roots.is_empty() {
+                    None
+                } else {
+                    searcher.clear();
+                    let mut l = limits.clone();
+                    l.searchmoves = roots;
+                    let r = searcher.search(det.position(), &[], &l, &mut |_| {});
+                    *nodes += r.nodes;
+                    r.best.and_then(|m| action_for_move(det, m)).map(|a| (a, r.raw_score as f64))
+                };
+                if let Some((a, v)) = pick {
+                    if let Some(i) = idx(a) {
+                        acc[i].0 += 1.0;
+                        acc[i].1 += v;
+                        acc[i].2 += 1;
+                    }
+                }
+            }
+            Inner::Mcts(cfg) => {
+                let g = VariantGameState::with_options(det.clone(), cfg.game_options());
+                let out = ismcts::search(det.turn(), cfg, &mut self.rng, |_| g.clone());
+                *nodes += out.nodes;
+                let total: u32 = out.stats.iter().map(|s| s.visits).sum();
+                for s in ismcts::root_stats(&out, legal) {
+                    if let Some(i) = idx(s.action) {
+                        acc[i].0 += s.visits as f64 / total.max(1) as f64;
+                        acc[i].1 += s.score;
+                        acc[i].2 += 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Bot for PimcBot {
+    fn name(&self) -> String {
+        let mut s = format!("pimc:k={}", self.cfg.k);
+        if let Some(m) = self.cfg.ms {
+            s += &format!(",ms={m}");
+        }
+        format!("{s},search={}", self.cfg.inner_spec)
+    }
+
+    fn choose(&mut self, d: &Decision) -> Action {
+        self.analyse(d).best
+    }
+
+    fn analyse(&mut self, d: &Decision) -> Analysis {
+        let start = Instant::now();
+        let legal = d.legal_actions();
+        if let Some(a) = super::setup_choice(&legal, &mut self.rng) {
+            return a;
+        }
+        let view = d.view();
+        let mut acc = vec![(0.0, 0.0, 0u64); legal.len()];
+        let mut nodes = 0;
+        let mut done = 0u64;
+        for _ in 0..self.cfg.k {
+            let det = view.sample(&mut self.rng);
+            self.one(&det, &legal, &mut acc, &mut nodes);
+            done += 1;
+            if self.cfg.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
+                break;
+            }
+        }
+        let (rank, unit) = match self.cfg.inner {
+            Inner::Expectimax(_) => (Rank::Score, "cp"),
+            Inner::AlphaBeta(_) => (Rank::Share, "cp"),
+            Inner::Mcts(_) => (Rank::Share, "value"),
+        };
+        let stats = legal
+            .iter()
+            .zip(&acc)
+            .filter(|(_, x)| x.2 > 0)
+            .map(|(&a, &(votes, sum, n))| ActionStat { action: a, share: votes / done.max(1) as f64, score: sum / n as f64, visits: n })
+            .collect();
+        Analysis::from_stats(&legal, stats, rank, unit, done, "determinizations", nodes, start)
+    }
+}

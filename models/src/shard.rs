@@ -1,0 +1,340 @@
+//! Self-play sample shards: bincode 2 with a versioned header and CRC-32 checksums, written under a
+//! temporary name and renamed into place, so a reader never sees half a shard.
+//!
+//! File layout (integers little-endian):
+//! ```text
+//! magic "ANQISHRD" | u32 format version | u32 header length | u32 header CRC-32 | header
+//! | u64 payload length | u32 payload CRC-32 | payload
+//! ```
+//! The header ([`ShardHeader`]) and the payload (`Vec<Sample>`) are bincode 2 (standard config)
+//! of their serde forms. Readers check the magic, both versions (format, encoding), lengths,
+//! checksums and every sample's indices, and name the file in every error.
+
+use crate::encoding::{CompactObs, ACTIONS, ENCODING_VERSION};
+use serde::{Deserialize, Serialize};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"ANQISHRD";
+/// Version of the file layout and of [`ShardHeader`] / [`Sample`].
+pub const FORMAT_VERSION: u32 = 1;
+/// File name extension of shards.
+pub const EXTENSION: &str = "shard";
+
+/// One training sample: what the acting player saw, what the search preferred, and how the
+/// game ended for that player.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// The observation (encoding version in the header).
+    pub obs: CompactObs,
+    /// The search's visit distribution over action slots (sums to 1).
+    pub policy: Vec<(u16, f32)>,
+    /// The legal action slots (the policy mask).
+    pub legal: Vec<u16>,
+    /// The game's result for the acting player: 1 win, 0 draw, -1 loss.
+    pub outcome: i8,
+    /// The search's value of the position for the acting player (mean over the root's visits).
+    pub q: f32,
+    /// Ply of the game at which the sample was taken.
+    pub ply: u16,
+}
+
+impl Sample {
+    /// Index of the win/draw/loss class of [`Sample::outcome`] (0 win, 1 draw, 2 loss).
+    pub fn wdl_class(&self) -> i64 {
+        match self.outcome {
+            1 => 0,
+            0 => 1,
+            _ => 2,
+        }
+    }
+
+    fn check(&self) -> Result<(), String> {
+        if self.legal.is_empty() {
+            return Err("a sample has no legal action".into());
+        }
+        if let Some(&a) = self.legal.iter().find(|&&a| usize::from(a) >= ACTIONS) {
+            return Err(format!("legal action slot {a} out of range (< {ACTIONS})"));
+        }
+        if let Some(&(a, _)) = self.policy.iter().find(|(a, _)| !self.legal.contains(a)) {
+            return Err(format!("policy slot {a} is not among the legal slots"));
+        }
+        if self.policy.iter().any(|(_, p)| !p.is_finite() || *p < 0.0) {
+            return Err("policy probability not finite and non-negative".into());
+        }
+        if !(self.q.is_finite() && (-1.0..=1.0).contains(&self.q)) {
+            return Err(format!("search value {} outside [-1, 1]", self.q));
+        }
+        if !(-1..=1).contains(&self.outcome) {
+            return Err(format!("outcome {} (expected -1, 0 or 1)", self.outcome));
+        }
+        if !self.obs.in_range() {
+            return Err("observation index out of range".into());
+        }
+        Ok(())
+    }
+}
+
+/// What a shard holds and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardHeader {
+    /// [`ENCODING_VERSION`] of the observations and action slots.
+    pub encoding_version: u32,
+    /// Variant name.
+    pub variant: String,
+    /// Worker that played the games.
+    pub worker: u32,
+    /// The worker's shard sequence number.
+    pub seq: u64,
+    /// Training step of the net that played (0: untrained).
+    pub net_step: u64,
+    /// Games played.
+    pub games: u32,
+    /// Samples in the payload.
+    pub samples: u64,
+    /// Sum of plies of the games.
+    pub plies: u64,
+    /// Decisive games (not drawn, not adjudicated drawn).
+    pub decisive: u32,
+    /// anqi git revision that wrote it.
+    pub git_revision: String,
+    /// Seconds since the Unix epoch at writing.
+    pub created_unix: u64,
+}
+
+/// Why a shard could not be written or read; every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ShardError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+    /// The file does not start with the shard magic.
+    #[error("{path}: not an anqi shard (bad magic)")]
+    NotAShard {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A format version this build does not read.
+    #[error("{path}: shard format version {found}, this build reads {expected}")]
+    FormatVersion {
+        /// The file.
+        path: PathBuf,
+        /// Version in the file.
+        found: u32,
+        /// Version this build reads.
+        expected: u32,
+    },
+    /// The samples were encoded with another encoding version.
+    #[error("{path}: encoding version {found}, this build uses {expected}")]
+    EncodingVersion {
+        /// The file.
+        path: PathBuf,
+        /// Version in the file.
+        found: u32,
+        /// Version this build uses.
+        expected: u32,
+    },
+    /// The file ends early.
+    #[error("{path}: truncated ({detail})")]
+    Truncated {
+        /// The file.
+        path: PathBuf,
+        /// What is missing.
+        detail: String,
+    },
+    /// A checksum does not match.
+    #[error("{path}: {part} checksum mismatch (file corrupt)")]
+    Checksum {
+        /// The file.
+        path: PathBuf,
+        /// `header` or `payload`.
+        part: &'static str,
+    },
+    /// The bytes do not decode, or decode to invalid samples.
+    #[error("{path}: {detail}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
+}
+
+fn config() -> bincode::config::Configuration {
+    bincode::config::standard()
+}
+
+/// Serialises a shard to bytes.
+pub fn to_bytes(header: &ShardHeader, samples: &[Sample]) -> Vec<u8> {
+    let h = bincode::serde::encode_to_vec(header, config()).expect("shard header encodes");
+    let p = bincode::serde::encode_to_vec(samples, config()).expect("samples encode");
+    let mut out = Vec::with_capacity(32 + h.len() + p.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&(h.len() as u32).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&h).to_le_bytes());
+    out.extend_from_slice(&h);
+    out.extend_from_slice(&(p.len() as u64).to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&p).to_le_bytes());
+    out.extend_from_slice(&p);
+    out
+}
+
+/// Writes a shard atomically: to a temporary file in the same directory, synced, then renamed
+/// to `path`. Refuses to replace an existing file (no data is ever overwritten).
+pub fn write(path: &Path, header: &ShardHeader, samples: &[Sample]) -> Result<(), ShardError> {
+    let io = |source| ShardError::Io { path: path.to_path_buf(), source };
+    if path.exists() {
+        return Err(io(std::io::Error::new(std::io::ErrorKind::AlreadyExists, "shard exists; not overwriting")));
+    }
+    let bytes = to_bytes(header, samples);
+    let tmp = temp_name(path);
+    {
+        let mut f = fs::File::create(&tmp).map_err(io)?;
+        f.write_all(&bytes).map_err(io)?;
+        f.sync_all().map_err(io)?;
+    }
+    fs::rename(&tmp, path).map_err(io)
+}
+
+/// `.<name>.<pid>.tmp` next to `path`.
+pub fn temp_name(path: &Path) -> PathBuf {
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+}
+
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    path: &'a Path,
+}
+
+impl<'a> Cursor<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], ShardError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| ShardError::Truncated {
+            path: self.path.to_path_buf(),
+            detail: format!("{what}: needs {n} bytes at offset {}, file has {}", self.at, self.bytes.len()),
+        })?;
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+    fn u32(&mut self, what: &str) -> Result<u32, ShardError> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("4 bytes")))
+    }
+    fn u64(&mut self, what: &str) -> Result<u64, ShardError> {
+        Ok(u64::from_le_bytes(self.take(8, what)?.try_into().expect("8 bytes")))
+    }
+}
+
+/// Reads only the header of a shard (checks magic, format version and header checksum).
+pub fn read_header(path: &Path) -> Result<ShardHeader, ShardError> {
+    let bytes = fs::read(path).map_err(|source| ShardError::Io { path: path.to_path_buf(), source })?;
+    Ok(parse(path, &bytes, false)?.0)
+}
+
+/// Reads and checks a whole shard.
+pub fn read(path: &Path) -> Result<(ShardHeader, Vec<Sample>), ShardError> {
+    let bytes = fs::read(path).map_err(|source| ShardError::Io { path: path.to_path_buf(), source })?;
+    parse(path, &bytes, true)
+}
+
+/// Parses shard bytes (`path` only names the source in errors).
+pub fn parse(path: &Path, bytes: &[u8], payload: bool) -> Result<(ShardHeader, Vec<Sample>), ShardError> {
+    let mut c = Cursor { bytes, at: 0, path };
+    let invalid = |detail: String| ShardError::Invalid { path: path.to_path_buf(), detail };
+    if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
+        return Err(ShardError::NotAShard { path: path.to_path_buf() });
+    }
+    c.take(MAGIC.len(), "magic")?;
+    let found = c.u32("format version")?;
+    if found != FORMAT_VERSION {
+        return Err(ShardError::FormatVersion { path: path.to_path_buf(), found, expected: FORMAT_VERSION });
+    }
+    let hlen = c.u32("header length")? as usize;
+    let hcrc = c.u32("header checksum")?;
+    let h = c.take(hlen, "header")?;
+    if crc32fast::hash(h) != hcrc {
+        return Err(ShardError::Checksum { path: path.to_path_buf(), part: "header" });
+    }
+    let (header, _): (ShardHeader, usize) =
+        bincode::serde::decode_from_slice(h, config()).map_err(|e| invalid(format!("header does not decode: {e}")))?;
+    if header.encoding_version != ENCODING_VERSION {
+        return Err(ShardError::EncodingVersion {
+            path: path.to_path_buf(),
+            found: header.encoding_version,
+            expected: ENCODING_VERSION,
+        });
+    }
+    if !payload {
+        return Ok((header, Vec::new()));
+    }
+    let plen = c.u64("payload length")?;
+    let pcrc = c.u32("payload checksum")?;
+    let plen = usize::try_from(plen).map_err(|_| invalid(format!("payload length {plen} too large")))?;
+    let p = c.take(plen, "payload")?;
+    if crc32fast::hash(p) != pcrc {
+        return Err(ShardError::Checksum { path: path.to_path_buf(), part: "payload" });
+    }
+    if c.at != bytes.len() {
+        return Err(invalid(format!("{} bytes after the payload", bytes.len() - c.at)));
+    }
+    let (samples, _): (Vec<Sample>, usize) =
+        bincode::serde::decode_from_slice(p, config()).map_err(|e| invalid(format!("payload does not decode: {e}")))?;
+    if samples.len() as u64 != header.samples {
+        return Err(invalid(format!("header says {} samples, payload has {}", header.samples, samples.len())));
+    }
+    for (i, s) in samples.iter().enumerate() {
+        s.check().map_err(|e| invalid(format!("sample {i}: {e}")))?;
+    }
+    Ok((header, samples))
+}
+
+/// The shard files (`*.shard`, not temporary files) in `dir`, sorted by name.
+pub fn list(dir: &Path) -> Result<Vec<PathBuf>, ShardError> {
+    let rd = match fs::read_dir(dir) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(source) => return Err(ShardError::Io { path: dir.to_path_buf(), source }),
+    };
+    let mut out: Vec<PathBuf> = rd
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == EXTENSION)
+                && !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.'))
+        })
+        .collect();
+    out.sort();
+    Ok(out)
+}
+
+/// The file name of worker `worker`'s shard number `seq`: `w<worker>-<seq>.shard`, zero-padded
+/// so names sort by worker then sequence.
+pub fn file_name(worker: u32, seq: u64) -> String {
+    format!("w{worker:04}-{seq:08}.{EXTENSION}")
+}
+
+/// Worker and sequence number from a shard file name written by [`file_name`].
+pub fn parse_file_name(path: &Path) -> Option<(u32, u64)> {
+    let stem = path.file_stem()?.to_str()?;
+    let (w, s) = stem.strip_prefix('w')?.split_once('-')?;
+    Some((w.parse().ok()?, s.parse().ok()?))
+}
+
+/// The next free sequence number of `worker` in `dir` (one past the largest present).
+pub fn next_seq(dir: &Path, worker: u32) -> Result<u64, ShardError> {
+    Ok(list(dir)?
+        .iter()
+        .filter_map(|p| parse_file_name(p))
+        .filter(|&(w, _)| w == worker)
+        .map(|(_, s)| s + 1)
+        .max()
+        .unwrap_or(0))
+}

@@ -1,0 +1,84 @@
+//! Bot specs for `anqi play` and tournaments: everything `engine::search::from_spec` knows, plus
+//! `net:checkpoint=PATH[,sims=N][,cpuct=X][,device=D]`, the net-guided PUCT IS-MCTS of the
+//! self-play farm playing a trained checkpoint (the engine cannot depend on torch, so the net bot
+//! lives here).
+
+use crate::farm::search::{Search, SearchConfig};
+use engine::search::{Bot, Decision};
+use engine::variant::Action;
+use models::checkpoint::{self, Expect};
+use models::device::DeviceSpec;
+use models::net::Net;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::path::PathBuf;
+
+/// A checkpoint's net behind the farm's search, one evaluation at a time.
+pub struct NetBot {
+    net: Net,
+    search: SearchConfig,
+    rng: Pcg64Mcg,
+    name: String,
+}
+
+impl NetBot {
+    /// A bot playing `net` with `search` (no root noise, most visited action).
+    pub fn new(net: Net, search: SearchConfig, seed: u64, name: String) -> NetBot {
+        NetBot { net, search, rng: Pcg64Mcg::seed_from_u64(seed), name }
+    }
+
+    /// Builds from `checkpoint=PATH,sims=N,cpuct=X,device=D` (a bare part is the checkpoint).
+    pub fn from_params(params: &str, seed: u64) -> Result<NetBot, String> {
+        let mut path: Option<PathBuf> = None;
+        let mut search = SearchConfig::with_simulations(64);
+        let mut device = DeviceSpec::Cpu;
+        for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = part.split_once('=').unwrap_or(("checkpoint", part));
+            let num = |what: &str| format!("net: {k}={v:?} is not {what}");
+            match k {
+                "checkpoint" | "ckpt" => path = Some(PathBuf::from(v)),
+                "sims" | "simulations" => search.simulations = v.parse().map_err(|_| num("a count"))?,
+                "cpuct" => search.c_puct = v.parse().map_err(|_| num("a number"))?,
+                "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
+                _ => return Err(format!("net: unknown parameter {k:?} (known: checkpoint, sims, cpuct, device)")),
+            }
+        }
+        let path = path.ok_or("net: needs checkpoint=PATH (a run directory, step-N.json or step-N.safetensors)")?;
+        if search.simulations == 0 {
+            return Err("net: sims must be positive".into());
+        }
+        let dev = device.resolve().map_err(|e| format!("net: {e}"))?;
+        let (net, meta, json) = checkpoint::load(&path, dev, Expect::default()).map_err(|e| e.to_string())?;
+        let name = format!("net:{}@{},sims={}", meta.variant, json.display(), search.simulations);
+        Ok(NetBot::new(net, search, seed, name))
+    }
+}
+
+impl Bot for NetBot {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, d: &Decision) -> Action {
+        let mut s = Search::new(d.view(), d.legal_actions(), &self.search, false, &[d.public_position().hash()]);
+        while s.advance(&mut self.rng) {
+            let (obs, legal) = s.request();
+            let ev = self.net.evaluate(obs, &[legal]);
+            let priors = ev.priors(0).to_vec();
+            s.deliver(&priors, ev.value(0), &mut self.rng);
+        }
+        s.choose(0.0, &mut self.rng)
+    }
+}
+
+/// Builds a bot from a spec: `net:…` here, anything else by `engine::search::from_spec`.
+///
+/// # Errors
+/// The problem with the spec, as text.
+pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    match spec.strip_prefix("net:") {
+        Some(params) => Ok(Box::new(NetBot::from_params(params, seed)?)),
+        None if spec == "net" => Err("net: needs checkpoint=PATH".into()),
+        None => engine::search::from_spec(spec, seed).map_err(|e| format!("{e}; or net:checkpoint=PATH[,sims=N]")),
+    }
+}

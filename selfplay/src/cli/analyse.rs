@@ -1,0 +1,78 @@
+//! `anqi analyse`: a bot's move distribution at one position, from the deciding player's view.
+//!
+//! `anqi analyse --variant V --fen FEN --as red|black --bot SPEC [--seed S]` prints one line per
+//! analysed action (`action share score visits`: IS-MCTS visit share and mean value, PIMC share of
+//! determinizations in which the action was best and mean score, expectimax score), best first,
+//! then `bestmove ACTION` and a `stats` line with the work done and its rate (used by
+//! `scripts/bench-search`). The bot sees only the player's view (`view` line): determinizing
+//! bots draw the hidden part from it; `alphabeta` is the oracle and reads the full state.
+
+use anyhow::{bail, Context};
+use clap::Args as ClapArgs;
+use engine::search::{self, Decision};
+use engine::variant::notation::action_string;
+use engine::variant::View;
+use engine::Color;
+
+/// Print a bot's move distribution from one player's view.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Variant preset or TOML file.
+    #[arg(long, default_value = "xiangqi")]
+    pub variant: String,
+    /// Position (RULES.md §N full-state FEN); default: the start (with --layouts for Surprise).
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Surprise layouts of the start position, e.g. `C3,A` (RULES.md §S2).
+    #[arg(long)]
+    pub layouts: Option<String>,
+    /// The deciding player (must be the side to move); default: the side to move.
+    #[arg(long = "as", value_parser = ["red", "black"])]
+    pub as_: Option<String>,
+    /// Bot spec (`ismcts:iterations=2000,c=0.7`, `pimc:k=8,search=alphabeta:depth=2`, ...).
+    #[arg(long, default_value = "ismcts")]
+    pub bot: String,
+    /// Seed of the bot.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Print at most this many actions (0: all).
+    #[arg(long, default_value_t = 0)]
+    pub top: usize,
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let v = super::variant_arg::load(&a.variant)?;
+    let state = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    if state.is_chance() {
+        bail!("the position is a chance node (a reveal is pending); give the position after it");
+    }
+    if state.legal_actions().is_empty() {
+        bail!("no legal action: the game is over at this position");
+    }
+    let to_move = state.turn();
+    if let Some(side) = &a.as_ {
+        let c = if side == "red" { Color::Red } else { Color::Black };
+        if c != to_move {
+            bail!("--as {side}: {to_move} is to move; a bot analyses the decision of the side to move");
+        }
+    }
+    let mut bot = search::from_spec(&a.bot, a.seed).map_err(anyhow::Error::msg).context("--bot")?;
+    let d = Decision::new(&state);
+    println!("analyse: variant {} bot {} as {}", v.name, bot.name(), to_move);
+    println!("view {}", View::new(&state, to_move).fen());
+    let an = bot.analyse(&d);
+    println!("{:<10} {:>7} {:>10} {:>8}", "action", "share", format!("score({})", an.score_unit), "visits");
+    let n = if a.top == 0 { an.stats.len() } else { a.top.min(an.stats.len()) };
+    for s in &an.stats[..n] {
+        println!("{:<10} {:>7.4} {:>10.4} {:>8}", action_string(&state, s.action), s.share, s.score, s.visits);
+    }
+    println!("bestmove {}", action_string(&state, an.best));
+    let secs = an.elapsed_ms / 1e3;
+    let rate = if secs > 0.0 { an.work as f64 / secs } else { 0.0 };
+    println!(
+        "stats {} {} nodes {} time_ms {:.1} {}/s {:.1}",
+        an.work_unit, an.work, an.nodes, an.elapsed_ms, an.work_unit, rate
+    );
+    Ok(())
+}

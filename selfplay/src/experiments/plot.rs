@@ -1,0 +1,124 @@
+//! Plots with `plotters`: draw rate per variant with 95 % error bars, one series per bot, as PNG
+//! and SVG. Text needs a TrueType font: `ANQI_FONT` if set, else the first of a few usual system
+//! paths (DejaVu Sans, Liberation Sans, Noto Sans).
+
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use std::path::Path;
+use std::sync::OnceLock;
+
+const FONT_PATHS: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+];
+
+/// Registers a font as `sans-serif` once; the error names where it looked.
+fn font() -> Result<(), String> {
+    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    DONE.get_or_init(|| {
+        let mut candidates: Vec<String> = std::env::var("ANQI_FONT").into_iter().collect();
+        candidates.extend(FONT_PATHS.iter().map(|s| s.to_string()));
+        for p in &candidates {
+            if let Ok(bytes) = std::fs::read(p) {
+                let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+                if plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok() {
+                    return Ok(());
+                }
+            }
+        }
+        Err(format!("no TrueType font found for the plot labels (set ANQI_FONT; looked at {})", candidates.join(", ")))
+    })
+    .clone()
+}
+
+/// One series: a name and, per category, `(value, low, high)` in [0, 1].
+pub struct Series {
+    /// Legend text.
+    pub name: String,
+    /// Values with their interval.
+    pub points: Vec<(f64, f64, f64)>,
+}
+
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(23, 190, 207),
+];
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, title: &str, categories: &[String], series: &[Series]) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: &dyn std::fmt::Display| x.to_string();
+    root.fill(&WHITE).map_err(|x| e(&x))?;
+    let n = categories.len() as f64;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(60)
+        .y_label_area_size(60)
+        .build_cartesian_2d(-0.5f64..(n - 0.5), 0f64..1f64)
+        .map_err(|x| e(&x))?;
+    let cats = categories.to_vec();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(categories.len() + 1)
+        .x_label_formatter(&move |x| {
+            let i = x.round();
+            if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() {
+                cats[i as usize].clone()
+            } else {
+                String::new()
+            }
+        })
+        .x_label_style(("sans-serif", 13))
+        .y_desc("draw rate (95 % Wilson interval)")
+        .y_label_formatter(&|y| format!("{:.0} %", 100.0 * y))
+        .draw()
+        .map_err(|x| e(&x))?;
+    let k = series.len().max(1) as f64;
+    for (si, s) in series.iter().enumerate() {
+        let colour = COLOURS[si % COLOURS.len()];
+        let off = if k > 1.0 { (si as f64 - (k - 1.0) / 2.0) * (0.5 / k) } else { 0.0 };
+        chart
+            .draw_series(
+                s.points.iter().enumerate().map(|(i, &(v, lo, hi))| ErrorBar::new_vertical(i as f64 + off, lo, v, hi, colour.stroke_width(2), 8)),
+            )
+            .map_err(|x| e(&x))?
+            .label(s.name.clone())
+            .legend(move |(x, y)| Circle::new((x + 8, y), 4, colour.filled()));
+        chart
+            .draw_series(s.points.iter().enumerate().map(|(i, &(v, _, _))| Circle::new((i as f64 + off, v), 4, colour.filled())))
+            .map_err(|x| e(&x))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|x| e(&x))?;
+    root.present().map_err(|x| e(&x))?;
+    Ok(())
+}
+
+/// Writes the chart to `png` and `svg`.
+///
+/// # Errors
+/// No font, or a drawing or I/O error, as text.
+pub fn error_bars(png: &Path, svg: &Path, title: &str, categories: &[String], series: &[Series]) -> Result<(), String> {
+    font()?;
+    let size = (1300, 620);
+    draw(BitMapBackend::new(png, size).into_drawing_area(), title, categories, series)?;
+    draw(SVGBackend::new(svg, size).into_drawing_area(), title, categories, series)?;
+    Ok(())
+}

@@ -1,0 +1,480 @@
+//! The self-play farm: many games at once, advanced in lock-step by rayon workers, with one
+//! inference batcher that gathers every game's pending leaf evaluation into one net batch per
+//! step (DESIGN.md: `selfplay::farm`).
+//!
+//! A step is two phases: (1) every game, in parallel, runs its search until it needs the net (or
+//! plays moves that need none: random players, forced moves, chance); (2) the batcher stacks the
+//! requests by net, evaluates each batch with `no_grad` and hands the results back. Games are
+//! seeded from (run seed, worker, shard, game), so a shard can be replayed from its record.
+//!
+//! The same farm plays evaluation matches (net vs random, net vs net) and self-play for training.
+
+pub mod bench;
+pub mod config;
+pub mod eval;
+pub mod replay;
+pub mod run;
+pub mod search;
+pub mod worker;
+
+use engine::variant::game::VariantGame;
+use engine::variant::{Family, State, Variant, View};
+use engine::Color;
+use models::encoding::{CompactObs, OBS_LEN};
+use models::net::Net;
+use models::shard::Sample;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
+use search::{sample_chance, Search, SearchConfig};
+use serde::{Deserialize, Serialize};
+
+/// Surprise layout names (RULES.md §S2), drawn uniformly for each side at the start of a game.
+pub const LAYOUTS: [&str; 10] = ["A", "B", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"];
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Player {
+    /// Net-guided search with net number `net` of the farm's nets.
+    Net {
+        /// Index into the nets handed to [`play`].
+        net: usize,
+        /// Search settings.
+        search: SearchConfig,
+    },
+    /// Uniformly random legal actions.
+    Random,
+}
+
+/// Game settings shared by all games of a run (the `[selfplay]` table of a training config).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameConfig {
+    /// Games kept in flight (the net batch is at most this).
+    #[serde(default = "default_concurrent")]
+    pub concurrent_games: usize,
+    /// Plies after which an unfinished game is adjudicated.
+    #[serde(default = "default_max_plies")]
+    pub max_plies: u32,
+    /// Adjudication of unfinished games: a material lead of at least this many soldier units
+    /// (chariot 9, cannon 4.5, horse 4, advisor/elephant 2, soldier 1; pieces by the type they
+    /// move as) wins, less is a draw; 0 makes every unfinished game a draw.
+    #[serde(default = "default_adjudicate")]
+    pub adjudicate_material: f32,
+    /// Move-selection temperature for the first `temperature_plies` plies.
+    #[serde(default = "default_temperature")]
+    pub temperature: f32,
+    /// Plies played at `temperature`; later plies take the most visited action.
+    #[serde(default = "default_temperature_plies")]
+    pub temperature_plies: u32,
+    /// Independent batchers (see [`play`]): 1 for one batcher over all games (GPU), the number
+    /// of cores on a CPU.
+    #[serde(default = "default_lanes")]
+    pub lanes: usize,
+}
+
+fn default_concurrent() -> usize {
+    64
+}
+fn default_max_plies() -> u32 {
+    300
+}
+fn default_adjudicate() -> f32 {
+    3.0
+}
+fn default_temperature() -> f32 {
+    1.0
+}
+fn default_temperature_plies() -> u32 {
+    20
+}
+fn default_lanes() -> usize {
+    1
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        GameConfig {
+            concurrent_games: default_concurrent(),
+            max_plies: default_max_plies(),
+            adjudicate_material: default_adjudicate(),
+            temperature: default_temperature(),
+            temperature_plies: default_temperature_plies(),
+            lanes: default_lanes(),
+        }
+    }
+}
+
+/// One game to play.
+#[derive(Clone, Debug)]
+pub struct GameJob {
+    /// Caller's identifier.
+    pub id: u64,
+    /// Seed of the game's random stream (layouts, chance, determinizations, sampling).
+    pub seed: u64,
+    /// Red's player.
+    pub red: Player,
+    /// Black's player.
+    pub black: Player,
+    /// Keep training samples of the net players' decisions.
+    pub record: bool,
+    /// Dirichlet noise at the root (self-play).
+    pub noise: bool,
+    /// Temperature for the opening plies (0: always the most visited action).
+    pub temperature: f32,
+    /// Plies played at `temperature`.
+    pub temperature_plies: u32,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug)]
+pub struct GameResult {
+    /// The job's identifier.
+    pub id: u64,
+    /// The winner, if any.
+    pub winner: Option<Color>,
+    /// Why it ended (`checkmate`, …, `adjudicated`).
+    pub reason: String,
+    /// Plies played.
+    pub plies: u32,
+    /// Ended by the ply limit (adjudicated).
+    pub adjudicated: bool,
+    /// Training samples (if recorded).
+    pub samples: Vec<Sample>,
+    /// Net evaluations used.
+    pub evals: u64,
+}
+
+/// Counters of a [`play`] call.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FarmStats {
+    /// Net evaluations (positions through the net).
+    pub evals: u64,
+    /// Net batches.
+    pub batches: u64,
+    /// Seconds in the net.
+    pub net_seconds: f64,
+    /// Seconds in the search (tree work, encoding).
+    pub search_seconds: f64,
+}
+
+struct Record {
+    player: Color,
+    obs: CompactObs,
+    legal: Vec<u16>,
+    policy: Vec<(u16, f32)>,
+    ply: u16,
+    q: f32,
+}
+
+struct Slot {
+    job: GameJob,
+    game: VariantGame,
+    rng: Pcg64Mcg,
+    search: Option<Search>,
+    result: Option<(Vec<f32>, f32)>,
+    records: Vec<Record>,
+    evals: u64,
+    /// Public position hashes after each board action, the start included.
+    history: Vec<u64>,
+}
+
+enum Status {
+    NeedsEval(usize),
+    Finished(Option<Color>, String, bool),
+}
+
+/// The start state of a game: the variant's start, with Surprise layouts drawn uniformly for
+/// each side (RULES.md §S2: the owner's secret choice, modelled as uniform).
+pub fn start_state(variant: &'static Variant, rng: &mut impl Rng) -> State {
+    let layouts = (variant.family == Family::Surprise)
+        .then(|| (LAYOUTS[rng.random_range(0..LAYOUTS.len())], LAYOUTS[rng.random_range(0..LAYOUTS.len())]));
+    State::start(variant, layouts).expect("preset layouts are valid")
+}
+
+impl Slot {
+    fn new(variant: &'static Variant, job: GameJob) -> Slot {
+        let mut rng = Pcg64Mcg::seed_from_u64(job.seed);
+        let game = VariantGame::new(start_state(variant, &mut rng));
+        let history = vec![game.state().position().hash()];
+        Slot { job, game, rng, search: None, result: None, records: Vec::new(), evals: 0, history }
+    }
+
+    fn player(&self, c: Color) -> &Player {
+        match c {
+            Color::Red => &self.job.red,
+            Color::Black => &self.job.black,
+        }
+    }
+
+    fn play(&mut self, action: engine::variant::Action) {
+        use engine::variant::Action;
+        let board = matches!(action, Action::Move { .. } | Action::Flip { .. });
+        let rng = &mut self.rng;
+        self.game.play(action, |outs| {
+            let x: f64 = rng.random();
+            let mut acc = 0.0;
+            for (o, p) in outs {
+                acc += p;
+                if x < acc {
+                    return *o;
+                }
+            }
+            outs[outs.len() - 1].0
+        });
+        if board {
+            self.history.push(self.game.state().position().hash());
+        }
+    }
+
+    fn advance(&mut self, cfg: &GameConfig) -> Status {
+        loop {
+            if let Some(end) = self.game.outcome() {
+                return Status::Finished(end.winner(), end.reason().to_string(), false);
+            }
+            let plies = self.game.plies().len() as u32;
+            if plies >= cfg.max_plies {
+                let s = self.game.state();
+                let diff = models::encoding::material(s.position(), Color::Red) - models::encoding::material(s.position(), Color::Black);
+                let t = cfg.adjudicate_material;
+                let winner = if t > 0.0 && diff >= t {
+                    Some(Color::Red)
+                } else if t > 0.0 && -diff >= t {
+                    Some(Color::Black)
+                } else {
+                    None
+                };
+                return Status::Finished(winner, "adjudicated".into(), true);
+            }
+            let state = self.game.state();
+            if state.is_chance() {
+                // VariantGame resolves chance inside `play`; a chance state here only arises from
+                // a start FEN.
+                let mut s = state.clone();
+                sample_chance(&mut s, &mut self.rng);
+                self.game = VariantGame::new(s);
+                continue;
+            }
+            let me = state.turn();
+            match self.player(me).clone() {
+                Player::Random => {
+                    let acts = state.legal_actions();
+                    let a = acts[self.rng.random_range(0..acts.len())];
+                    self.play(a);
+                }
+                Player::Net { net, search } => {
+                    if self.search.is_none() {
+                        let view = View::new(state, me);
+                        self.search = Some(Search::new(view, state.legal_actions(), &search, self.job.noise, &self.history));
+                    }
+                    let s = self.search.as_mut().expect("search");
+                    if let Some((priors, value)) = self.result.take() {
+                        s.deliver(&priors, value, &mut self.rng);
+                    }
+                    if s.advance(&mut self.rng) {
+                        return Status::NeedsEval(net);
+                    }
+                    let temp = if plies < self.job.temperature_plies { self.job.temperature } else { 0.0 };
+                    let action = s.choose(temp, &mut self.rng);
+                    if self.job.record {
+                        let visits = s.visits();
+                        let total: u32 = visits.iter().map(|v| v.2).sum::<u32>().max(1);
+                        self.records.push(Record {
+                            player: me,
+                            obs: CompactObs::from_dense(s.root_obs()),
+                            legal: s.root_slots().to_vec(),
+                            policy: visits.iter().filter(|v| v.2 > 0).map(|v| (v.1, v.2 as f32 / total as f32)).collect(),
+                            ply: plies.min(u32::from(u16::MAX)) as u16,
+                            q: s.root_value().clamp(-1.0, 1.0),
+                        });
+                    }
+                    self.search = None;
+                    self.play(action);
+                }
+            }
+        }
+    }
+
+    fn finish(self, winner: Option<Color>, reason: String, adjudicated: bool) -> GameResult {
+        let samples = self
+            .records
+            .into_iter()
+            .map(|r| Sample {
+                obs: r.obs,
+                policy: r.policy,
+                legal: r.legal,
+                outcome: match winner {
+                    Some(w) if w == r.player => 1,
+                    Some(_) => -1,
+                    None => 0,
+                },
+                ply: r.ply,
+                q: r.q,
+            })
+            .collect();
+        GameResult {
+            id: self.job.id,
+            winner,
+            reason,
+            plies: self.game.plies().len() as u32,
+            adjudicated,
+            samples,
+            evals: self.evals,
+        }
+    }
+}
+
+/// Plays `jobs` on `variant` with `nets`; `on_result` sees each game as it ends (on the calling
+/// thread). Results come back in the order the games ended.
+///
+/// With `cfg.lanes == 1` one batcher serves every game in flight (`cfg.concurrent_games`), with
+/// libtorch using its configured threads and rayon advancing the games: the layout for a GPU,
+/// where one large batch is best. With `lanes > 1` the games are split into that many lanes,
+/// each on its own thread with its own copy of the nets, its own batcher and single-threaded
+/// libtorch: on CPUs this keeps every core busy in both phases (no core idles while the net
+/// runs, and no OpenMP barrier stalls on a shared core).
+pub fn play(
+    variant: &'static Variant,
+    nets: &[&Net],
+    jobs: Vec<GameJob>,
+    cfg: &GameConfig,
+    mut on_result: impl FnMut(&GameResult),
+) -> (Vec<GameResult>, FarmStats) {
+    let lanes = cfg.lanes.max(1).min(jobs.len().max(1));
+    if lanes == 1 {
+        let mut results = Vec::new();
+        let stats = play_lane(variant, nets, jobs, cfg.concurrent_games, true, cfg, &mut |r| {
+            on_result(&r);
+            results.push(r);
+        });
+        return (results, stats);
+    }
+    let mut split: Vec<Vec<GameJob>> = vec![Vec::new(); lanes];
+    for (i, j) in jobs.into_iter().enumerate() {
+        split[i % lanes].push(j);
+    }
+    let width = cfg.concurrent_games.div_ceil(lanes).max(1);
+    let lane_nets: Vec<Vec<Net>> = (0..lanes).map(|_| nets.iter().map(|n| n.duplicate()).collect()).collect();
+    let threads = tch::get_num_threads();
+    tch::set_num_threads(1);
+    let (tx, rx) = std::sync::mpsc::channel::<GameResult>();
+    let mut results = Vec::new();
+    let stats = std::thread::scope(|scope| {
+        let handles: Vec<_> = split
+            .into_iter()
+            .zip(lane_nets)
+            .map(|(jobs, own)| {
+                let tx = tx.clone();
+                scope.spawn(move || {
+                    let refs: Vec<&Net> = own.iter().collect();
+                    play_lane(variant, &refs, jobs, width, false, cfg, &mut |r| {
+                        let _ = tx.send(r);
+                    })
+                })
+            })
+            .collect();
+        drop(tx);
+        for r in rx {
+            on_result(&r);
+            results.push(r);
+        }
+        let mut total = FarmStats::default();
+        for h in handles {
+            let s = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+            total.evals += s.evals;
+            total.batches += s.batches;
+            total.net_seconds += s.net_seconds;
+            total.search_seconds += s.search_seconds;
+        }
+        total
+    });
+    tch::set_num_threads(threads);
+    (results, stats)
+}
+
+/// One batcher over `width` games in flight; `parallel` advances them with rayon.
+fn play_lane(
+    variant: &'static Variant,
+    nets: &[&Net],
+    jobs: Vec<GameJob>,
+    width: usize,
+    parallel: bool,
+    cfg: &GameConfig,
+    on_result: &mut dyn FnMut(GameResult),
+) -> FarmStats {
+    let mut queue = jobs.into_iter();
+    let mut slots: Vec<Option<Slot>> = Vec::new();
+    let mut stats = FarmStats::default();
+    let width = width.max(1);
+    let mut obs: Vec<f32> = Vec::new();
+    loop {
+        for s in slots.iter_mut().filter(|s| s.is_none()) {
+            *s = queue.next().map(|j| Slot::new(variant, j));
+        }
+        while slots.len() < width {
+            match queue.next() {
+                Some(j) => slots.push(Some(Slot::new(variant, j))),
+                None => break,
+            }
+        }
+        if slots.iter().all(Option::is_none) {
+            break;
+        }
+        let t0 = std::time::Instant::now();
+        let status: Vec<Option<Status>> = if parallel {
+            slots.par_iter_mut().map(|s| s.as_mut().map(|s| s.advance(cfg))).collect()
+        } else {
+            slots.iter_mut().map(|s| s.as_mut().map(|s| s.advance(cfg))).collect()
+        };
+        stats.search_seconds += t0.elapsed().as_secs_f64();
+        for (i, st) in status.iter().enumerate() {
+            if let Some(Status::Finished(w, reason, adj)) = st {
+                if let Some(slot) = slots[i].take() {
+                    on_result(slot.finish(*w, reason.clone(), *adj));
+                }
+            }
+        }
+        for (n, net) in nets.iter().enumerate() {
+            let who: Vec<usize> =
+                status.iter().enumerate().filter(|(_, s)| matches!(s, Some(Status::NeedsEval(k)) if *k == n)).map(|(i, _)| i).collect();
+            if who.is_empty() {
+                continue;
+            }
+            let t1 = std::time::Instant::now();
+            obs.clear();
+            obs.reserve(who.len() * OBS_LEN);
+            let mut legal: Vec<&[u16]> = Vec::with_capacity(who.len());
+            for &i in &who {
+                let (o, l) = slots[i].as_ref().and_then(|s| s.search.as_ref()).expect("pending search").request();
+                obs.extend_from_slice(o);
+                legal.push(l);
+            }
+            let ev = net.evaluate(&obs, &legal);
+            drop(legal);
+            for (k, &i) in who.iter().enumerate() {
+                if let Some(s) = slots[i].as_mut() {
+                    s.result = Some((ev.priors(k).to_vec(), ev.value(k)));
+                    s.evals += 1;
+                }
+            }
+            stats.evals += who.len() as u64;
+            stats.batches += 1;
+            stats.net_seconds += t1.elapsed().as_secs_f64();
+        }
+    }
+    stats
+}
+
+/// A game seed from the run seed and the game's coordinates (splitmix64 of each part in turn).
+pub fn game_seed(parts: &[u64]) -> u64 {
+    let mut h: u64 = 0x9E37_79B9_7F4A_7C15;
+    for &p in parts {
+        h ^= p;
+        h = h.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = h;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        h = z ^ (z >> 31);
+    }
+    h
+}

@@ -1,0 +1,158 @@
+//! The replay window: the most recent samples of the shards in a directory, written by any
+//! number of workers. Shards are read once and kept in memory while inside the window; a shard
+//! that cannot be read (corrupt, truncated, another encoding version or variant) is skipped with
+//! a warning and never touched again: nothing is deleted.
+
+use models::shard::{self, Sample, ShardHeader};
+use rand::Rng;
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+struct Loaded {
+    header: ShardHeader,
+    samples: Arc<Vec<Sample>>,
+}
+
+/// Samples of the most recent shards.
+pub struct Replay {
+    dir: PathBuf,
+    variant: String,
+    window: usize,
+    loaded: HashMap<PathBuf, Loaded>,
+    skipped: HashSet<PathBuf>,
+    /// Shards in the window, newest first, with their sample counts.
+    order: Vec<(PathBuf, usize)>,
+    len: usize,
+}
+
+/// What a refresh found.
+#[derive(Debug, Default)]
+pub struct Refresh {
+    /// Shards read this time.
+    pub new_shards: usize,
+    /// Samples in them.
+    pub new_samples: usize,
+    /// Warnings for skipped shards (each names the file and the problem).
+    pub warnings: Vec<String>,
+}
+
+impl Replay {
+    /// A window of `window` samples over the shards in `dir` for `variant`.
+    pub fn new(dir: &Path, variant: &str, window: usize) -> Replay {
+        Replay {
+            dir: dir.to_path_buf(),
+            variant: variant.to_string(),
+            window,
+            loaded: HashMap::new(),
+            skipped: HashSet::new(),
+            order: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// Reads shards not seen before and recomputes the window.
+    pub fn refresh(&mut self) -> Refresh {
+        let mut r = Refresh::default();
+        let files = match shard::list(&self.dir) {
+            Ok(f) => f,
+            Err(e) => {
+                r.warnings.push(format!("warning: cannot list shards: {e}"));
+                return r;
+            }
+        };
+        // Headers first (cheap) to order by recency, then payloads of the newest only.
+        let mut headers: Vec<(PathBuf, ShardHeader)> = Vec::new();
+        for f in files {
+            if self.skipped.contains(&f) {
+                continue;
+            }
+            if let Some(l) = self.loaded.get(&f) {
+                headers.push((f, l.header.clone()));
+                continue;
+            }
+            match shard::read_header(&f) {
+                Ok(h) if h.variant != self.variant => {
+                    r.warnings.push(format!(
+                        "warning: skipping shard {}: variant {:?}, this run trains {:?}",
+                        f.display(),
+                        h.variant,
+                        self.variant
+                    ));
+                    self.skipped.insert(f);
+                }
+                Ok(h) => headers.push((f, h)),
+                Err(e) => {
+                    r.warnings.push(format!("warning: skipping shard: {e}"));
+                    self.skipped.insert(f);
+                }
+            }
+        }
+        headers.sort_by(|a, b| (b.1.created_unix, b.1.seq, &b.0).cmp(&(a.1.created_unix, a.1.seq, &a.0)));
+        let mut order = Vec::new();
+        let mut total = 0usize;
+        for (f, h) in headers {
+            if total >= self.window {
+                break;
+            }
+            if !self.loaded.contains_key(&f) {
+                match shard::read(&f) {
+                    Ok((header, samples)) => {
+                        r.new_shards += 1;
+                        r.new_samples += samples.len();
+                        self.loaded.insert(f.clone(), Loaded { header, samples: Arc::new(samples) });
+                    }
+                    Err(e) => {
+                        r.warnings.push(format!("warning: skipping shard: {e}"));
+                        self.skipped.insert(f);
+                        continue;
+                    }
+                }
+            }
+            let n = self.loaded[&f].samples.len();
+            let _ = h;
+            total += n;
+            order.push((f, n));
+        }
+        // Forget (in memory only) shards that fell out of the window.
+        let keep: HashSet<&PathBuf> = order.iter().map(|(f, _)| f).collect();
+        self.loaded.retain(|f, _| keep.contains(f));
+        self.order = order;
+        self.len = total.min(self.window);
+        r
+    }
+
+    /// Samples in the window.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the window is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Shards in the window.
+    pub fn shards(&self) -> usize {
+        self.order.len()
+    }
+
+    /// `n` samples drawn uniformly (with replacement) from the window.
+    pub fn sample(&self, rng: &mut impl Rng, n: usize) -> Vec<&Sample> {
+        let mut out = Vec::with_capacity(n);
+        if self.len == 0 {
+            return out;
+        }
+        for _ in 0..n {
+            let mut k = rng.random_range(0..self.len);
+            for (f, cnt) in &self.order {
+                if k < *cnt {
+                    out.push(&self.loaded[f].samples[k]);
+                    break;
+                }
+                k -= cnt;
+            }
+        }
+        out
+    }
+}

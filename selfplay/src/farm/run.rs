@@ -1,0 +1,558 @@
+//! A training run (`anqi train`): alternate self-play (a shard per iteration, or shards from
+//! external workers) and training on the replay window; checkpoint, optionally gate, report;
+//! at the end, evaluate. Running the same command again resumes from the last checkpoint and the
+//! shards on disk, losing at most the games in progress.
+
+use super::config::{RunConfig, Source};
+use super::eval::{play_match, MatchResult};
+use super::replay::Replay;
+use super::search::SearchConfig;
+use super::{game_seed, play, GameConfig, GameJob, Player};
+use anyhow::Context;
+use engine::variant::Variant;
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
+use models::checkpoint::{self, Expect, SaveInfo};
+use models::device::DeviceSpec;
+use models::net::Net;
+use models::shard::{self, ShardHeader};
+use models::train::{Batch, Losses, Trainer};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The anqi git revision this binary was built from.
+pub const GIT_REVISION: &str = env!("ANQI_GIT_REVISION");
+
+/// Progress bars (indicatif, on stderr, hidden when it is not a terminal) and plain lines.
+pub struct Ui {
+    mp: MultiProgress,
+}
+
+impl Ui {
+    /// Bars on stderr when `enabled` and stderr is a terminal.
+    pub fn new(enabled: bool) -> Ui {
+        let target = if enabled { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
+        Ui { mp: MultiProgress::with_draw_target(target) }
+    }
+
+    /// Prints a line above the bars.
+    pub fn say(&self, line: impl AsRef<str>) {
+        self.mp.suspend(|| println!("{}", line.as_ref()));
+    }
+
+    /// A bar of `len` units named `what`.
+    pub fn bar(&self, len: u64, what: &str) -> ProgressBar {
+        let style = ProgressStyle::with_template(&format!(
+            "{{prefix:>9}} [{{bar:30}}] {{pos}}/{{len}} {what} {{per_sec}} eta {{eta}} {{msg}}"
+        ))
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+        let b = self.mp.add(ProgressBar::new(len).with_style(style));
+        b.set_prefix(what.to_string());
+        b
+    }
+}
+
+/// Loads a variant preset or file for the life of the process.
+pub fn load_variant(spec: &str) -> anyhow::Result<&'static Variant> {
+    let v = Variant::load(spec).with_context(|| format!("variant {spec:?}"))?;
+    models::encoding::check_variant(&v)?;
+    Ok(Box::leak(Box::new(v)))
+}
+
+/// libgomp (libtorch's OpenMP) reads `OMP_WAIT_POLICY` once, when it is loaded: before `main`.
+/// Its default, spinning at every barrier, makes multi-threaded training many times slower as
+/// soon as another process competes for the cores; passive waiting costs little when they are
+/// idle. So `train` and `selfplay` re-execute themselves once with `OMP_WAIT_POLICY=PASSIVE`
+/// unless the variable is set (an explicit setting is respected). Returns only if the re-exec
+/// was not needed or failed.
+pub fn reexec_with_passive_openmp() {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        if std::env::var_os("OMP_WAIT_POLICY").is_some() {
+            return;
+        }
+        let Ok(exe) = std::env::current_exe() else { return };
+        let err = std::process::Command::new(exe).args(std::env::args_os().skip(1)).env("OMP_WAIT_POLICY", "PASSIVE").exec();
+        eprintln!("warning: could not re-execute with OMP_WAIT_POLICY=PASSIVE ({err}); continuing");
+    }
+}
+
+/// Sets the farm's (rayon) and libtorch's thread counts; 0 means every core.
+pub fn init_threads(n: usize) -> usize {
+    let n = if n == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { n };
+    tch::set_num_threads(n as i32);
+    let _ = rayon::ThreadPoolBuilder::new().num_threads(n).build_global();
+    n
+}
+
+/// The device a config names.
+pub fn device(cfg: &RunConfig) -> anyhow::Result<tch::Device> {
+    let spec: DeviceSpec = cfg.device.parse()?;
+    Ok(spec.resolve()?)
+}
+
+/// What one self-play shard produced.
+#[derive(Clone, Debug, Default)]
+pub struct ShardStats {
+    /// The shard file.
+    pub path: PathBuf,
+    /// Games.
+    pub games: u32,
+    /// Samples.
+    pub samples: usize,
+    /// Plies.
+    pub plies: u64,
+    /// Decisive games.
+    pub decisive: u32,
+    /// Adjudicated games.
+    pub adjudicated: u32,
+    /// Net evaluations.
+    pub evals: u64,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// Plays one shard of self-play games with `net` as worker `worker`, shard `seq`, and writes it
+/// to `dir` (atomically).
+#[allow(clippy::too_many_arguments)]
+pub fn selfplay_shard(
+    variant: &'static Variant,
+    net: &Net,
+    net_step: u64,
+    cfg: &RunConfig,
+    worker: u32,
+    seq: u64,
+    dir: &Path,
+    ui: &Ui,
+) -> anyhow::Result<ShardStats> {
+    let start = Instant::now();
+    let games = cfg.selfplay.games_per_iteration;
+    let player = Player::Net { net: 0, search: cfg.search.clone() };
+    let jobs: Vec<GameJob> = (0..u64::from(games))
+        .map(|g| GameJob {
+            id: g,
+            seed: game_seed(&[cfg.seed, u64::from(worker), seq, g]),
+            red: player.clone(),
+            black: player.clone(),
+            record: true,
+            noise: true,
+            temperature: cfg.selfplay.temperature,
+            temperature_plies: cfg.selfplay.temperature_plies,
+        })
+        .collect();
+    let bar = ui.bar(u64::from(games), "games");
+    let mut samples_so_far = 0usize;
+    let (results, stats) = play(
+        variant,
+        &[net],
+        jobs,
+        &cfg.selfplay.game(),
+        |r| {
+            samples_so_far += r.samples.len();
+            bar.inc(1);
+            bar.set_message(format!("{samples_so_far} samples"));
+        },
+    );
+    bar.finish_and_clear();
+    let mut st = ShardStats { games, evals: stats.evals, ..Default::default() };
+    let mut samples = Vec::new();
+    for r in results {
+        st.plies += u64::from(r.plies);
+        st.decisive += u32::from(r.winner.is_some());
+        st.adjudicated += u32::from(r.adjudicated);
+        samples.extend(r.samples);
+    }
+    st.samples = samples.len();
+    let header = ShardHeader {
+        encoding_version: models::encoding::ENCODING_VERSION,
+        variant: variant.name.clone(),
+        worker,
+        seq,
+        net_step,
+        games,
+        samples: samples.len() as u64,
+        plies: st.plies,
+        decisive: st.decisive,
+        git_revision: GIT_REVISION.into(),
+        created_unix: checkpoint::now_unix(),
+    };
+    fs::create_dir_all(dir).with_context(|| format!("{}", dir.display()))?;
+    let path = dir.join(shard::file_name(worker, seq));
+    shard::write(&path, &header, &samples)?;
+    st.path = path;
+    st.seconds = start.elapsed().as_secs_f64();
+    Ok(st)
+}
+
+/// The result of a run.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    /// Final training step.
+    pub step: u64,
+    /// Whether it resumed from a checkpoint.
+    pub resumed_from: Option<u64>,
+    /// Final match against random.
+    pub vs_random: Option<MatchResult>,
+    /// Final match against the untrained net.
+    pub vs_initial: Option<MatchResult>,
+    /// Wall-clock seconds of this invocation.
+    pub seconds: f64,
+}
+
+fn trainer_json(iteration: u64, samples_trained: u64, last: &Losses) -> serde_json::Value {
+    serde_json::json!({ "iteration": iteration, "samples_trained": samples_trained, "loss": last })
+}
+
+fn save_checkpoint(cfg: &RunConfig, variant: &Variant, trainer: &Trainer, trainer_state: serde_json::Value) -> anyhow::Result<PathBuf> {
+    let opt = trainer.optimizer_state();
+    let path = checkpoint::save(
+        &cfg.checkpoint_dir(),
+        &trainer.net,
+        Some(&opt),
+        SaveInfo {
+            step: trainer.step,
+            variant: &variant.name,
+            config: cfg.to_json(),
+            git_revision: GIT_REVISION,
+            trainer: trainer_state,
+        },
+    )?;
+    Ok(path)
+}
+
+/// Saves the run's configuration once (`config.toml`); a resumed run with a different
+/// configuration keeps the old file and writes the new one beside it.
+fn save_config(cfg: &RunConfig) -> anyhow::Result<()> {
+    let path = cfg.run_dir.join("config.toml");
+    let text = cfg.to_toml();
+    match fs::read_to_string(&path) {
+        Ok(old) if old == text => Ok(()),
+        Ok(_) => {
+            let alt = cfg.run_dir.join(format!("config.{}.toml", checkpoint::now_unix()));
+            checkpoint::write_atomic(&alt, text.as_bytes())?;
+            Ok(())
+        }
+        Err(_) => Ok(checkpoint::write_atomic(&path, text.as_bytes())?),
+    }
+}
+
+fn fmt_secs(s: f64) -> String {
+    let s = s.max(0.0) as u64;
+    if s >= 3600 {
+        format!("{}h{:02}m{:02}s", s / 3600, s / 60 % 60, s % 60)
+    } else {
+        format!("{}m{:02}s", s / 60, s % 60)
+    }
+}
+
+/// The evaluation search: the training search (or `eval.simulations`), no noise.
+pub fn eval_search(cfg: &RunConfig) -> SearchConfig {
+    SearchConfig { simulations: cfg.eval.simulations.unwrap_or(cfg.search.simulations), ..cfg.search.clone() }
+}
+
+/// Game settings of evaluation matches: unfinished games at the ply limit are draws.
+pub fn eval_games(cfg: &RunConfig) -> GameConfig {
+    GameConfig {
+        concurrent_games: cfg.selfplay.concurrent_games,
+        max_plies: cfg.eval.max_plies.unwrap_or(cfg.selfplay.max_plies),
+        adjudicate_material: 0.0,
+        temperature: 1.0,
+        temperature_plies: cfg.eval.temperature_plies,
+        lanes: cfg.selfplay.lanes,
+    }
+}
+
+/// Runs (or resumes) the training run `cfg`. `progress` shows bars on a terminal.
+pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
+    let started = Instant::now();
+    let ui = Ui::new(progress);
+    let threads = init_threads(cfg.threads);
+    let variant = load_variant(&cfg.variant)?;
+    let device = device(cfg)?;
+    let ck_dir = cfg.checkpoint_dir();
+    let shard_dir = cfg.shard_dir();
+    fs::create_dir_all(&shard_dir).with_context(|| shard_dir.display().to_string())?;
+    fs::create_dir_all(&ck_dir).with_context(|| ck_dir.display().to_string())?;
+    save_config(cfg)?;
+    let total = cfg.train.steps;
+    let mut report = RunReport::default();
+
+    let (mut trainer, mut iteration, mut samples_trained) = if checkpoint::exists(&ck_dir) {
+        let (net, meta, json) = checkpoint::load(
+            &ck_dir,
+            device,
+            Expect { variant: Some(&variant.name), architecture: Some(&cfg.net) },
+        )?;
+        let mut t = Trainer::new(net, cfg.optimizer.clone(), total);
+        let opt = checkpoint::load_optimizer(&json, &meta)?;
+        if !opt.is_empty() {
+            t.load_optimizer_state(opt, &json)?;
+        }
+        t.step = meta.step;
+        let it = meta.trainer.get("iteration").and_then(|v| v.as_u64()).unwrap_or(0);
+        let seen = meta.trainer.get("samples_trained").and_then(|v| v.as_u64()).unwrap_or(0);
+        report.resumed_from = Some(meta.step);
+        ui.say(format!("resuming from {} (step {}, iteration {it})", json.display(), meta.step));
+        (t, it, seen)
+    } else {
+        let net = Net::new(&cfg.net, device, cfg.seed);
+        let t = Trainer::new(net, cfg.optimizer.clone(), total);
+        let p = save_checkpoint(cfg, variant, &t, trainer_json(0, 0, &Losses::default()))?;
+        ui.say(format!("new run in {}; untrained net saved as {}", cfg.run_dir.display(), p.display()));
+        (t, 0, 0)
+    };
+    ui.say(format!(
+        "train {}: variant {}, net {}x{} ({} parameters), {} simulations, {} games/iteration, {} steps of {} ({} per iteration), {threads} threads, {:?}",
+        cfg.run_dir.display(),
+        variant.name,
+        cfg.net.blocks,
+        cfg.net.channels,
+        trainer.net.parameter_count(),
+        cfg.search.simulations,
+        cfg.selfplay.games_per_iteration,
+        total,
+        cfg.train.batch_size,
+        cfg.train.steps_per_iteration,
+        device
+    ));
+
+    let mut replay = Replay::new(&shard_dir, &variant.name, cfg.train.replay_samples);
+    let metrics_path = cfg.run_dir.join("metrics.jsonl");
+    let mut metrics = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&metrics_path)
+        .with_context(|| metrics_path.display().to_string())?;
+    let steps_bar = ui.bar(total, "steps");
+    steps_bar.set_position(trainer.step.min(total));
+    let gate = cfg.eval.gate_games > 0;
+    let mut previous: Option<Net> = None;
+    let mut known_shards = 0;
+    let mut last_checkpoint = trainer.step;
+
+    while trainer.step < total {
+        let it_start = Instant::now();
+        iteration += 1;
+        // 1. Self-play (or wait for workers).
+        let sp = match cfg.selfplay.source {
+            Source::InProcess => {
+                let seq = shard::next_seq(&shard_dir, 0)?;
+                Some(selfplay_shard(variant, &trainer.net, trainer.step, cfg, 0, seq, &shard_dir, &ui)?)
+            }
+            Source::External => {
+                steps_bar.set_message("waiting for worker shards");
+                loop {
+                    let n = shard::list(&shard_dir)?.len();
+                    if n > known_shards {
+                        known_shards = n;
+                        break;
+                    }
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+                steps_bar.set_message("");
+                None
+            }
+        };
+        let refresh = replay.refresh();
+        for w in &refresh.warnings {
+            ui.say(w);
+        }
+        // Loss on the new games before training on them: a held-out measure of what the net
+        // predicts about play it has not seen.
+        let fresh = sp.as_ref().and_then(|s| shard::read(&s.path).ok()).map(|(_, samples)| {
+            let refs: Vec<&models::shard::Sample> = samples.iter().take(2048).collect();
+            trainer.evaluate(&Batch::new(&refs, device, 0.0))
+        });
+        // 2. Train.
+        let t_train = Instant::now();
+        let mut sum = Losses::default();
+        let mut steps_done = 0u64;
+        if replay.len() >= cfg.train.min_samples.max(1) {
+            if gate {
+                previous = Some(trainer.net.duplicate());
+            }
+            let mut rng = Pcg64Mcg::seed_from_u64(game_seed(&[cfg.seed, 0xBA7C4, trainer.step]));
+            let steps = cfg.train.steps_per_iteration.min(total - trainer.step);
+            for _ in 0..steps {
+                let samples = replay.sample(&mut rng, cfg.train.batch_size);
+                let batch = Batch::new(&samples, device, cfg.optimizer.q_weight);
+                let l = trainer.train_step(&batch);
+                sum.policy += l.policy;
+                sum.value += l.value;
+                sum.total += l.total;
+                steps_done += 1;
+                samples_trained += samples.len() as u64;
+                steps_bar.inc(1);
+                steps_bar.set_message(format!("loss {:.3}", l.total));
+            }
+        }
+        let train_secs = t_train.elapsed().as_secs_f64();
+        let mean = |x: f64| if steps_done > 0 { x / steps_done as f64 } else { f64::NAN };
+        let losses = Losses { policy: mean(sum.policy), value: mean(sum.value), total: mean(sum.total) };
+        // 3. Checkpoint.
+        let every = if cfg.train.checkpoint_every == 0 { cfg.train.steps_per_iteration } else { cfg.train.checkpoint_every };
+        let mut checkpointed = None;
+        if steps_done > 0 && (trainer.step >= last_checkpoint + every || trainer.step >= total) {
+            last_checkpoint = trainer.step;
+            checkpointed = Some(save_checkpoint(cfg, variant, &trainer, trainer_json(iteration, samples_trained, &losses))?);
+        }
+        // 4. Gate against the previous net.
+        let mut vs_prev: Option<MatchResult> = None;
+        if let (true, Some(prev), Some(ck)) = (gate, previous.as_ref(), checkpointed.as_ref()) {
+            let bar = ui.bar(u64::from(cfg.eval.gate_games), "gate");
+            let m = play_match(
+                variant,
+                &trainer.net,
+                Some(prev),
+                "previous",
+                cfg.eval.gate_games,
+                &eval_search(cfg),
+                &eval_games(cfg),
+                cfg.eval.temperature_plies,
+                game_seed(&[cfg.seed, 0x6A7E, trainer.step]),
+                |_| bar.inc(1),
+            );
+            bar.finish_and_clear();
+            if m.score() >= cfg.eval.gate_threshold {
+                let stem = ck.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                checkpoint::write_atomic(&ck_dir.join("best"), format!("{stem}\n").as_bytes())?;
+            }
+            vs_prev = Some(m);
+        }
+        // 5. Report.
+        let it_secs = it_start.elapsed().as_secs_f64();
+        let (games, samples, sp_secs, evals, plies, decisive, adjudicated) = sp
+            .as_ref()
+            .map(|s| (s.games, s.samples, s.seconds, s.evals, s.plies, s.decisive, s.adjudicated))
+            .unwrap_or_default();
+        let train_rate = if train_secs > 0.0 && steps_done > 0 {
+            (steps_done * cfg.train.batch_size as u64) as f64 / train_secs
+        } else {
+            0.0
+        };
+        let vs_prev_text = vs_prev.as_ref().map(|m| format!("{:.1}%", 100.0 * m.score())).unwrap_or_else(|| "-".into());
+        let fresh_text = fresh.map(|l| format!(" | new games: policy {:.3} value {:.3}", l.policy, l.value)).unwrap_or_default();
+        ui.say(format!(
+            "iter {iteration:>3} step {:>5}/{total} | {games} games {:.2}/s, {samples} samples {:.0}/s, {:.0} plies/game, {decisive} decisive ({adjudicated} adjudicated) | loss {:.3} (policy {:.3}, value {:.3}) lr {:.2e} | train {:.0} samples/s{fresh_text} | replay {} | vs prev {vs_prev_text} | {}",
+            trainer.step,
+            f64::from(games) / sp_secs.max(1e-9),
+            samples as f64 / sp_secs.max(1e-9),
+            plies as f64 / f64::from(games.max(1)),
+            losses.total,
+            losses.policy,
+            losses.value,
+            trainer.lr(),
+            train_rate,
+            replay.len(),
+            fmt_secs(started.elapsed().as_secs_f64())
+        ));
+        let line = serde_json::json!({
+            "iteration": iteration,
+            "step": trainer.step,
+            "unix": checkpoint::now_unix(),
+            "games": games,
+            "samples": samples,
+            "plies": plies,
+            "decisive": decisive,
+            "adjudicated": adjudicated,
+            "net_evals": evals,
+            "selfplay_seconds": sp_secs,
+            "train_seconds": train_secs,
+            "iteration_seconds": it_secs,
+            "games_per_second": f64::from(games) / sp_secs.max(1e-9),
+            "samples_per_second": samples as f64 / sp_secs.max(1e-9),
+            "train_samples_per_second": train_rate,
+            "loss": losses.total,
+            "loss_policy": losses.policy,
+            "loss_value": losses.value,
+            "new_games_loss_policy": fresh.map(|l| l.policy),
+            "new_games_loss_value": fresh.map(|l| l.value),
+            "lr": trainer.lr(),
+            "replay_samples": replay.len(),
+            "replay_shards": replay.shards(),
+            "vs_previous": vs_prev,
+            "checkpoint": checkpointed,
+        });
+        writeln!(metrics, "{line}").with_context(|| metrics_path.display().to_string())?;
+    }
+    steps_bar.finish_and_clear();
+    report.step = trainer.step;
+
+    // Final evaluation.
+    let search = eval_search(cfg);
+    let games = eval_games(cfg);
+    if cfg.eval.vs_random_games > 0 {
+        let bar = ui.bar(u64::from(cfg.eval.vs_random_games), "vs random");
+        let m = play_match(
+            variant,
+            &trainer.net,
+            None,
+            "random",
+            cfg.eval.vs_random_games,
+            &search,
+            &games,
+            cfg.eval.temperature_plies,
+            game_seed(&[cfg.seed, 0x7A4D, trainer.step]),
+            |_| bar.inc(1),
+        );
+        bar.finish_and_clear();
+        let ok = m.win_rate() >= cfg.eval.vs_random_target;
+        ui.say(format!(
+            "eval step {} vs random ({} simulations): {} -> won {:.1}% (target >= {:.0}%): {}",
+            trainer.step,
+            search.simulations,
+            m.summary(),
+            100.0 * m.win_rate(),
+            100.0 * cfg.eval.vs_random_target,
+            if ok { "PASS" } else { "FAIL" }
+        ));
+        report.vs_random = Some(m);
+    }
+    if cfg.eval.vs_initial_games > 0 {
+        let initial = match checkpoint::load(&ck_dir.join("step-0.json"), device, Expect { variant: Some(&variant.name), architecture: Some(&cfg.net) }) {
+            Ok((n, _, _)) => n,
+            Err(e) => {
+                ui.say(format!("warning: {e}; rebuilding the untrained net from seed {}", cfg.seed));
+                Net::new(&cfg.net, device, cfg.seed)
+            }
+        };
+        let bar = ui.bar(u64::from(cfg.eval.vs_initial_games), "vs step 0");
+        let m = play_match(
+            variant,
+            &trainer.net,
+            Some(&initial),
+            "untrained (step 0)",
+            cfg.eval.vs_initial_games,
+            &search,
+            &games,
+            cfg.eval.temperature_plies,
+            game_seed(&[cfg.seed, 0x1417, trainer.step]),
+            |_| bar.inc(1),
+        );
+        bar.finish_and_clear();
+        let ok = m.score() >= cfg.eval.vs_initial_target;
+        ui.say(format!(
+            "eval step {} vs untrained net, same search ({} simulations): {} -> score {:.1}% (target >= {:.0}%): {}",
+            trainer.step,
+            search.simulations,
+            m.summary(),
+            100.0 * m.score(),
+            100.0 * cfg.eval.vs_initial_target,
+            if ok { "PASS" } else { "FAIL" }
+        ));
+        report.vs_initial = Some(m);
+    }
+    if report.vs_random.is_some() || report.vs_initial.is_some() {
+        let path = cfg.run_dir.join(format!("eval-step-{}.json", trainer.step));
+        let json = serde_json::json!({ "step": trainer.step, "vs_random": report.vs_random, "vs_initial": report.vs_initial });
+        checkpoint::write_atomic(&path, serde_json::to_string_pretty(&json)?.as_bytes())?;
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    ui.say(format!("done: step {} in {} ({})", trainer.step, fmt_secs(report.seconds), cfg.run_dir.display()));
+    Ok(report)
+}

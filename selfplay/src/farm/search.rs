@@ -1,0 +1,551 @@
+//! Net-guided PUCT information-set MCTS over determinizations (single-observer IS-MCTS).
+//!
+//! The tree belongs to the deciding player's information set. Each simulation draws a full state
+//! consistent with that player's [`View`] ([`View::sample`]), walks the tree playing the
+//! selected actions on it (sampling chance outcomes as they come), and stops at a node not yet
+//! expanded: the net evaluates the acting player's view *of that determinized state* and the
+//! value is backed up. Nodes are keyed by the action path, so one node gathers every
+//! determinization that reaches it; only actions legal in the current determinization compete
+//! at a node (the opponent's flips depend on back faces it holds), and an action first met in a
+//! later determinization enters with the mean prior.
+//!
+//! The search is a resumable state machine ([`Search::advance`] / [`Search::deliver`]) so that a
+//! farm can gather the leaf evaluations of many games into one net batch. Repetition draws are
+//! not seen inside the tree (they need the game's history); every other end rule is.
+
+use engine::variant::state::Agreement;
+use engine::variant::{Action, State, View};
+use engine::variant::Family;
+use engine::Color;
+use std::collections::HashSet;
+use models::encoding::{self, OBS_LEN};
+use rand::Rng;
+use serde::{Deserialize, Serialize};
+
+/// Search settings (the `[search]` table of a training config).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchConfig {
+    /// Simulations per move (the root's own evaluation counts as one).
+    pub simulations: u32,
+    /// PUCT exploration constant.
+    #[serde(default = "default_c_puct")]
+    pub c_puct: f32,
+    /// First-play urgency: an unvisited action's value is the node's net value minus this.
+    #[serde(default = "default_fpu")]
+    pub fpu_reduction: f32,
+    /// Dirichlet noise concentration at the root (self-play only).
+    #[serde(default = "default_alpha")]
+    pub dirichlet_alpha: f32,
+    /// Weight of the root noise (0 switches it off).
+    #[serde(default = "default_noise")]
+    pub dirichlet_fraction: f32,
+    /// Softmax temperature applied to the net's priors (above 1 flattens them, so that a small
+    /// search still visits moves the policy underrates).
+    #[serde(default = "default_one")]
+    pub policy_temperature: f32,
+    /// Play at once a move after which the opponent has lost (mate, stalemate §X4, grinding
+    /// §K7) in every sampled determinization.
+    #[serde(default = "default_true")]
+    pub root_win_check: bool,
+}
+
+fn default_c_puct() -> f32 {
+    1.5
+}
+fn default_fpu() -> f32 {
+    0.2
+}
+fn default_alpha() -> f32 {
+    0.3
+}
+fn default_noise() -> f32 {
+    0.25
+}
+fn default_true() -> bool {
+    true
+}
+fn default_one() -> f32 {
+    1.0
+}
+
+impl SearchConfig {
+    /// `simulations` with the default constants.
+    pub fn with_simulations(simulations: u32) -> SearchConfig {
+        SearchConfig {
+            simulations,
+            c_puct: default_c_puct(),
+            fpu_reduction: default_fpu(),
+            dirichlet_alpha: default_alpha(),
+            dirichlet_fraction: default_noise(),
+            policy_temperature: 1.0,
+            root_win_check: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Edge {
+    slot: u16,
+    action: Action,
+    prior: f32,
+    n: u32,
+    w: f32,
+    child: u32,
+}
+
+#[derive(Clone, Debug)]
+struct Node {
+    player: Color,
+    expanded: bool,
+    /// Net value for `player`.
+    value: f32,
+    /// Edges sorted by slot.
+    edges: Vec<Edge>,
+}
+
+const NO_CHILD: u32 = u32::MAX;
+
+struct Pending {
+    leaf: u32,
+    player: Color,
+    actions: Vec<Action>,
+}
+
+/// One decision's search.
+pub struct Search {
+    cfg: SearchConfig,
+    noise: bool,
+    view: View,
+    root_actions: Vec<Action>,
+    nodes: Vec<Node>,
+    sims: u32,
+    path: Vec<(u32, u32)>,
+    pending: Option<Pending>,
+    obs: Vec<f32>,
+    slots: Vec<u16>,
+    root_obs: Vec<f32>,
+    root_slots: Vec<u16>,
+    history: HashSet<u64>,
+    path_hashes: Vec<u64>,
+}
+
+/// The value of a finished determinized state for its side to act, if it is finished
+/// (RULES.md §X4-X6, §K7, §S11; repetition excepted, see the module docs).
+pub fn terminal_value(s: &State, no_actions: bool) -> Option<f32> {
+    let me = s.turn();
+    let lose_if = |c: Color| if c == me { -1.0 } else { 1.0 };
+    match s.agreement() {
+        Some(Agreement::Resigned(c)) => return Some(lose_if(c)),
+        Some(Agreement::Drawn) => return Some(0.0),
+        None => {}
+    }
+    if let Some(c) = s.grind_loss() {
+        return Some(lose_if(c));
+    }
+    if no_actions {
+        return Some(-1.0);
+    }
+    let pos = s.position();
+    let end = &pos.rules().end;
+    if end.no_capture_plies.is_some_and(|limit| pos.halfmove() >= limit) {
+        return Some(0.0);
+    }
+    if end.no_attacker_draw && !pos.has_attacking_material() && s.face_down().is_empty() {
+        return Some(0.0);
+    }
+    None
+}
+
+/// Samples a chance outcome by its probability.
+pub fn sample_chance(s: &mut State, rng: &mut impl Rng) {
+    let outs = s.chance_outcomes();
+    if outs.is_empty() {
+        return;
+    }
+    let x: f64 = rng.random();
+    let mut acc = 0.0;
+    for (o, p) in &outs {
+        acc += p;
+        if x < acc {
+            s.apply_chance(*o);
+            return;
+        }
+    }
+    s.apply_chance(outs[outs.len() - 1].0);
+}
+
+/// A Gamma(`alpha`, 1) variate (Marsaglia and Tsang; boosted for `alpha < 1`).
+fn gamma(alpha: f64, rng: &mut impl Rng) -> f64 {
+    if alpha < 1.0 {
+        let u: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
+        return gamma(alpha + 1.0, rng) * u.powf(1.0 / alpha);
+    }
+    let d = alpha - 1.0 / 3.0;
+    let c = 1.0 / (9.0 * d).sqrt();
+    loop {
+        // Box-Muller normal.
+        let u1: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
+        let u2: f64 = rng.random();
+        let x = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+        let v = (1.0 + c * x).powi(3);
+        if v <= 0.0 {
+            continue;
+        }
+        let u: f64 = rng.random();
+        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
+            return d * v;
+        }
+    }
+}
+
+impl Search {
+    /// A search for the player of `view`, whose legal actions are `actions` (non-empty).
+    /// `noise` adds Dirichlet noise at the root (self-play). `history` holds the public position
+    /// hashes ([`engine::Position::hash`]) of the game so far, the current one included: a move
+    /// inside the tree that repeats one of them, or a position earlier on its own path, is scored
+    /// as a draw (the engine's usual two-fold rule, which steers play away from the §X6
+    /// repetition draw when ahead).
+    pub fn new(view: View, actions: Vec<Action>, cfg: &SearchConfig, noise: bool, history: &[u64]) -> Search {
+        let player = view.player();
+        let root_slots = encoding::indices(&actions, player);
+        Search {
+            cfg: cfg.clone(),
+            noise: noise && cfg.dirichlet_fraction > 0.0,
+            view,
+            root_actions: actions,
+            nodes: vec![Node { player, expanded: false, value: 0.0, edges: Vec::new() }],
+            sims: 0,
+            path: Vec::new(),
+            pending: None,
+            obs: vec![0.0; OBS_LEN],
+            slots: Vec::new(),
+            root_obs: Vec::new(),
+            root_slots,
+            history: history.iter().copied().collect(),
+            path_hashes: Vec::new(),
+        }
+    }
+
+    /// The root observation (after the first [`Search::advance`]).
+    pub fn root_obs(&self) -> &[f32] {
+        &self.root_obs
+    }
+
+    /// The root's legal slots, parallel to its legal actions.
+    pub fn root_slots(&self) -> &[u16] {
+        &self.root_slots
+    }
+
+    /// Simulations done.
+    pub fn simulations(&self) -> u32 {
+        self.sims
+    }
+
+    /// Runs simulations until the net must evaluate a position (returns true; see
+    /// [`Search::request`]) or the budget is spent (false).
+    pub fn advance(&mut self, rng: &mut impl Rng) -> bool {
+        if self.pending.is_some() {
+            return true;
+        }
+        if self.root_actions.len() == 1 {
+            // A forced move needs no search.
+            if !self.nodes[0].expanded {
+                self.encode_root();
+                self.expand(0, self.view.player(), 0.0, &[1.0], self.root_actions.clone());
+                self.nodes[0].edges[0].n = 1;
+            }
+            return false;
+        }
+        if !self.nodes[0].expanded {
+            self.encode_root();
+            if self.cfg.root_win_check {
+                if let Some(i) = self.immediate_win(rng) {
+                    let n = self.root_actions.len();
+                    self.expand(0, self.view.player(), 1.0, &vec![1.0 / n as f32; n], self.root_actions.clone());
+                    let slot = self.root_slots[i];
+                    if let Some(e) = self.nodes[0].edges.iter_mut().find(|e| e.slot == slot) {
+                        e.n = 1;
+                        e.w = 1.0;
+                    }
+                    return false;
+                }
+            }
+            self.obs.copy_from_slice(&self.root_obs);
+            self.slots = self.root_slots.clone();
+            self.path.clear();
+            self.pending = Some(Pending { leaf: 0, player: self.view.player(), actions: self.root_actions.clone() });
+            return true;
+        }
+        while self.sims < self.cfg.simulations {
+            if self.simulate(rng) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// A root action after which the opponent has lost in every one of a few determinizations
+    /// (one when the variant hides nothing); actions leading to chance are not considered.
+    fn immediate_win(&self, rng: &mut impl Rng) -> Option<usize> {
+        let samples = match self.view.known().variant().family {
+            Family::Xiangqi | Family::King => 1,
+            _ => 4,
+        };
+        let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
+        'actions: for (i, &a) in self.root_actions.iter().enumerate() {
+            if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
+                continue;
+            }
+            for d in &dets {
+                if d.is_chance() {
+                    return None;
+                }
+                let c = d.child(a);
+                if c.is_chance() || terminal_value(&c, c.legal_actions().is_empty()) != Some(-1.0) || c.turn() == d.turn() {
+                    continue 'actions;
+                }
+            }
+            return Some(i);
+        }
+        None
+    }
+
+    fn encode_root(&mut self) {
+        if self.root_obs.is_empty() {
+            self.root_obs = encoding::encode(&self.view);
+        }
+    }
+
+    /// The pending evaluation: the observation and the legal slots (valid after
+    /// [`Search::advance`] returned true).
+    pub fn request(&self) -> (&[f32], &[u16]) {
+        (&self.obs, &self.slots)
+    }
+
+    /// Delivers the net's priors (over the requested slots, in order) and value (for the acting
+    /// player) for the pending evaluation.
+    pub fn deliver(&mut self, priors: &[f32], value: f32, rng: &mut impl Rng) {
+        let Some(p) = self.pending.take() else { return };
+        let t = self.cfg.policy_temperature;
+        if t > 0.0 && (t - 1.0).abs() > 1e-6 {
+            let mut q: Vec<f32> = priors.iter().map(|&x| x.max(1e-12).powf(1.0 / t)).collect();
+            let sum: f32 = q.iter().sum();
+            q.iter_mut().for_each(|x| *x /= sum);
+            self.expand(p.leaf, p.player, value, &q, p.actions);
+        } else {
+            self.expand(p.leaf, p.player, value, priors, p.actions);
+        }
+        if p.leaf == 0 && self.noise {
+            self.add_noise(rng);
+        }
+        self.backup(p.player, value);
+        self.sims += 1;
+    }
+
+    fn expand(&mut self, node: u32, player: Color, value: f32, priors: &[f32], actions: Vec<Action>) {
+        let mut edges: Vec<Edge> = actions
+            .iter()
+            .zip(priors)
+            .map(|(&action, &prior)| Edge {
+                slot: encoding::action_index(action, player) as u16,
+                action,
+                prior,
+                n: 0,
+                w: 0.0,
+                child: NO_CHILD,
+            })
+            .collect();
+        edges.sort_by_key(|e| e.slot);
+        let n = &mut self.nodes[node as usize];
+        n.player = player;
+        n.value = value;
+        n.edges = edges;
+        n.expanded = true;
+    }
+
+    fn add_noise(&mut self, rng: &mut impl Rng) {
+        let alpha = f64::from(self.cfg.dirichlet_alpha);
+        let frac = self.cfg.dirichlet_fraction;
+        let edges = &mut self.nodes[0].edges;
+        let g: Vec<f64> = edges.iter().map(|_| gamma(alpha, rng)).collect();
+        let sum: f64 = g.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+        for (e, x) in edges.iter_mut().zip(g) {
+            e.prior = (1.0 - frac) * e.prior + frac * (x / sum) as f32;
+        }
+    }
+
+    fn backup(&mut self, leaf_player: Color, value: f32) {
+        for &(node, e) in &self.path {
+            let n = &mut self.nodes[node as usize];
+            let x = if n.player == leaf_player { value } else { -value };
+            let edge = &mut n.edges[e as usize];
+            edge.n += 1;
+            edge.w += x;
+        }
+        self.path.clear();
+    }
+
+    /// One simulation; true when it stopped at a leaf the net must evaluate.
+    fn simulate(&mut self, rng: &mut impl Rng) -> bool {
+        let mut det = self.view.sample(rng);
+        if det.is_chance() {
+            sample_chance(&mut det, rng);
+        }
+        let mut node = 0u32;
+        self.path.clear();
+        self.path_hashes.clear();
+        loop {
+            let player = det.turn();
+            let actions = det.legal_actions();
+            if let Some(v) = terminal_value(&det, actions.is_empty()) {
+                self.backup(player, v);
+                self.sims += 1;
+                return false;
+            }
+            if !self.nodes[node as usize].expanded {
+                self.nodes[node as usize].player = player;
+                let view = View::new(&det, player);
+                encoding::encode_into(&view, &mut self.obs);
+                self.slots = encoding::indices(&actions, player);
+                self.pending = Some(Pending { leaf: node, player, actions });
+                return true;
+            }
+            let e = self.select(node, &actions, player);
+            self.path.push((node, e as u32));
+            let action = self.nodes[node as usize].edges[e].action;
+            det.apply(action);
+            if det.is_chance() {
+                sample_chance(&mut det, rng);
+            }
+            if matches!(action, Action::Move { .. } | Action::Flip { .. }) {
+                let h = det.position().hash();
+                if self.history.contains(&h) || self.path_hashes.contains(&h) {
+                    self.backup(det.turn(), 0.0);
+                    self.sims += 1;
+                    return false;
+                }
+                self.path_hashes.push(h);
+            }
+            let child = self.nodes[node as usize].edges[e].child;
+            node = if child == NO_CHILD {
+                let id = self.nodes.len() as u32;
+                self.nodes.push(Node { player: det.turn(), expanded: false, value: 0.0, edges: Vec::new() });
+                self.nodes[node as usize].edges[e].child = id;
+                id
+            } else {
+                child
+            };
+        }
+    }
+
+    /// PUCT choice among the edges of `node` legal in this determinization (adding any legal
+    /// action not met before).
+    fn select(&mut self, node: u32, actions: &[Action], player: Color) -> usize {
+        let mut legal: Vec<(u16, Action)> =
+            actions.iter().map(|&a| (encoding::action_index(a, player) as u16, a)).collect();
+        legal.sort_by_key(|x| x.0);
+        let n = &mut self.nodes[node as usize];
+        if legal.iter().any(|(s, _)| n.edges.binary_search_by_key(s, |e| e.slot).is_err()) {
+            let mean = 1.0 / legal.len() as f32;
+            for &(slot, action) in &legal {
+                if let Err(at) = n.edges.binary_search_by_key(&slot, |e| e.slot) {
+                    n.edges.insert(at, Edge { slot, action, prior: mean, n: 0, w: 0.0, child: NO_CHILD });
+                }
+            }
+        }
+        let all_legal = legal.len() == n.edges.len();
+        let mut avail = Vec::with_capacity(legal.len());
+        let mut total = 0u32;
+        let mut j = 0;
+        for (i, e) in n.edges.iter().enumerate() {
+            let ok = all_legal || {
+                while j < legal.len() && legal[j].0 < e.slot {
+                    j += 1;
+                }
+                j < legal.len() && legal[j].0 == e.slot
+            };
+            if ok {
+                avail.push(i);
+                total += e.n;
+            }
+        }
+        let sqrt_n = (total.max(1) as f32).sqrt();
+        let fpu = n.value - self.cfg.fpu_reduction;
+        let c = self.cfg.c_puct;
+        let mut best = avail[0];
+        let mut best_score = f32::NEG_INFINITY;
+        for &i in &avail {
+            let e = &n.edges[i];
+            let q = if e.n > 0 { e.w / e.n as f32 } else { fpu };
+            let score = q + c * e.prior * sqrt_n / (1.0 + e.n as f32);
+            if score > best_score {
+                best_score = score;
+                best = i;
+            }
+        }
+        best
+    }
+
+    /// Root actions with their slots and visit counts.
+    pub fn visits(&self) -> Vec<(Action, u16, u32)> {
+        self.nodes[0].edges.iter().map(|e| (e.action, e.slot, e.n)).collect()
+    }
+
+    /// The root value estimate for the deciding player (mean over visits, else the net's).
+    pub fn root_value(&self) -> f32 {
+        let r = &self.nodes[0];
+        let (n, w) = r.edges.iter().fold((0u32, 0f32), |(n, w), e| (n + e.n, w + e.w));
+        if n > 0 {
+            w / n as f32
+        } else {
+            r.value
+        }
+    }
+
+    /// The action to play: the most visited (ties: higher prior) at temperature 0, else drawn
+    /// with probability proportional to `visits^(1/temperature)`.
+    pub fn choose(&self, temperature: f32, rng: &mut impl Rng) -> Action {
+        let edges = &self.nodes[0].edges;
+        if edges.is_empty() {
+            return self.root_actions[0];
+        }
+        if temperature <= 1e-3 {
+            let best = edges
+                .iter()
+                .max_by(|a, b| a.n.cmp(&b.n).then(a.prior.partial_cmp(&b.prior).unwrap_or(std::cmp::Ordering::Equal)))
+                .expect("edges");
+            return best.action;
+        }
+        let weights: Vec<f64> = edges.iter().map(|e| f64::from(e.n).powf(1.0 / f64::from(temperature))).collect();
+        let total: f64 = weights.iter().sum();
+        if total <= 0.0 {
+            return self.choose(0.0, rng);
+        }
+        let mut x = rng.random::<f64>() * total;
+        for (e, w) in edges.iter().zip(&weights) {
+            if x < *w {
+                return e.action;
+            }
+            x -= w;
+        }
+        edges[edges.len() - 1].action
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    #[test]
+    fn gamma_mean() {
+        let mut rng = Pcg64Mcg::seed_from_u64(7);
+        for alpha in [0.3, 1.0, 2.5] {
+            let n = 20_000;
+            let mean: f64 = (0..n).map(|_| gamma(alpha, &mut rng)).sum::<f64>() / n as f64;
+            assert!((mean - alpha).abs() < 0.05 * alpha.max(1.0), "alpha {alpha}: mean {mean}");
+        }
+    }
+}

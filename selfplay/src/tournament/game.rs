@@ -1,0 +1,383 @@
+//! One game between two players from a hidden set-up: the set-up of a pair, the players (a
+//! built-in bot or a UCI engine) and the game loop shared by tournaments and experiments.
+//!
+//! **Set-ups** ([`Setup::generate`]): a seed decides everything hidden, so that both games of a
+//! pair (colours swapped) start from the same hidden position and see the same chance:
+//! - Surprise: both sides' layouts (RULES.md §S2), uniformly among the 10 each;
+//! - Fan-qi owner's-choice modes 3, 5, 7, 9: each side's face-down pieces are shuffled among its
+//!   face-down points (the "owner's choice" made at random, §F3);
+//! - random modes (Fan-qi 4, 6, 8, 10, Jieqi): a *deal*, one type from the pool for every
+//!   undetermined face-down point, drawn at random. A chance node (§P2) is resolved with the
+//!   dealt type of the moved piece's origin and of the captured piece's point. Dealing the whole
+//!   pool in advance and revealing on demand draws each reveal uniformly from the pool, as the
+//!   rules' chance does, but makes both games of a pair share the hidden identities;
+//! - other variants have nothing hidden (the seed still drives the random opening plies).
+//!
+//! The set-up is written to records as the start full-state FEN (§N) and the seed; the deal is
+//! re-derived from them ([`Setup::deal`]), and the moves carry the revealed types (§F8).
+
+use super::uci_client::{parse_spec, UciClient};
+use super::config::{Budget, PlayerConfig};
+use engine::search::{self, Bot, Decision};
+use engine::variant::game::VariantGame;
+use engine::variant::{config::Placement, fen as vfen, notation, Action, ChanceOutcome, Family, State, Variant};
+use engine::{Color, Role};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// The hidden set-up of a pair of games.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Start full-state FEN (RULES.md §N).
+    pub fen: String,
+    /// Seed of the deal (random modes) and of the random opening plies.
+    pub seed: u64,
+    /// Human-readable summary, e.g. `layouts C3,A`.
+    pub label: String,
+}
+
+/// §S2 layout names.
+pub const LAYOUTS: [&str; 10] = ["A", "B", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"];
+
+impl Setup {
+    /// The set-up for `seed` (module docs).
+    ///
+    /// # Errors
+    /// The variant's start state cannot be built (a broken variant file).
+    pub fn generate(v: &'static Variant, seed: u64) -> anyhow::Result<Setup> {
+        let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x5E70_5E70);
+        match v.family {
+            Family::Surprise => {
+                let r = LAYOUTS[rng.random_range(0..LAYOUTS.len())];
+                let b = LAYOUTS[rng.random_range(0..LAYOUTS.len())];
+                let s = State::start(v, Some((r, b)))?;
+                Ok(Setup { fen: vfen::write(&s), seed, label: format!("layouts {r},{b}") })
+            }
+            Family::Fanqi if v.fanqi.placement() == Placement::Owner => {
+                let s = State::start(v, None)?;
+                let fen = shuffle_arrangement(&vfen::write(&s), &mut rng);
+                vfen::parse(v, &fen).map_err(|e| anyhow::anyhow!("shuffled arrangement {fen:?}: {e}"))?;
+                Ok(Setup { fen, seed, label: "arrangement shuffled".into() })
+            }
+            Family::Fanqi if v.random_reveals() => {
+                let s = State::start(v, None)?;
+                Ok(Setup { fen: vfen::write(&s), seed, label: "random deal".into() })
+            }
+            _ => Ok(Setup { fen: vfen::write(&State::start(v, None)?), seed, label: "-".into() }),
+        }
+    }
+
+    /// The start state.
+    ///
+    /// # Errors
+    /// The FEN does not parse for `v`.
+    pub fn state(&self, v: &'static Variant) -> anyhow::Result<State> {
+        vfen::parse(v, &self.fen).map_err(|e| anyhow::anyhow!("set-up FEN {:?}: {e}", self.fen))
+    }
+
+    /// The deal of the undetermined face-down pieces of `start` (empty outside random modes).
+    pub fn deal(&self, start: &State) -> Deal {
+        let mut deal = Deal { role: [None; 128] };
+        let mut rng = Pcg64Mcg::seed_from_u64(self.seed ^ 0xDEA1_DEA1);
+        for c in Color::ALL {
+            let pool = start.pool(c);
+            let mut types: Vec<Role> = Role::ALL.into_iter().flat_map(|r| std::iter::repeat_n(r, pool[r.index()] as usize)).collect();
+            types.shuffle(&mut rng);
+            let squares: Vec<_> = start
+                .face_down()
+                .into_iter()
+                .filter(|&sq| start.identity(sq).is_none() && start.position().piece_at(sq).map(|p| p.color) == Some(c))
+                .collect();
+            for (sq, r) in squares.into_iter().zip(types) {
+                deal.role[sq.index()] = Some(r);
+            }
+        }
+        deal
+    }
+}
+
+/// Shuffles each side's `square=Letter` entries of the sixth FEN field (§N2) among its squares.
+fn shuffle_arrangement(fen: &str, rng: &mut Pcg64Mcg) -> String {
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
+    if fields.len() < 6 {
+        return fen.to_string();
+    }
+    let entries: Vec<(String, char)> =
+        fields[5].split(',').filter_map(|e| e.split_once('=').and_then(|(sq, l)| Some((sq.to_string(), l.chars().next()?)))).collect();
+    let mut out = Vec::new();
+    for red in [true, false] {
+        let side: Vec<&(String, char)> = entries.iter().filter(|(_, l)| l.is_ascii_uppercase() == red).collect();
+        let mut letters: Vec<char> = side.iter().map(|(_, l)| *l).collect();
+        letters.shuffle(rng);
+        out.extend(side.iter().zip(letters).map(|((sq, _), l)| format!("{sq}={l}")));
+    }
+    fields[5] = out.join(",");
+    fields.join(" ")
+}
+
+/// Dealt identities by square index (module docs).
+#[derive(Clone, Debug)]
+pub struct Deal {
+    role: [Option<Role>; 128],
+}
+
+impl Deal {
+    /// Picks the outcome of the chance node left by `a` (played from `before`): the one that
+    /// matches the dealt types, else a random draw by the probabilities (never needed when the
+    /// deal and the state agree).
+    pub fn resolve(&self, a: Action, outs: &[(ChanceOutcome, f64)], rng: &mut Pcg64Mcg) -> ChanceOutcome {
+        if let Action::Move { from, to, .. } = a {
+            let want_m = self.role[from.index()];
+            let want_c = self.role[to.index()];
+            let fits = |o: &ChanceOutcome| (o.mover.is_none() || o.mover == want_m) && (o.captured.is_none() || o.captured == want_c);
+            if let Some((o, _)) = outs.iter().find(|(o, _)| fits(o)) {
+                return *o;
+            }
+        }
+        sample(outs, rng)
+    }
+}
+
+/// A draw from `(outcome, probability)` pairs.
+pub fn sample(outs: &[(ChanceOutcome, f64)], rng: &mut Pcg64Mcg) -> ChanceOutcome {
+    let x: f64 = rng.random();
+    let mut acc = 0.0;
+    for (o, p) in outs {
+        acc += p;
+        if x < acc {
+            return *o;
+        }
+    }
+    outs[outs.len() - 1].0
+}
+
+/// How a player is built: a bot spec (with the budget folded in) or a UCI engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// `search::from_spec` spec.
+    Bot(String),
+    /// External engine.
+    Uci {
+        /// Program.
+        program: String,
+        /// Arguments.
+        args: Vec<String>,
+        /// `setoption` pairs.
+        options: BTreeMap<String, String>,
+        /// The `go` command.
+        go: String,
+        /// Per-move timeout.
+        timeout: Duration,
+    },
+}
+
+impl PlayerKind {
+    /// From a `[[player]]` table and the default budget. Built-in specs are checked by building
+    /// the bot once.
+    ///
+    /// # Errors
+    /// An unknown spec, a budget the bot rejects, or a UCI engine without any budget.
+    pub fn from_config(p: &PlayerConfig, default: &Budget) -> anyhow::Result<PlayerKind> {
+        let own = Budget { nodes: p.nodes, movetime_ms: p.movetime_ms, depth: p.depth };
+        let budget = own.or(default);
+        if let Some((program, args)) = parse_spec(&p.spec) {
+            if budget.is_empty() {
+                anyhow::bail!("player {:?}: a UCI engine needs a budget (nodes, movetime_ms or depth)", p.spec);
+            }
+            let timeout = Duration::from_millis(p.timeout_ms.unwrap_or(budget.movetime_ms.unwrap_or(0) * 3 + 30_000));
+            return Ok(PlayerKind::Uci { program, args, options: p.options.clone(), go: budget.as_go(), timeout });
+        }
+        if p.spec.starts_with("uci:") {
+            anyhow::bail!("player {:?}: expected uci:<program> [args…]", p.spec);
+        }
+        build_bot(&p.spec, 0).map_err(|e| anyhow::anyhow!("player {:?}: {e}", p.spec))?;
+        // Each budget key is appended as a parameter (`nodes=`, `ms=`, `depth=`). A key from the
+        // tournament's [budget] that the bot does not take (random and greedy take none,
+        // ismcts counts iterations, not nodes) is skipped for it; a per-player key it does not
+        // take is an error.
+        let mut spec = p.spec.clone();
+        let keys = [
+            ("nodes", own.nodes.map(|x| x.to_string()), default.nodes.map(|x| x.to_string())),
+            ("ms", own.movetime_ms.map(|x| x.to_string()), default.movetime_ms.map(|x| x.to_string())),
+            ("depth", own.depth.map(|x| x.to_string()), default.depth.map(|x| x.to_string())),
+        ];
+        for (key, mine, theirs) in keys {
+            let (value, explicit) = match (mine, theirs) {
+                (Some(v), _) => (v, true),
+                (None, Some(v)) => (v, false),
+                (None, None) => continue,
+            };
+            let with = format!("{spec}{}{key}={value}", if spec.contains(':') { "," } else { ":" });
+            match build_bot(&with, 0) {
+                Ok(_) => spec = with,
+                Err(e) if explicit => anyhow::bail!("player {:?}: budget {key}={value}: {e}", p.spec),
+                Err(_) => {}
+            }
+        }
+        Ok(PlayerKind::Bot(spec))
+    }
+
+    /// Starts the player for one game.
+    ///
+    /// # Errors
+    /// The bot spec or the engine fails to start.
+    pub fn start(&self, variant: &str, seed: u64) -> anyhow::Result<Agent> {
+        match self {
+            PlayerKind::Bot(spec) => Ok(Agent::Bot(build_bot(spec, seed).map_err(anyhow::Error::msg)?)),
+            PlayerKind::Uci { program, args, options, go, timeout } => {
+                let mut c = UciClient::start(program, args, options, variant)?;
+                c.new_game()?;
+                Ok(Agent::Uci { client: Box::new(c), go: go.clone(), timeout: *timeout })
+            }
+        }
+    }
+}
+
+/// Builds an in-process bot: every spec of `engine::search::from_spec` (the one place to widen
+/// when more bot families, e.g. checkpoints, get a spec).
+///
+/// # Errors
+/// The spec's error text.
+pub fn build_bot(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
+    search::from_spec(spec, seed)
+}
+
+/// A player in a game.
+pub enum Agent {
+    /// In-process bot.
+    Bot(Box<dyn Bot>),
+    /// External engine.
+    Uci {
+        /// The process.
+        client: Box<UciClient>,
+        /// `go` command.
+        go: String,
+        /// Per-move timeout.
+        timeout: Duration,
+    },
+}
+
+impl Agent {
+    /// The action for the side to move.
+    ///
+    /// # Errors
+    /// The engine failed or answered an illegal move (a forfeit).
+    pub fn choose(&mut self, start_fen: &str, game: &VariantGame) -> Result<Action, String> {
+        let s = game.state();
+        match self {
+            Agent::Bot(b) => Ok(b.choose(&Decision::new(s))),
+            Agent::Uci { client, go, timeout } => {
+                let moves: Vec<String> = game.plies().iter().map(|p| p.text.clone()).collect();
+                let m = client.best_move(start_fen, &moves, go, *timeout).map_err(|e| format!("{e:#}"))?;
+                let m = m.ok_or_else(|| "engine returned no move in a position with legal moves".to_string())?;
+                notation::parse_action(s, &m).map_err(|e| format!("engine move {m:?}: {e}"))
+            }
+        }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The winner, `None` for a draw.
+    pub winner: Option<Color>,
+    /// Reason: a rule (`checkmate`, `60-move rule`, …), `ply limit`, or `forfeit: …`.
+    pub reason: String,
+}
+
+impl Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Some(Color::Red) => "1-0",
+            Some(Color::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+
+    /// Red's points.
+    pub fn red_score(&self) -> f64 {
+        match self.winner {
+            Some(Color::Red) => 1.0,
+            Some(Color::Black) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+/// A finished game.
+#[derive(Clone, Debug)]
+pub struct Played {
+    /// Record strings of the plies.
+    pub moves: Vec<String>,
+    /// The end.
+    pub outcome: Outcome,
+}
+
+/// Game settings.
+#[derive(Copy, Clone, Debug)]
+pub struct Rules {
+    /// Ply limit (adjudicated draw).
+    pub max_plies: usize,
+    /// Plies played uniformly at random first (seeded by the set-up, so both games of a pair
+    /// open alike).
+    pub opening_plies: usize,
+}
+
+/// Plays one game from `setup` between `red` and `black`.
+///
+/// # Errors
+/// The set-up FEN does not parse.
+pub fn play(v: &'static Variant, setup: &Setup, rules: Rules, red: &mut Agent, black: &mut Agent) -> anyhow::Result<Played> {
+    let start = setup.state(v)?;
+    let deal = setup.deal(&start);
+    let mut chance_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ 0xC4A1_7CE5);
+    let mut opening_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ 0x0BE1_0BE1);
+    let mut game = VariantGame::new(start);
+    let outcome = loop {
+        if let Some(end) = game.outcome() {
+            break Outcome { winner: end.winner(), reason: end.reason().to_string() };
+        }
+        if game.plies().len() >= rules.max_plies {
+            break Outcome { winner: None, reason: "ply limit".into() };
+        }
+        let mover = game.state().turn();
+        let action = if game.plies().len() < rules.opening_plies {
+            let acts = game.state().legal_actions();
+            Ok(acts[opening_rng.random_range(0..acts.len())])
+        } else if mover == Color::Red {
+            red.choose(&setup.fen, &game)
+        } else {
+            black.choose(&setup.fen, &game)
+        };
+        match action {
+            Ok(a) => game.play(a, |outs| deal.resolve(a, outs, &mut chance_rng)),
+            Err(why) => break Outcome { winner: Some(mover.opponent()), reason: format!("forfeit: {why}") },
+        }
+    };
+    Ok(Played { moves: game.plies().iter().map(|p| p.text.clone()).collect(), outcome })
+}
+
+/// Replays a record from its set-up, checking every move and that the record strings (with
+/// their reveal letters) come out identical. Returns the final game.
+///
+/// # Errors
+/// A move that is illegal, or whose revealed types differ from the record.
+pub fn replay(v: &'static Variant, setup: &Setup, moves: &[String]) -> anyhow::Result<VariantGame> {
+    let start = setup.state(v)?;
+    let deal = setup.deal(&start);
+    let mut chance_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ 0xC4A1_7CE5);
+    let mut game = VariantGame::new(start);
+    for (i, m) in moves.iter().enumerate() {
+        let a = notation::parse_action(game.state(), m).map_err(|e| anyhow::anyhow!("ply {}: {e}", i + 1))?;
+        game.play(a, |outs| deal.resolve(a, outs, &mut chance_rng));
+        let got = &game.plies()[i].text;
+        if got != m {
+            anyhow::bail!("ply {}: record says {m:?}, replay gives {got:?}", i + 1);
+        }
+    }
+    Ok(game)
+}

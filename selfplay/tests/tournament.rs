@@ -1,0 +1,272 @@
+//! Tournaments end to end: greedy beats random; PGN records replay exactly; a killed tournament
+//! resumes without losing or repeating games (and ends with the same games as an uninterrupted
+//! run); paired games share their hidden set-up; external UCI engines (our own `anqi uci`, and
+//! Pikafish when it is built and can search) play through the UCI client.
+
+use selfplay::tournament::game::{self, Setup};
+use selfplay::tournament::pgn::{self, Record};
+use selfplay::tournament::{self, Config, Options};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("anqi-tournament-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    let _ = std::fs::remove_file(&p);
+    p
+}
+
+fn config(text: &str) -> Config {
+    Config::parse(text, "test.toml").expect("valid config")
+}
+
+fn quiet(pgn: &Path) -> Options {
+    Options { progress: false, pgn: Some(pgn.to_path_buf()), concurrency: None, max_new_games: None }
+}
+
+fn records(pgn: &Path) -> Vec<Record> {
+    let (rs, torn) = pgn::parse(&std::fs::read_to_string(pgn).expect("pgn"));
+    assert!(!torn, "torn record in {}", pgn.display());
+    rs
+}
+
+/// Every record replays from its set-up to the same moves (reveal letters included) and, unless
+/// adjudicated or forfeited, to the same ending.
+fn check_replays(rs: &[Record]) {
+    for r in rs {
+        let v = selfplay::cli::variant_arg::load(&r.variant).expect("variant");
+        let g = game::replay(v, &r.setup, &r.moves).unwrap_or_else(|e| panic!("{:?}: {e:#}", r.key));
+        if r.outcome.reason != "ply limit" && !r.outcome.reason.starts_with("forfeit") {
+            let end = g.outcome().unwrap_or_else(|| panic!("{:?}: replay does not end", r.key));
+            assert_eq!(end.winner(), r.outcome.winner, "{:?}", r.key);
+            assert_eq!(end.reason(), r.outcome.reason, "{:?}", r.key);
+        }
+    }
+}
+
+#[test]
+fn greedy_beats_random() {
+    let cfg = config(
+        r#"
+name = "gr"
+variant = "xiangqi"
+pairs = 10
+max_plies = 400
+[[player]]
+spec = "greedy"
+[[player]]
+spec = "random"
+"#,
+    );
+    let pgn = tmp("gr.pgn");
+    let s = tournament::run(&cfg, &quiet(&pgn)).expect("runs");
+    assert_eq!(s.games, 20);
+    let g = s.table[0][1];
+    assert!(g.points() >= 15.0, "greedy scored {g:?}");
+    let text = s.render();
+    assert!(text.contains("greedy") && text.contains("Elo"), "{text}");
+    let rs = records(&pgn);
+    assert_eq!(rs.len(), 20);
+    check_replays(&rs);
+}
+
+#[test]
+fn sprt_stops_the_match() {
+    let cfg = config(
+        r#"
+name = "sprt"
+pairs = 100
+[[player]]
+spec = "greedy"
+[[player]]
+spec = "random"
+[sprt]
+elo0 = 0
+elo1 = 200
+"#,
+    );
+    let pgn = tmp("sprt.pgn");
+    let s = tournament::run(&cfg, &quiet(&pgn)).expect("runs");
+    let (llr, _, hi, v) = s.sprt.expect("sprt");
+    assert_eq!(v, tournament::sprt::Verdict::AcceptH1, "llr {llr}");
+    assert!(llr >= hi);
+    assert!(s.games < 200, "stopped early, after {} games", s.games);
+    // A rerun finds the verdict in the PGN and plays nothing.
+    let again = tournament::run(&cfg, &quiet(&pgn)).expect("reruns");
+    assert_eq!(again.played_now, 0);
+    assert_eq!(again.games, s.games);
+}
+
+const KILLED: &str = r#"
+name = "resume"
+variant = "jieqi"
+pairs = 5
+concurrency = 2
+seed = 3
+max_plies = 300
+[[player]]
+spec = "greedy"
+[[player]]
+spec = "random"
+[[player]]
+spec = "alphabeta"
+depth = 1
+"#;
+
+#[test]
+fn killed_tournament_resumes_without_loss_or_repeat() {
+    let cfg = config(KILLED);
+    // Reference: one uninterrupted run.
+    let full_pgn = tmp("full.pgn");
+    let full = tournament::run(&cfg, &quiet(&full_pgn)).expect("full run");
+    assert_eq!(full.games, 30);
+    // Killed after 7 games, with the last record torn in half.
+    let pgn = tmp("killed.pgn");
+    let first = tournament::run(&cfg, &Options { max_new_games: Some(7), ..quiet(&pgn) }).expect("first part");
+    assert_eq!(first.played_now, 7);
+    let text = std::fs::read_to_string(&pgn).expect("pgn");
+    let cut = text.len() - text.trim_end().rsplit("\n\n").next().expect("last record").len() / 2;
+    std::fs::write(&pgn, &text[..cut]).expect("truncate");
+    assert_eq!(pgn::parse(&text[..cut]).0.len(), 6);
+    // Restarted with the same command.
+    let second = tournament::run(&cfg, &quiet(&pgn)).expect("resumed");
+    assert_eq!(second.resumed, 6);
+    assert_eq!(second.played_now, 24);
+    assert_eq!(second.games, 30);
+    let rs = records(&pgn);
+    let keys: BTreeSet<_> = rs.iter().map(|r| r.key).collect();
+    assert_eq!(keys.len(), rs.len(), "no game twice");
+    assert_eq!(rs.len(), 30, "no game lost");
+    // The same games as the uninterrupted run.
+    let mut a: Vec<_> = records(&full_pgn).into_iter().map(|r| (r.key, r.moves, r.outcome)).collect();
+    let mut b: Vec<_> = rs.iter().cloned().map(|r| (r.key, r.moves, r.outcome)).collect();
+    a.sort_by_key(|x| x.0);
+    b.sort_by_key(|x| x.0);
+    assert_eq!(a, b);
+    assert_eq!(full.table, second.table);
+    check_replays(&rs);
+    // A different configuration refuses to append to this PGN.
+    let other = config(&KILLED.replace("seed = 3", "seed = 4"));
+    let e = tournament::run(&other, &quiet(&pgn)).expect_err("other tournament");
+    assert!(format!("{e:#}").contains("another tournament"), "{e:#}");
+}
+
+#[test]
+fn pairs_share_the_hidden_setup() {
+    for variant in ["surprise", "jieqi", "fanqi-9"] {
+        let cfg = config(&format!(
+            "name = \"pairs-{variant}\"\nvariant = \"{variant}\"\npairs = 3\nmax_plies = 200\n[[player]]\nspec = \"greedy\"\n[[player]]\nspec = \"random\"\n"
+        ));
+        let pgn = tmp(&format!("pairs-{variant}.pgn"));
+        tournament::run(&cfg, &quiet(&pgn)).expect("runs");
+        let rs = records(&pgn);
+        assert_eq!(rs.len(), 6);
+        let setups: BTreeSet<(String, u64)> = rs.iter().map(|r| (r.setup.fen.clone(), r.setup.seed)).collect();
+        assert_eq!(setups.len(), 3, "{variant}: one set-up per pair");
+        for r in &rs {
+            let twin = rs.iter().find(|o| o.key.pair == r.key.pair && o.key.game != r.key.game).expect("twin");
+            assert_eq!(r.setup, twin.setup);
+            assert_eq!((r.red.as_str(), r.black.as_str()), (twin.black.as_str(), twin.red.as_str()), "colours swapped");
+        }
+        check_replays(&rs);
+    }
+}
+
+#[test]
+fn random_deal_reveals_the_dealt_types() {
+    // In Jieqi every first reveal from a given start point shows the same type in both games of a
+    // pair: the dealt one.
+    let v = selfplay::cli::variant_arg::load("jieqi").expect("jieqi");
+    let setup = Setup::generate(v, 99).expect("setup");
+    let mut seen = std::collections::HashMap::new();
+    for bot_seed in 0..6u64 {
+        let mut red = game::Agent::Bot(engine::search::from_spec("random", bot_seed).expect("bot"));
+        let mut black = game::Agent::Bot(engine::search::from_spec("random", bot_seed + 100).expect("bot"));
+        let p = game::play(v, &setup, game::Rules { max_plies: 40, opening_plies: 0 }, &mut red, &mut black).expect("plays");
+        let g = game::replay(v, &setup, &p.moves).expect("replays");
+        let start_down = setup.state(v).expect("state").face_down();
+        for ply in g.plies() {
+            if let (engine::variant::Action::Move { from, .. }, Some(o)) = (ply.action, ply.chance) {
+                if let Some(r) = o.mover {
+                    if start_down.contains(from) {
+                        let prev = seen.insert(from, r);
+                        assert!(prev.is_none() || prev == Some(r), "{from}: {prev:?} then {r:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert!(!seen.is_empty());
+}
+
+fn anqi_bin() -> String {
+    env!("CARGO_BIN_EXE_anqi").to_string()
+}
+
+#[test]
+fn uci_engine_plays_through_the_client() {
+    for variant in ["xiangqi", "jieqi"] {
+        let cfg = config(&format!(
+            "name = \"uci-{variant}\"\nvariant = \"{variant}\"\npairs = 2\nmax_plies = 160\n\
+             [[player]]\nname = \"anqi-uci\"\nspec = \"uci:{} uci\"\ndepth = 2\noptions = {{ Hash = \"4\" }}\n\
+             [[player]]\nspec = \"random\"\n",
+            anqi_bin()
+        ));
+        let pgn = tmp(&format!("uci-{variant}.pgn"));
+        let s = tournament::run(&cfg, &quiet(&pgn)).expect("runs");
+        assert_eq!(s.games, 4);
+        assert!(!s.reasons.contains_key("forfeit"), "{variant}: {:?}\n{}", s.reasons, std::fs::read_to_string(&pgn).unwrap_or_default());
+        assert!(s.table[0][1].points() > 2.0, "{variant}: depth-2 search against random: {:?}", s.table[0][1]);
+        check_replays(&records(&pgn));
+    }
+}
+
+#[test]
+fn broken_uci_engines_are_errors_or_forfeits_not_hangs() {
+    let t = std::time::Instant::now();
+    // An engine that exits at once: the handshake fails, the tournament stops with the error.
+    let cfg = config("name = \"bad-uci\"\npairs = 1\n[[player]]\nspec = \"uci:/bin/true\"\nmovetime_ms = 10\n[[player]]\nspec = \"random\"\n");
+    let e = tournament::run(&cfg, &quiet(&tmp("bad-uci.pgn"))).expect_err("no uciok");
+    // Depending on timing: the write of `uci` fails (broken pipe) or the wait for `uciok` does.
+    assert!(format!("{e:#}").contains("UCI engine \"/bin/true\""), "{e:#}");
+    // An engine that completes the handshake but never answers `go`: a forfeit after timeout_ms.
+    let script = tmp("silent-engine.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read l; do case \"$l\" in uci) echo uciok;; isready) echo readyok;; quit) exit 0;; esac; done\n",
+    )
+    .expect("script");
+    let cfg = config(&format!(
+        "name = \"silent-uci\"\npairs = 1\n[[player]]\nspec = \"uci:/bin/sh {}\"\nmovetime_ms = 10\ntimeout_ms = 300\n[[player]]\nspec = \"random\"\n",
+        script.display()
+    ));
+    let pgn = tmp("silent-uci.pgn");
+    let s = tournament::run(&cfg, &quiet(&pgn)).expect("forfeits are results");
+    assert_eq!(s.reasons.get("forfeit"), Some(&2));
+    assert_eq!(s.table[1][0].w, 2);
+    let rs = records(&pgn);
+    assert!(rs.iter().all(|r| r.outcome.reason.contains("no bestmove in time")), "{:?}", rs[0].outcome);
+    assert!(t.elapsed().as_secs() < 20);
+}
+
+#[test]
+fn pikafish_if_it_can_search() {
+    let bin = "/work/peers/pikafish/src/pikafish";
+    if !Path::new(bin).exists() {
+        eprintln!("skipped: {bin} not built");
+        return;
+    }
+    let cfg = config(&format!(
+        "name = \"pikafish\"\npairs = 1\nmax_plies = 100\n[[player]]\nspec = \"uci:{bin}\"\nmovetime_ms = 50\n[[player]]\nspec = \"greedy\"\n"
+    ));
+    let pgn = tmp("pikafish.pgn");
+    match tournament::run(&cfg, &quiet(&pgn)) {
+        Ok(s) if !s.reasons.contains_key("forfeit") => {
+            assert_eq!(s.games, 2);
+            check_replays(&records(&pgn));
+        }
+        Ok(s) => eprintln!("skipped: Pikafish forfeits (no NNUE net?): {:?}", s.reasons),
+        Err(e) => eprintln!("skipped: Pikafish cannot play here: {e:#}"),
+    }
+}
