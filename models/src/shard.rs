@@ -33,8 +33,9 @@ pub struct Sample {
     pub policy: Vec<(u16, f32)>,
     /// The legal action slots (the policy mask).
     pub legal: Vec<u16>,
-    /// The game's result for the acting player: 1 win, 0 draw, -1 loss.
-    pub outcome: i8,
+    /// The game's result for the acting player in [-1, 1]: 1 win, 0 draw, -1 loss; a game
+    /// adjudicated at the ply limit may carry a graded result (the run's adjudication rule).
+    pub outcome: f32,
     /// The search's value of the position for the acting player (mean over the root's visits).
     pub q: f32,
     /// Ply of the game at which the sample was taken.
@@ -42,13 +43,11 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// Index of the win/draw/loss class of [`Sample::outcome`] (0 win, 1 draw, 2 loss).
-    pub fn wdl_class(&self) -> i64 {
-        match self.outcome {
-            1 => 0,
-            0 => 1,
-            _ => 2,
-        }
+    /// A value in [-1, 1] as a win/draw/loss distribution with that expectation: win
+    /// `max(v, 0)`, loss `max(-v, 0)`, draw the rest.
+    pub fn wdl(v: f32) -> [f32; 3] {
+        let v = v.clamp(-1.0, 1.0);
+        [v.max(0.0), 1.0 - v.abs(), (-v).max(0.0)]
     }
 
     fn check(&self) -> Result<(), String> {
@@ -67,8 +66,8 @@ impl Sample {
         if !(self.q.is_finite() && (-1.0..=1.0).contains(&self.q)) {
             return Err(format!("search value {} outside [-1, 1]", self.q));
         }
-        if !(-1..=1).contains(&self.outcome) {
-            return Err(format!("outcome {} (expected -1, 0 or 1)", self.outcome));
+        if !(self.outcome.is_finite() && (-1.0..=1.0).contains(&self.outcome)) {
+            return Err(format!("outcome {} outside [-1, 1]", self.outcome));
         }
         if !self.obs.in_range() {
             return Err("observation index out of range".into());

@@ -146,12 +146,10 @@ impl Batch {
                 target_idx[i * t + j] = i64::from(a);
                 target_p[i * t + j] = if total > 0.0 { p / total } else { 0.0 };
             }
-            let z = s.wdl_class() as usize;
-            value[3 * i + z] += 1.0 - lambda;
-            let q = s.q.clamp(-1.0, 1.0);
-            value[3 * i] += lambda * q.max(0.0);
-            value[3 * i + 1] += lambda * (1.0 - q.abs());
-            value[3 * i + 2] += lambda * (-q).max(0.0);
+            let (z, q) = (Sample::wdl(s.outcome), Sample::wdl(s.q));
+            for k in 0..3 {
+                value[3 * i + k] = (1.0 - lambda) * z[k] + lambda * q[k];
+            }
         }
         let shape = |k: usize| [n as i64, k as i64];
         Batch {

@@ -14,7 +14,7 @@ fn samples(n: usize) -> Vec<Sample> {
                 obs: CompactObs { fills: vec![(55, 1.0)], cells: vec![(((i * 13) % OBS_LEN) as u16, 1.0), (((i * 7 + 90) % OBS_LEN) as u16, 0.5)] },
                 policy: vec![(legal[i % 20], 0.8), (legal[(i + 3) % 20], 0.2)],
                 legal,
-                outcome: [1, 0, -1][i % 3],
+                outcome: [1.0, 0.0, -1.0][i % 3],
                 ply: 0,
                 q: 0.25,
             }
@@ -28,6 +28,7 @@ fn optim(kind: OptimizerKind) -> OptimConfig {
 
 #[test]
 fn shapes_and_masked_priors() {
+    tch::set_num_threads(1);
     let net = Net::new(&NetConfig::new(2, 16), Device::Cpu, 1);
     let x = Tensor::zeros([3, models::encoding::PLANES as i64, 10, 9], (tch::Kind::Float, Device::Cpu));
     let (p, v) = net.forward_t(&x, false);
@@ -49,6 +50,7 @@ fn shapes_and_masked_priors() {
 
 #[test]
 fn learns_a_fixed_batch() {
+    tch::set_num_threads(1);
     for kind in [OptimizerKind::Adam, OptimizerKind::Sgd] {
         let s = samples(64);
         let refs: Vec<&Sample> = s.iter().collect();
@@ -65,6 +67,7 @@ fn learns_a_fixed_batch() {
 
 #[test]
 fn optimizer_state_resumes_exactly() {
+    tch::set_num_threads(1);
     let s = samples(32);
     let refs: Vec<&Sample> = s.iter().collect();
     let batch = Batch::new(&refs, Device::Cpu, 0.0);

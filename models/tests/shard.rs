@@ -26,7 +26,7 @@ fn samples(n: usize) -> Vec<Sample> {
             obs: CompactObs { fills: vec![(55, 1.0), (34, 1.0)], cells: vec![(i as u16 % 90, 1.0), (200, 0.5)] },
             policy: vec![(12, 0.75), (40, 0.25)],
             legal: vec![12, 40, 77],
-            outcome: [1, 0, -1][i % 3],
+            outcome: [1.0, 0.0, -1.0][i % 3],
             ply: i as u16,
             q: -0.5,
         })

@@ -38,6 +38,9 @@ pub struct SelfplayConfig {
     /// Material lead (soldier units) that wins an adjudicated game; 0: adjudicated games draw.
     #[serde(default = "default_adjudicate")]
     pub adjudicate_material: f32,
+    /// If positive, samples of adjudicated games carry `tanh(lead / adjudicate_scale)`.
+    #[serde(default)]
+    pub adjudicate_scale: f32,
     /// Move-selection temperature for the opening plies.
     #[serde(default = "default_temperature")]
     pub temperature: f32,
@@ -76,6 +79,7 @@ impl SelfplayConfig {
             concurrent_games: self.concurrent_games,
             max_plies: self.max_plies,
             adjudicate_material: self.adjudicate_material,
+            adjudicate_scale: self.adjudicate_scale,
             temperature: self.temperature,
             temperature_plies: self.temperature_plies,
             lanes: self.lanes,

@@ -61,6 +61,11 @@ pub struct GameConfig {
     /// move as) wins, less is a draw; 0 makes every unfinished game a draw.
     #[serde(default = "default_adjudicate")]
     pub adjudicate_material: f32,
+    /// If positive, the training samples of an adjudicated game carry the graded result
+    /// `tanh(lead / adjudicate_scale)` (lead in soldier units, for the sample's player) instead
+    /// of win/draw/loss, so that every material difference teaches the value head.
+    #[serde(default)]
+    pub adjudicate_scale: f32,
     /// Move-selection temperature for the first `temperature_plies` plies.
     #[serde(default = "default_temperature")]
     pub temperature: f32,
@@ -98,6 +103,7 @@ impl Default for GameConfig {
             concurrent_games: default_concurrent(),
             max_plies: default_max_plies(),
             adjudicate_material: default_adjudicate(),
+            adjudicate_scale: 0.0,
             temperature: default_temperature(),
             temperature_plies: default_temperature_plies(),
             lanes: default_lanes(),
@@ -181,7 +187,8 @@ struct Slot {
 
 enum Status {
     NeedsEval(usize),
-    Finished(Option<Color>, String, bool),
+    /// Winner, reason, and for a game adjudicated at the ply limit Red's material lead.
+    Finished(Option<Color>, String, Option<f32>),
 }
 
 /// The start state of a game: the variant's start, with Surprise layouts drawn uniformly for
@@ -230,7 +237,7 @@ impl Slot {
     fn advance(&mut self, cfg: &GameConfig) -> Status {
         loop {
             if let Some(end) = self.game.outcome() {
-                return Status::Finished(end.winner(), end.reason().to_string(), false);
+                return Status::Finished(end.winner(), end.reason().to_string(), None);
             }
             let plies = self.game.plies().len() as u32;
             if plies >= cfg.max_plies {
@@ -244,7 +251,7 @@ impl Slot {
                 } else {
                     None
                 };
-                return Status::Finished(winner, "adjudicated".into(), true);
+                return Status::Finished(winner, "adjudicated".into(), Some(diff));
             }
             let state = self.game.state();
             if state.is_chance() {
@@ -295,7 +302,8 @@ impl Slot {
         }
     }
 
-    fn finish(self, winner: Option<Color>, reason: String, adjudicated: bool) -> GameResult {
+    fn finish(self, winner: Option<Color>, reason: String, lead: Option<f32>, cfg: &GameConfig) -> GameResult {
+        let adjudicated = lead.is_some();
         let samples = self
             .records
             .into_iter()
@@ -303,10 +311,14 @@ impl Slot {
                 obs: r.obs,
                 policy: r.policy,
                 legal: r.legal,
-                outcome: match winner {
-                    Some(w) if w == r.player => 1,
-                    Some(_) => -1,
-                    None => 0,
+                outcome: match (lead, winner) {
+                    (Some(d), _) if cfg.adjudicate_scale > 0.0 => {
+                        let d = if r.player == Color::Red { d } else { -d };
+                        (d / cfg.adjudicate_scale).tanh()
+                    }
+                    (_, Some(w)) if w == r.player => 1.0,
+                    (_, Some(_)) => -1.0,
+                    (_, None) => 0.0,
                 },
                 ply: r.ply,
                 q: r.q,
@@ -428,9 +440,9 @@ fn play_lane(
         };
         stats.search_seconds += t0.elapsed().as_secs_f64();
         for (i, st) in status.iter().enumerate() {
-            if let Some(Status::Finished(w, reason, adj)) = st {
+            if let Some(Status::Finished(w, reason, lead)) = st {
                 if let Some(slot) = slots[i].take() {
-                    on_result(slot.finish(*w, reason.clone(), *adj));
+                    on_result(slot.finish(*w, reason.clone(), *lead, cfg));
                 }
             }
         }

@@ -261,6 +261,7 @@ pub fn eval_games(cfg: &RunConfig) -> GameConfig {
         concurrent_games: cfg.selfplay.concurrent_games,
         max_plies: cfg.eval.max_plies.unwrap_or(cfg.selfplay.max_plies),
         adjudicate_material: 0.0,
+        adjudicate_scale: 0.0,
         temperature: 1.0,
         temperature_plies: cfg.eval.temperature_plies,
         lanes: cfg.selfplay.lanes,
