@@ -245,15 +245,19 @@ impl Trainer {
                 let mut p = p.shallow_clone();
                 match c.kind {
                     OptimizerKind::Adam => {
+                        // PyTorch's AdamW: decoupled decay, bias corrections folded into the step.
                         if c.weight_decay > 0.0 {
                             p *= 1.0 - lr * c.weight_decay;
                         }
                         let _ = self.m[i].lerp_(&g, 1.0 - c.momentum);
-                        let _ = self.v[i].lerp_(&(&g * &g), 1.0 - BETA2);
+                        let _ = self.v[i].lerp_(&g.square(), 1.0 - BETA2);
                         let bc1 = 1.0 - c.momentum.powi(t);
-                        let bc2 = 1.0 - BETA2.powi(t);
-                        let denom = (&self.v[i] / bc2).sqrt() + EPS;
-                        p -= &self.m[i] / denom * (lr / bc1);
+                        let bc2 = (1.0 - BETA2.powi(t)).sqrt();
+                        let mut denom = self.v[i].sqrt();
+                        denom += EPS * bc2;
+                        let mut update = &self.m[i] / &denom;
+                        update *= lr * bc2 / bc1;
+                        p -= &update;
                     }
                     OptimizerKind::Sgd => {
                         let g = if c.weight_decay > 0.0 { &g + &p * c.weight_decay } else { g };

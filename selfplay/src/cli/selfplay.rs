@@ -38,7 +38,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    crate::farm::run::reexec_with_passive_openmp();
+    crate::farm::run::reexec_with_short_openmp_spin();
     let cfg = super::train::load_config(&a.config, &a.set, a.run_dir.as_ref())?;
     let opts = WorkerOptions {
         worker: a.worker,

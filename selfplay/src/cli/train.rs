@@ -42,7 +42,7 @@ pub fn load_config(config: &std::path::Path, set: &[String], run_dir: Option<&Pa
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    crate::farm::run::reexec_with_passive_openmp();
+    crate::farm::run::reexec_with_short_openmp_spin();
     let cfg = load_config(&a.config, &a.set, a.run_dir.as_ref())?;
     let progress = !a.no_progress && std::io::stderr().is_terminal();
     if a.bench {
