@@ -303,3 +303,30 @@ fn prior_plies_count_for_repetition() {
     let g = VariantGameState::new(s).with_prior(&[at(false), other(1), at(false)]);
     assert!(!g.is_terminal());
 }
+
+/// A determinization carries no trace of the true state beyond the observer's view: the other
+/// player's information-set key in a sample is a function of what was drawn (so it differs
+/// between samples that differ in the hidden layout), while the observer's key never changes.
+#[test]
+fn determinization_keys_follow_the_draw_not_the_truth() {
+    use engine::variant::View;
+    let v = variant("surprise");
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let mut s = State::start(v, Some(("C3", "C5"))).expect("layouts");
+    for _ in 0..6 {
+        let acts = s.legal_actions();
+        s.apply(acts[rng.random_range(0..acts.len())]);
+    }
+    let me = s.turn();
+    let view = View::new(&s, me);
+    let mut other_keys = HashSet::new();
+    for _ in 0..64 {
+        let d = view.sample(&mut rng);
+        assert_eq!(View::new(&d, me).infoset_key(), view.infoset_key());
+        assert_eq!(d.observation_hash(me), s.observation_hash(me));
+        // The other player's observation stream in a sample is not the truth's.
+        other_keys.insert(d.observation_hash(me.opponent()));
+    }
+    assert!(other_keys.len() > 1, "the other player's observations did not vary over 64 determinizations");
+    assert!(!other_keys.contains(&s.observation_hash(me.opponent())), "a sample carries the true observation stream");
+}

@@ -37,10 +37,10 @@ impl NetBot {
             let num = |what: &str| format!("net: {k}={v:?} is not {what}");
             match k {
                 "checkpoint" | "ckpt" => path = Some(PathBuf::from(v)),
-                "sims" | "simulations" => search.simulations = v.parse().map_err(|_| num("a count"))?,
+                "sims" | "simulations" | "nodes" => search.simulations = v.parse().map_err(|_| num("a count"))?,
                 "cpuct" => search.c_puct = v.parse().map_err(|_| num("a number"))?,
                 "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
-                _ => return Err(format!("net: unknown parameter {k:?} (known: checkpoint, sims, cpuct, device)")),
+                _ => return Err(format!("net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), cpuct, device)")),
             }
         }
         let path = path.ok_or("net: needs checkpoint=PATH (a run directory, step-N.json or step-N.safetensors)")?;

@@ -102,6 +102,21 @@ fn smoke_train_resume_export_and_play() {
         .expect("play");
     let out = ok(&o);
     assert!(out.contains("[Red \"net:surprise@"), "{out}");
+
+    // The checkpoint as a tournament player (with the tournament's node budget as its simulations).
+    let cfg = tmp.path().join("t.toml");
+    let pgn = tmp.path().join("t.pgn");
+    let text = format!(
+        "name = \"net-vs-random\"\nvariant = \"surprise\"\npairs = 1\nconcurrency = 1\nmax_plies = 16\npgn = {:?}\n[budget]\nnodes = 4\n[[player]]\nname = \"net\"\nspec = \"net:checkpoint={}\"\n[[player]]\nspec = \"random\"\n",
+        pgn.display().to_string(),
+        run.display()
+    );
+    fs::write(&cfg, text).expect("write tournament config");
+    let o = anqi().args(["tournament", "--quiet", "--config"]).arg(&cfg).output().expect("tournament");
+    let out = ok(&o);
+    assert!(out.contains("net"), "{out}");
+    let records = fs::read_to_string(&pgn).expect("pgn");
+    assert_eq!(records.matches("[Variant ").count(), 2, "{records}");
 }
 
 #[test]

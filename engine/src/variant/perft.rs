@@ -19,6 +19,11 @@ pub fn perft(s: &State, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if s.is_core_only() {
+        // Standard rules with nothing beyond the core's moves (§P5: one action per core move),
+        // now and in every descendant: the core's make/unmake perft counts the same tree.
+        return crate::perft::perft(&mut s.position().clone(), depth);
+    }
     if depth == 1 {
         // Bulk count: each action's chance outcomes are leaves (§P1-P2).
         return s.count_leaves_one_ply();

@@ -503,6 +503,18 @@ impl State {
         }
     }
 
+    /// Whether this state's action tree is exactly the position core's move tree from here on:
+    /// the xiangqi family (no hidden parts, no negotiation) outside any set-up, pending or
+    /// agreement step. Perft uses the core's make/unmake then.
+    pub fn is_core_only(&self) -> bool {
+        self.variant.family == Family::Xiangqi
+            && !self.variant.surprise.negotiation
+            && self.pending.is_none()
+            && self.agreement.is_none()
+            && !self.demand_pending
+            && self.setup.is_none()
+    }
+
     /// Leaves one decision ply below this decision node (§P1-P2): every action except a
     /// negotiation demand (§P5), weighted by its [`State::chance_multiplicity`].
     pub fn count_leaves_one_ply(&self) -> u64 {
@@ -637,7 +649,15 @@ impl State {
             // §S7: a flip changes no occupancy, so it never resolves a check.
             return;
         }
-        for sq in self.pos.by_color(us) {
+        // Only discs showing a flip type can flip (§S10): at most six squares, not sixteen.
+        let mut candidates = Bitboard::EMPTY;
+        for &r in &s.flip_types {
+            candidates |= self.pos.pieces(us, r);
+        }
+        if s.flip_once_per_disc {
+            candidates = candidates & !self.flipped;
+        }
+        for sq in candidates {
             if let Some(a) = self.flip_allowed(sq) {
                 out(a);
             }
@@ -664,11 +684,7 @@ impl State {
         if hidden == Role::Chariot && self.chariot_reveals[ui] >= s.chariot_reveal_limit {
             return None;
         }
-        if s.flip_right_by_history {
-            if self.lost[ui][hidden.index()] == 0 {
-                return None;
-            }
-        } else if self.pos.pieces(us, hidden).count() >= 2 {
+        if s.flip_right_by_history && self.lost[ui][hidden.index()] == 0 {
             return None;
         }
         if self.pos.pieces(us, hidden).count() >= 2 {
@@ -1193,6 +1209,11 @@ impl State {
     }
 
     // ---- blanking and restoring hidden parts, used by views (crate-internal) ----
+
+    /// Replaces `c`'s observation-stream hash (determinizations: see `View::sample`).
+    pub(crate) fn set_observation_hash(&mut self, c: Color, h: u64) {
+        self.obs[c.index()] = h;
+    }
 
     pub(crate) fn blank_back(&mut self, sq: Square) {
         self.back[sq.index()] = None;

@@ -281,10 +281,17 @@ impl View {
     /// Draws a full state uniformly from those consistent with this view (see module docs).
     pub fn sample(&self, rng: &mut impl Rng) -> State {
         let mut s = self.template.clone();
+        // What was drawn, hashed: the other player's observation stream in the sample is made a
+        // function of it (below), so the other player's information-set key varies with the
+        // determinization instead of carrying the true state's (which would leak the truth).
+        let mut drawn = 0u64;
+        let mut sampled = false;
         if !self.unknown_backs.is_empty() && !self.back_choices.is_empty() {
             let pick = &self.back_choices[rng.random_range(0..self.back_choices.len())];
             for (sq, b) in self.unknown_backs.iter().zip(pick) {
                 s.restore_back(*sq, *b);
+                drawn = crate::zobrist::extra_key(drawn, (sq.index() as u64) << 8 | b.index() as u64);
+                sampled = true;
             }
         }
         if s.variant().family == Family::Fanqi {
@@ -304,11 +311,15 @@ impl View {
                 for &idx in &self.unseen_captured[ci] {
                     if let Some(r) = it.next() {
                         s.restore_captured_identity(idx, r);
+                        drawn = crate::zobrist::extra_key(drawn, 1 << 20 | (idx as u64) << 8 | r.index() as u64);
+                        sampled = true;
                     }
                 }
                 for &sq in &self.unseen_board[ci] {
                     if let Some(r) = it.next() {
                         s.restore_identity(sq, r);
+                        drawn = crate::zobrist::extra_key(drawn, 2 << 20 | (sq.index() as u64) << 8 | r.index() as u64);
+                        sampled = true;
                     }
                 }
                 // Random modes: what is left stays the undetermined pool; owner's-choice modes
@@ -321,6 +332,11 @@ impl View {
                 }
                 s.set_pool_public(c, pool);
             }
+        }
+        if sampled {
+            let other = self.player.opponent();
+            let own = self.template.observation_hash(self.player);
+            s.set_observation_hash(other, crate::zobrist::extra_key(own ^ 0x0B5E_D0E7_0000_0000, drawn));
         }
         s
     }

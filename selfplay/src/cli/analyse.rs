@@ -9,7 +9,7 @@
 
 use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
-use engine::search::{self, Decision};
+use engine::search::Decision;
 use engine::variant::notation::action_string;
 use engine::variant::View;
 use engine::Color;
@@ -57,7 +57,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             bail!("--as {side}: {to_move} is to move; a bot analyses the decision of the side to move");
         }
     }
-    let mut bot = search::from_spec(&a.bot, a.seed).map_err(anyhow::Error::msg).context("--bot")?;
+    let mut bot = crate::bots::from_spec(&a.bot, a.seed).map_err(anyhow::Error::msg).context("--bot")?;
     let d = Decision::new(&state);
     println!("analyse: variant {} bot {} as {}", v.name, bot.name(), to_move);
     println!("view {}", View::new(&state, to_move).fen());

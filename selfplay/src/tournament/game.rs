@@ -18,7 +18,7 @@
 
 use super::uci_client::{parse_spec, UciClient};
 use super::config::{Budget, PlayerConfig};
-use engine::search::{self, Bot, Decision};
+use engine::search::{Bot, Decision};
 use engine::variant::game::VariantGame;
 use engine::variant::{config::Placement, fen as vfen, notation, Action, ChanceOutcome, Family, State, Variant};
 use engine::{Color, Role};
@@ -157,7 +157,7 @@ pub fn sample(outs: &[(ChanceOutcome, f64)], rng: &mut Pcg64Mcg) -> ChanceOutcom
 /// How a player is built: a bot spec (with the budget folded in) or a UCI engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
-    /// `search::from_spec` spec.
+    /// A [`build_bot`] spec (built-in bot or `net:` checkpoint).
     Bot(String),
     /// External engine.
     Uci {
@@ -236,13 +236,13 @@ impl PlayerKind {
     }
 }
 
-/// Builds an in-process bot: every spec of `engine::search::from_spec` (the one place to widen
-/// when more bot families, e.g. checkpoints, get a spec).
+/// Builds an in-process bot: every spec of `engine::search::from_spec` plus a trained
+/// checkpoint with its search settings (`net:checkpoint=PATH,sims=N`, see [`crate::bots`]).
 ///
 /// # Errors
 /// The spec's error text.
 pub fn build_bot(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    search::from_spec(spec, seed)
+    crate::bots::from_spec(spec, seed)
 }
 
 /// A player in a game.
