@@ -37,6 +37,7 @@ pub fn load_config(config: &std::path::Path, set: &[String], run_dir: Option<&Pa
     if let Some(d) = run_dir {
         cfg.run_dir = d.clone();
     }
+    crate::farm::run::resolve_lanes(&mut cfg);
     Ok(cfg)
 }
 

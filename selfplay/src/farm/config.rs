@@ -49,6 +49,9 @@ pub struct SelfplayConfig {
     pub temperature_plies: u32,
     /// Independent batchers: 1 (one batcher over every game in flight, for a GPU) or the
     /// number of CPU cores (each lane its own thread, batcher and single-threaded libtorch).
+    /// 0 (the default) picks: 1 on CUDA, one lane per farm thread on the CPU (a shared
+    /// multi-threaded libtorch stalls at every OpenMP barrier as soon as another process takes
+    /// a core; single-threaded lanes do not).
     #[serde(default = "default_lanes")]
     pub lanes: usize,
 }
@@ -69,7 +72,7 @@ fn default_temperature_plies() -> u32 {
     GameConfig::default().temperature_plies
 }
 fn default_lanes() -> usize {
-    GameConfig::default().lanes
+    0
 }
 
 impl SelfplayConfig {

@@ -91,6 +91,18 @@ pub fn init_threads(n: usize) -> usize {
     n
 }
 
+/// Resolves `selfplay.lanes = 0` (automatic): one lane on CUDA, one per farm thread on the CPU
+/// (`threads`, 0 meaning every core). A device that does not resolve leaves one lane; the
+/// device error is reported when the run starts.
+pub fn resolve_lanes(cfg: &mut RunConfig) {
+    if cfg.selfplay.lanes != 0 {
+        return;
+    }
+    let cuda = device(cfg).map(|d| d.is_cuda()).unwrap_or(true);
+    let threads = if cfg.threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { cfg.threads };
+    cfg.selfplay.lanes = if cuda { 1 } else { threads.max(1) };
+}
+
 /// The device a config names.
 pub fn device(cfg: &RunConfig) -> anyhow::Result<tch::Device> {
     let spec: DeviceSpec = cfg.device.parse()?;
