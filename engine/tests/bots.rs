@@ -297,3 +297,37 @@ fn strength_oracle_vs_pimc() {
         report(v, &oracle_em, &pimc);
     }
 }
+
+/// What each bot may know: over random positions of the hidden variants, two full states drawn
+/// from the mover's information set (same view) must get the same choice from every bot that
+/// plays from the view (PIMC, expectimax, IS-MCTS, given the same seed), while the cheating
+/// oracle's choice follows the hidden truth in some of them (it sees more).
+#[test]
+fn only_the_oracle_sees_the_hidden_truth() {
+    use engine::variant::View;
+    let view_bots = ["pimc:k=2,search=expectimax:depth=1,qdepth=1", "expectimax:depth=1,qdepth=1", "ismcts:iterations=40"];
+    for name in ["surprise", "fanqi-9", "fanqi-3"] {
+        let v = variant(name);
+        let mut rng = Pcg64Mcg::seed_from_u64(21);
+        let (mut positions, mut oracle_differs) = (0, 0);
+        while positions < 60 {
+            let Some(s) = random_position(v, 40, &mut rng) else { continue };
+            if s.is_chance() || s.legal_actions().len() < 2 {
+                continue;
+            }
+            let view = View::new(&s, s.turn());
+            let (d1, d2) = (view.sample(&mut rng), view.sample(&mut rng));
+            for spec in view_bots {
+                let a1 = search::from_spec(spec, 5).expect("spec").choose(&Decision::new(&d1));
+                let a2 = search::from_spec(spec, 5).expect("spec").choose(&Decision::new(&d2));
+                assert_eq!(a1, a2, "{name}: {spec} chose differently in two states of one information set: {}", vfen::write(&s));
+            }
+            let o1 = search::from_spec("oracle:depth=2", 5).expect("spec").choose(&Decision::new(&d1));
+            let o2 = search::from_spec("oracle:depth=2", 5).expect("spec").choose(&Decision::new(&d2));
+            oracle_differs += usize::from(o1 != o2);
+            positions += 1;
+        }
+        eprintln!("{name}: the oracle's choice depends on the hidden part in {oracle_differs} of {positions} positions");
+        assert!(oracle_differs > 0, "{name}: the oracle never used the hidden information");
+    }
+}

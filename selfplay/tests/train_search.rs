@@ -83,3 +83,43 @@ fn picks_legal_actions_under_hidden_information() {
         }
     }
 }
+
+/// Actions after which the opponent has a mating reply.
+fn allows_mate(s: &State) -> Vec<engine::variant::Action> {
+    s.legal_actions().into_iter().filter(|&a| {
+        let c = s.child(a);
+        c.legal_actions().into_iter().any(|b| c.child(b).legal_actions().is_empty())
+    }).collect()
+}
+
+#[test]
+fn never_allows_a_mate_in_one_without_a_net() {
+    let v = variant("xiangqi");
+    let mut rng = Pcg64Mcg::seed_from_u64(11);
+    let mut found = 0;
+    for _ in 0..400 {
+        let mut s = State::start(v, None).expect("start");
+        for _ in 0..300 {
+            let acts = s.legal_actions();
+            if acts.is_empty() {
+                break;
+            }
+            let bad = allows_mate(&s);
+            if !bad.is_empty() && bad.len() * 2 >= acts.len() && bad.len() < acts.len() && mates(&s).is_empty() {
+                // Half the moves or more lose at once; a small uniform search must avoid them all.
+                for _ in 0..4 {
+                    let srch = search(&s, 8, &mut rng);
+                    let chosen = srch.choose(0.0, &mut rng);
+                    assert!(!bad.contains(&chosen), "chose {chosen:?}, which allows mate, in {}", engine::variant::fen::write(&s));
+                }
+                found += 1;
+                break;
+            }
+            s.apply(acts[rng.random_range(0..acts.len())]);
+        }
+        if found >= 5 {
+            break;
+        }
+    }
+    assert!(found >= 3, "only {found} positions found");
+}

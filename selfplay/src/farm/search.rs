@@ -51,6 +51,12 @@ pub struct SearchConfig {
     /// §K7) in every sampled determinization.
     #[serde(default = "default_true")]
     pub root_win_check: bool,
+    /// Never choose a root action after which the opponent can win at once (a reply that
+    /// mates, stalemates §X4 or grinds §K7) in one of a few sampled determinizations, unless
+    /// every action does. A few hundred rule lookups per move; with the small budgets of a CPU
+    /// run the tree alone rarely sees such replies (32 simulations over ~40 moves).
+    #[serde(default = "default_true")]
+    pub root_loss_check: bool,
 }
 
 fn default_c_puct() -> f32 {
@@ -83,6 +89,7 @@ impl SearchConfig {
             dirichlet_fraction: default_noise(),
             policy_temperature: 1.0,
             root_win_check: true,
+            root_loss_check: true,
         }
     }
 }
@@ -131,6 +138,8 @@ pub struct Search {
     root_slots: Vec<u16>,
     history: HashSet<u64>,
     path_hashes: Vec<u64>,
+    /// Root slots the loss check excludes (sorted; empty when none or all would be).
+    root_banned: Vec<u16>,
 }
 
 /// The value of a finished determinized state for its side to act, if it is finished
@@ -227,6 +236,7 @@ impl Search {
             root_slots,
             history: history.iter().copied().collect(),
             path_hashes: Vec::new(),
+            root_banned: Vec::new(),
         }
     }
 
@@ -274,6 +284,14 @@ impl Search {
                     return false;
                 }
             }
+            if self.cfg.root_loss_check {
+                let mut banned = self.losing_root_slots(rng);
+                banned.sort_unstable();
+                banned.dedup();
+                if banned.len() < self.root_actions.len() {
+                    self.root_banned = banned;
+                }
+            }
             self.obs.copy_from_slice(&self.root_obs);
             self.slots = self.root_slots.clone();
             self.path.clear();
@@ -312,6 +330,54 @@ impl Search {
             return Some(i);
         }
         None
+    }
+
+    /// Root slots of actions after which the opponent wins at once in one of a few
+    /// determinizations (one when the variant hides nothing). Replies are tested only when they
+    /// give check (or in King chess, where the king piece may not be the general), since a
+    /// position without check where the side to move has no action (a stalemate, §X4) is rare.
+    fn losing_root_slots(&self, rng: &mut impl Rng) -> Vec<u16> {
+        let family = self.view.known().variant().family;
+        let samples = match family {
+            Family::Xiangqi | Family::King => 1,
+            _ => 2,
+        };
+        let me = self.view.player();
+        let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
+        let mut out = Vec::new();
+        'actions: for (i, &a) in self.root_actions.iter().enumerate() {
+            if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
+                continue;
+            }
+            for d in &dets {
+                if d.is_chance() {
+                    return Vec::new();
+                }
+                let c = d.child(a);
+                if c.is_chance() || c.turn() == me {
+                    continue;
+                }
+                let mut lost = false;
+                c.visit_actions(&mut |b| {
+                    if lost || !matches!(b, Action::Move { .. } | Action::Flip { .. }) {
+                        return;
+                    }
+                    let cc = c.child(b);
+                    if cc.is_chance() || cc.turn() != me {
+                        return;
+                    }
+                    if family != Family::King && !cc.position().in_check() && cc.grind_loss().is_none() {
+                        return;
+                    }
+                    lost = terminal_value(&cc, cc.legal_actions().is_empty()) == Some(-1.0);
+                });
+                if lost {
+                    out.push(self.root_slots[i]);
+                    continue 'actions;
+                }
+            }
+        }
+        out
     }
 
     fn encode_root(&mut self) {
@@ -471,6 +537,15 @@ impl Search {
             if ok {
                 avail.push(i);
                 total += e.n;
+            }
+        }
+        if node == 0 && !self.root_banned.is_empty() {
+            // The loss check's exclusions, unless they would leave nothing here.
+            let banned = &self.root_banned;
+            let kept: Vec<usize> = avail.iter().copied().filter(|&i| banned.binary_search(&n.edges[i].slot).is_err()).collect();
+            if !kept.is_empty() {
+                total = kept.iter().map(|&i| n.edges[i].n).sum();
+                avail = kept;
             }
         }
         let sqrt_n = (total.max(1) as f32).sqrt();
