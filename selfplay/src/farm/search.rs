@@ -57,6 +57,12 @@ pub struct SearchConfig {
     /// run the tree alone rarely sees such replies (32 simulations over ~40 moves).
     #[serde(default = "default_true")]
     pub root_loss_check: bool,
+    /// Contempt for draws inside the tree (repetitions and drawn end states), in value units
+    /// (-1 loss .. +1 win): a draw is worth `-draw_contempt` to the searching player and
+    /// `+draw_contempt` to the opponent, so a side that cannot tell how to make progress still
+    /// prefers any other move to repeating (as engines' "contempt"). 0 scores draws as 0.
+    #[serde(default)]
+    pub draw_contempt: f32,
 }
 
 fn default_c_puct() -> f32 {
@@ -90,6 +96,7 @@ impl SearchConfig {
             policy_temperature: 1.0,
             root_win_check: true,
             root_loss_check: true,
+            draw_contempt: 0.0,
         }
     }
 }
@@ -380,6 +387,15 @@ impl Search {
         out
     }
 
+    /// A draw's value for `player` under [`SearchConfig::draw_contempt`].
+    fn draw_value(&self, player: Color) -> f32 {
+        if player == self.view.player() {
+            -self.cfg.draw_contempt
+        } else {
+            self.cfg.draw_contempt
+        }
+    }
+
     fn encode_root(&mut self) {
         if self.root_obs.is_empty() {
             self.root_obs = encoding::encode(&self.view);
@@ -468,6 +484,7 @@ impl Search {
             let player = det.turn();
             let actions = det.legal_actions();
             if let Some(v) = terminal_value(&det, actions.is_empty()) {
+                let v = if v == 0.0 { self.draw_value(player) } else { v };
                 self.backup(player, v);
                 self.sims += 1;
                 return false;
@@ -490,7 +507,8 @@ impl Search {
             if matches!(action, Action::Move { .. } | Action::Flip { .. }) {
                 let h = det.position().hash();
                 if self.history.contains(&h) || self.path_hashes.contains(&h) {
-                    self.backup(det.turn(), 0.0);
+                    let v = self.draw_value(det.turn());
+                    self.backup(det.turn(), v);
                     self.sims += 1;
                     return false;
                 }
