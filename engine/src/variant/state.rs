@@ -5,7 +5,8 @@
 //!
 //! Decision nodes offer [`Action`]s; a move that turns up an undetermined face-down piece, or
 //! captures one, leaves a chance node whose [`ChanceOutcome`]s carry exact probabilities from the
-//! pool. States are applied by copy-make ([`State::child`]).
+//! pool. States are applied by copy-make ([`State::child`]) or in place ([`State::make`] /
+//! [`State::unmake`], in `undo`).
 
 use super::config::{Family, Placement, TurnDown, Variant};
 use crate::bitboard::Bitboard;
@@ -15,6 +16,9 @@ use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::zobrist;
 use arrayvec::ArrayVec;
+
+mod undo;
+pub use undo::Undo;
 
 /// A decision: a move (with optional extras) or a Surprise flip or a negotiation action.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
