@@ -55,6 +55,15 @@ trait Sink {
     /// Whether every piece's legal destinations must come in one [`Sink::targets`] call (no
     /// [`Sink::one`], no [`Sink::count`]).
     const PER_PIECE: bool = false;
+    /// Whether bulk counts must keep the pieces of [`Sink::extra_movers`] apart.
+    const EXTRA: bool = false;
+    /// Pieces whose moves to some points count twice ([`Position::count_legal_plus`]).
+    fn extra_movers(&self) -> Bitboard {
+        Bitboard::EMPTY
+    }
+    /// Adds the moves to `targets` of pieces among [`Sink::extra_movers`] (only called when
+    /// [`Sink::EXTRA`]).
+    fn count_extra(&mut self, _targets: Bitboard) {}
     /// Every point of `targets` is a legal destination of the piece on `from`.
     fn targets(&mut self, from: Square, targets: Bitboard);
     /// One legal move.
@@ -149,6 +158,42 @@ impl Sink for Counter {
                 self.total += 4 * carry2.count();
             }
         }
+    }
+}
+
+/// Counts legal moves, moves of `movers` to `points` twice ([`Position::count_legal_plus`]).
+struct PlusCounter {
+    counter: Counter,
+    movers: Bitboard,
+    points: Bitboard,
+}
+
+impl Sink for PlusCounter {
+    const ORDERED: bool = false;
+    const EXTRA: bool = true;
+    #[inline(always)]
+    fn targets(&mut self, from: Square, targets: Bitboard) {
+        self.counter.count(targets);
+        if self.movers.contains(from) {
+            self.counter.count(targets & self.points);
+        }
+    }
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        self.counter.total += 1 + u32::from(self.movers.contains(m.from) && self.points.contains(m.to));
+    }
+    #[inline(always)]
+    fn count(&mut self, targets: Bitboard) {
+        self.counter.count(targets);
+    }
+    #[inline(always)]
+    fn extra_movers(&self) -> Bitboard {
+        self.movers
+    }
+    #[inline(always)]
+    fn count_extra(&mut self, targets: Bitboard) {
+        self.counter.count(targets);
+        self.counter.count(targets & self.points);
     }
 }
 
@@ -258,6 +303,16 @@ impl Position {
         let mut c = Counter::new();
         let in_check = self.generate_legal(&mut c);
         (c.finish() as usize, in_check)
+    }
+
+    /// [`Position::count_legal`] plus one for each legal move of a piece on `movers` to a point
+    /// of `points` (a variant's second action per such move, e.g. turning face-down on arrival),
+    /// and [`Position::in_check`], in one pass.
+    #[inline]
+    pub fn count_legal_plus(&self, movers: Bitboard, points: Bitboard) -> (usize, bool) {
+        let mut c = PlusCounter { counter: Counter::new(), movers, points };
+        let in_check = self.generate_legal(&mut c);
+        (c.counter.finish() as usize, in_check)
     }
 
     /// Calls `f(from, targets)` once for each piece of the side to move that has a legal move,
@@ -416,7 +471,20 @@ impl Position {
         } else {
             // Counting: all free soldiers' steps at once, by direction.
             let free = soldiers & !slow;
-            if free.any() {
+            if S::EXTRA {
+                let extra = free & sink.extra_movers();
+                if extra.any() {
+                    for steps in a.soldier_steps(us, extra) {
+                        sink.count_extra(steps & to_mask & region);
+                    }
+                }
+                let plain = free & !extra;
+                if plain.any() {
+                    for steps in a.soldier_steps(us, plain) {
+                        sink.count(steps & to_mask & region);
+                    }
+                }
+            } else if free.any() {
                 for steps in a.soldier_steps(us, free) {
                     sink.count(steps & to_mask & region);
                 }
@@ -600,6 +668,12 @@ mod tests {
         assert_eq!(got, want, "{pos:?}");
         assert_eq!(in_check, pos.in_check(), "{pos:?}");
         assert_eq!(pos.count_legal_and_check(), (want.len(), in_check), "{pos:?}");
+        // Movers (own pieces) and points picked by the bits of the position's hash.
+        let h = pos.hash();
+        let movers = Bitboard(pos.by_color(pos.turn()).0 & (u128::from(h.rotate_left(29)) << 64 | u128::from(h)));
+        let points = Bitboard(u128::from(h.rotate_left(17)) << 56 | u128::from(h.rotate_left(7)));
+        let plus = want.iter().filter(|m| movers.contains(m.from) && points.contains(m.to)).count();
+        assert_eq!(pos.count_legal_plus(movers, points), (want.len() + plus, in_check), "{pos:?}");
     }
 
     /// Random games from the perft positions: the fast generator, the counter and
