@@ -3,6 +3,10 @@
 //! [preset ...]` (default: every preset). Each preset's start-position perft (Surprise layouts
 //! C3,B, as the CLI bench) is timed right after a core perft of the standard start position at
 //! depth 5, and the ratio of their nodes/s is printed, so load on the machine affects both alike.
+//!
+//! On a loaded machine, `ROUNDS=n` runs n short alternating pairs instead (core depth 4, the
+//! preset one ply less than the CLI bench) and compares the best time of each: load only ever
+//! slows a run down, so the minima are the least disturbed.
 use engine::notation::fen;
 use engine::perft::perft;
 use engine::variant::{config, perft as vperft, State, Variant};
@@ -17,11 +21,11 @@ fn depth(name: &str) -> u32 {
     }
 }
 
-fn core_rate() -> f64 {
-    let mut pos = fen::parse(fen::START).expect("start");
+/// Seconds and nodes of one timed run.
+fn timed(f: impl FnOnce() -> u64) -> (f64, u64) {
     let t = Instant::now();
-    let n = perft(&mut pos, 5);
-    n as f64 / t.elapsed().as_secs_f64()
+    let n = f();
+    (t.elapsed().as_secs_f64(), n)
 }
 
 fn main() {
@@ -29,16 +33,25 @@ fn main() {
     if names.is_empty() {
         names = config::preset_names().map(str::to_string).collect();
     }
+    let rounds: usize = std::env::var("ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(0);
+    let core_depth = if rounds > 0 { 4 } else { 5 };
     println!("{:<22} {:>5} {:>14} {:>9} {:>10} {:>10} {:>7}", "variant", "depth", "nodes", "seconds", "Mnps", "core Mnps", "ratio");
     for name in names {
         let v: &'static Variant = Box::leak(Box::new(Variant::load(&name).expect("variant")));
         let s = State::start(v, Some(("C3", "B"))).expect("start");
-        let d = depth(&name);
-        let core = core_rate();
-        let t = Instant::now();
-        let n = vperft::perft(&s, d);
-        let secs = t.elapsed().as_secs_f64();
-        let rate = n as f64 / secs;
+        let d = if rounds > 0 { depth(&name) - 1 } else { depth(&name) };
+        let (mut core_secs, mut secs) = (f64::MAX, f64::MAX);
+        let (mut core_n, mut n) = (0, 0);
+        for _ in 0..rounds.max(1) {
+            let mut pos = fen::parse(fen::START).expect("start");
+            let (t, c) = timed(|| perft(&mut pos, core_depth));
+            core_secs = core_secs.min(t);
+            core_n = c;
+            let (t, c) = timed(|| vperft::perft(&s, d));
+            secs = secs.min(t);
+            n = c;
+        }
+        let (rate, core) = (n as f64 / secs, core_n as f64 / core_secs);
         println!(
             "{name:<22} {d:>5} {n:>14} {secs:>9.3} {:>10.1} {:>10.1} {:>7.2}",
             rate / 1e6,

@@ -174,13 +174,15 @@ impl Sink for PlusCounter {
     #[inline(always)]
     fn targets(&mut self, from: Square, targets: Bitboard) {
         self.counter.count(targets);
-        if self.movers.contains(from) {
+        // A table load, not a variable `u128` shift (see `Bitboard::from_square`).
+        if (self.movers & Bitboard::from_square(from)).any() {
             self.counter.count(targets & self.points);
         }
     }
     #[inline(always)]
     fn one(&mut self, m: Move) {
-        self.counter.total += 1 + u32::from(self.movers.contains(m.from) && self.points.contains(m.to));
+        let twice = (self.movers & Bitboard::from_square(m.from)).any() && (self.points & Bitboard::from_square(m.to)).any();
+        self.counter.total += 1 + u32::from(twice);
     }
     #[inline(always)]
     fn count(&mut self, targets: Bitboard) {

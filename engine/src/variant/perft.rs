@@ -45,6 +45,14 @@ fn perft_in_place(s: &mut State, depth: u32, ctx: &LeafCtx) -> u64 {
         if matches!(a, Action::Demand) {
             continue; // §P5: negotiation actions are not counted
         }
+        if depth == 2 {
+            // The next ply is counted in bulk: only what that count reads follows the move.
+            if let Some(u) = s.make_leaf(a) {
+                n += s.count_leaves_with(ctx);
+                s.unmake_leaf(&u);
+                continue;
+            }
+        }
         match s.make(a) {
             Some(u) => {
                 n += perft_in_place(s, depth - 1, ctx);

@@ -17,8 +17,10 @@ use crate::position::Position;
 use crate::zobrist;
 use arrayvec::ArrayVec;
 
+mod leaf_make;
 mod leaves;
 mod undo;
+pub use leaf_make::LeafUndo;
 pub use leaves::LeafCtx;
 pub use undo::Undo;
 

@@ -35,6 +35,8 @@ pub struct LeafCtx {
     down_points: [Bitboard; 2],
     /// §F4 participating types as a mask by [`Role::index`] (`FanqiRules::participating`).
     participating: u8,
+    /// §F4 types whose face-down pieces stay in their standard regions (`down_region_bound`).
+    region_bound: u8,
 }
 
 fn role_mask(roles: &[Role]) -> u8 {
@@ -62,6 +64,7 @@ impl LeafCtx {
             reveal_types: role_mask(&v.surprise.reveal_types),
             down_points,
             participating,
+            region_bound: role_mask(&Role::ALL.into_iter().filter(|&r| s.down_region_bound(r)).collect::<Vec<_>>()),
         }
     }
 }
@@ -161,13 +164,30 @@ impl State {
         let us = self.pos.turn();
         let them = us.opponent();
         let distinct = |c: Color| (self.pool[c.index()].iter().filter(|&&n| n > 0).count() as u64).max(1);
-        let (dm, dt) = (distinct(us), distinct(them));
-        let std_regions = &Rules::standard().region[us.index()];
+        let (dm, dt) = if self.pool == [[0; Role::COUNT]; 2] { (1, 1) } else { (distinct(us), distinct(them)) };
         let enemy = self.pos.by_color(them);
         let mut down_points = if f.turn_down == TurnDown::Off { Bitboard::EMPTY } else { ctx.down_points[us.index()] };
         if f.turn_down_quiet_only {
             down_points &= !enemy;
         }
+        let own = self.pos.by_color(us);
+        // Every action weighs 1 and every face-down piece moves as the core says: one pass of
+        // the core's counter, moves of the pieces that may turn face-down counted twice onto
+        // the points where they may.
+        let mut region_bound = Bitboard::EMPTY;
+        for r in [Role::Advisor, Role::Elephant] {
+            if ctx.region_bound & 1 << r.index() != 0 {
+                region_bound |= self.pos.pieces(us, r);
+            }
+        }
+        if dm == 1 && dt == 1 && (region_bound & self.down).is_empty() && f.turn_down != TurnDown::Participating {
+            let mut movers = own & !(self.pos.pieces(us, Role::General) & !self.down);
+            if f.turn_down_not_just_revealed {
+                movers &= !self.down;
+            }
+            return self.pos.count_legal_plus(movers, down_points).0 as u64;
+        }
+        let std_regions = &Rules::standard().region[us.index()];
         // Capturing one of these needs its identity drawn (dt outcomes).
         let mut undetermined = Bitboard::EMPTY;
         if dt > 1 {
@@ -176,21 +196,6 @@ impl State {
                     undetermined.set(sq);
                 }
             }
-        }
-        let own = self.pos.by_color(us);
-        // Every action weighs 1 and every face-down piece moves as the core says: one pass of
-        // the core's counter, moves of the pieces that may turn face-down counted twice onto
-        // the points where they may.
-        let region_bound = (self.down & own).any()
-            && [Role::Advisor, Role::Elephant]
-                .into_iter()
-                .any(|r| self.down_region_bound(r) && (self.down & self.pos.pieces(us, r)).any());
-        if dm == 1 && dt == 1 && !region_bound && f.turn_down != TurnDown::Participating {
-            let mut movers = own & !(self.pos.pieces(us, Role::General) & !self.down);
-            if f.turn_down_not_just_revealed {
-                movers &= !self.down;
-            }
-            return self.pos.count_legal_plus(movers, down_points).0 as u64;
         }
         let participating = |r: Role| ctx.participating & 1 << r.index() != 0;
         // Under "participating", an undetermined mover may turn face-down only if every type it
