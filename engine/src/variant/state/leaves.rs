@@ -22,14 +22,15 @@ use crate::moves::Move;
 use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::rules::Rules;
+use arrayvec::ArrayVec;
 
 /// What the leaf counts need from the variant, derived once per perft (see [`LeafCtx::new`]).
 #[derive(Clone, Debug)]
 pub struct LeafCtx {
-    /// §S10 visible faces that may flip, as a mask by [`Role::index`].
-    flip_types: u8,
-    /// §S10 faces a flip may reveal, as a mask by [`Role::index`].
-    reveal_types: u8,
+    /// §S10 visible faces that may flip.
+    flip_types: ArrayVec<Role, { Role::COUNT }>,
+    /// §S10 faces a flip may reveal.
+    reveal_types: ArrayVec<Role, { Role::COUNT }>,
     /// §F5: own start points, by colour, onto which a piece may turn face-down (those of
     /// non-general types; of participating types under `turn_down = "participating"`).
     down_points: [Bitboard; 2],
@@ -60,8 +61,8 @@ impl LeafCtx {
             }
         }
         LeafCtx {
-            flip_types: role_mask(&v.surprise.flip_types),
-            reveal_types: role_mask(&v.surprise.reveal_types),
+            flip_types: Role::ALL.into_iter().filter(|r| v.surprise.flip_types.contains(r)).collect(),
+            reveal_types: Role::ALL.into_iter().filter(|r| v.surprise.reveal_types.contains(r)).collect(),
             down_points,
             participating,
             region_bound: role_mask(&Role::ALL.into_iter().filter(|&r| s.down_region_bound(r)).collect::<Vec<_>>()),
@@ -118,11 +119,8 @@ impl State {
         // Faces a flip may reveal now: §S10 types, §S5 rights and chariot limit, §S6 history
         // and the two-of-a-type limit.
         let mut reveal = 0u8;
-        for r in Role::ALL {
+        for &r in &ctx.reveal_types {
             let bit = 1 << r.index();
-            if ctx.reveal_types & bit == 0 {
-                continue;
-            }
             let chariot = r == Role::Chariot;
             let cost = if chariot { s.chariot_cost } else { 1 };
             let on_board = self.pos.pieces(us, r).0;
@@ -138,10 +136,8 @@ impl State {
             return 0;
         }
         let mut candidates = Bitboard::EMPTY;
-        for r in Role::ALL {
-            if ctx.flip_types & 1 << r.index() != 0 {
-                candidates |= self.pos.pieces(us, r);
-            }
+        for &r in &ctx.flip_types {
+            candidates |= self.pos.pieces(us, r);
         }
         if s.flip_once_per_disc {
             candidates &= !self.flipped;
