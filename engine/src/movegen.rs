@@ -52,6 +52,18 @@ struct Safety {
 trait Sink {
     /// Whether moves must come in the order of [`Position::pseudo_legal_moves`].
     const ORDERED: bool;
+    /// Whether every piece's legal destinations must come in one [`Sink::targets`] call (no
+    /// [`Sink::one`], no [`Sink::count`]).
+    const PER_PIECE: bool = false;
+    /// Whether bulk counts must keep the pieces of [`Sink::extra_movers`] apart.
+    const EXTRA: bool = false;
+    /// Pieces whose moves to some points count twice ([`Position::count_legal_plus`]).
+    fn extra_movers(&self) -> Bitboard {
+        Bitboard::EMPTY
+    }
+    /// Adds the moves to `targets` of pieces among [`Sink::extra_movers`] (only called when
+    /// [`Sink::EXTRA`]).
+    fn count_extra(&mut self, _targets: Bitboard) {}
     /// Every point of `targets` is a legal destination of the piece on `from`.
     fn targets(&mut self, from: Square, targets: Bitboard);
     /// One legal move.
@@ -78,13 +90,16 @@ impl Sink for MoveList {
     }
 }
 
-/// Counts moves without listing them (bulk counting at perft's last ply).
+/// Counts moves without listing them (bulk counting at perft's last ply): target sets are
+/// added with [`Counter::add`], single moves with [`Counter::add_one`], and [`Counter::finish`]
+/// gives the total. Variants use it to count actions derived from core moves.
 ///
 /// Baseline x86-64 has no `popcnt` instruction, so `count_ones` costs about 35 instructions on a
 /// `u128`. Instead of one count per target set, the sets are summed point by point in a
 /// bit-sliced counter (`ones` + 2 `twos`, deeper overlaps counted at once, which is rare): an
 /// addition is a few logical operations, and only `finish` counts bits.
-struct Counter {
+#[derive(Clone, Debug, Default)]
+pub struct Counter {
     ones: Bitboard,
     twos: Bitboard,
     /// Moves already counted (single moves, overflow of the bit-sliced counter).
@@ -92,12 +107,27 @@ struct Counter {
 }
 
 impl Counter {
-    fn new() -> Counter {
+    /// An empty count.
+    #[inline(always)]
+    pub fn new() -> Counter {
         Counter { ones: Bitboard::EMPTY, twos: Bitboard::EMPTY, total: 0 }
     }
 
+    /// Adds one for each point of `targets`.
     #[inline(always)]
-    fn finish(&self) -> u32 {
+    pub fn add(&mut self, targets: Bitboard) {
+        self.count(targets);
+    }
+
+    /// Adds `n`.
+    #[inline(always)]
+    pub fn add_n(&mut self, n: u32) {
+        self.total += n;
+    }
+
+    /// The total so far.
+    #[inline(always)]
+    pub fn finish(&self) -> u32 {
         let mut n = self.total + self.ones.count();
         if self.twos.any() {
             n += 2 * self.twos.count();
@@ -128,6 +158,66 @@ impl Sink for Counter {
                 self.total += 4 * carry2.count();
             }
         }
+    }
+}
+
+/// Counts legal moves, moves of `movers` to `points` twice ([`Position::count_legal_plus`]).
+struct PlusCounter {
+    counter: Counter,
+    movers: Bitboard,
+    points: Bitboard,
+}
+
+impl Sink for PlusCounter {
+    const ORDERED: bool = false;
+    const EXTRA: bool = true;
+    #[inline(always)]
+    fn targets(&mut self, from: Square, targets: Bitboard) {
+        self.counter.count(targets);
+        // Most pieces reach none of the points: test that first. Membership by a table load,
+        // not a variable `u128` shift (see `Bitboard::from_square`).
+        let twice = targets & self.points;
+        if twice.any() && (self.movers & Bitboard::from_square(from)).any() {
+            self.counter.count(twice);
+        }
+    }
+    #[inline(always)]
+    fn one(&mut self, m: Move) {
+        let twice = (self.movers & Bitboard::from_square(m.from)).any() && (self.points & Bitboard::from_square(m.to)).any();
+        self.counter.total += 1 + u32::from(twice);
+    }
+    #[inline(always)]
+    fn count(&mut self, targets: Bitboard) {
+        self.counter.count(targets);
+    }
+    #[inline(always)]
+    fn extra_movers(&self) -> Bitboard {
+        self.movers
+    }
+    #[inline(always)]
+    fn count_extra(&mut self, targets: Bitboard) {
+        self.counter.count(targets);
+        self.counter.count(targets & self.points);
+    }
+}
+
+/// Hands each piece's whole set of legal destinations to a closure ([`Position::legal_targets`]).
+struct PerPiece<F: FnMut(Square, Bitboard)>(F);
+
+impl<F: FnMut(Square, Bitboard)> Sink for PerPiece<F> {
+    const ORDERED: bool = false;
+    const PER_PIECE: bool = true;
+    #[inline(always)]
+    fn targets(&mut self, from: Square, targets: Bitboard) {
+        if targets.any() {
+            (self.0)(from, targets);
+        }
+    }
+    fn one(&mut self, _m: Move) {
+        unreachable!("per-piece sinks take whole target sets");
+    }
+    fn count(&mut self, _targets: Bitboard) {
+        unreachable!("per-piece sinks take whole target sets");
     }
 }
 
@@ -208,6 +298,34 @@ impl Position {
         let mut c = Counter::new();
         self.generate_legal(&mut c);
         c.finish() as usize
+    }
+
+    /// [`Position::count_legal`] and [`Position::in_check`] from one look at the general's
+    /// safety (variants whose extra actions depend on check, e.g. Surprise flips §S7).
+    #[inline]
+    pub fn count_legal_and_check(&self) -> (usize, bool) {
+        let mut c = Counter::new();
+        let in_check = self.generate_legal(&mut c);
+        (c.finish() as usize, in_check)
+    }
+
+    /// [`Position::count_legal`] plus one for each legal move of a piece on `movers` to a point
+    /// of `points` (a variant's second action per such move, e.g. turning face-down on arrival),
+    /// and [`Position::in_check`], in one pass.
+    #[inline]
+    pub fn count_legal_plus(&self, movers: Bitboard, points: Bitboard) -> (usize, bool) {
+        let mut c = PlusCounter { counter: Counter::new(), movers, points };
+        let in_check = self.generate_legal(&mut c);
+        (c.counter.finish() as usize, in_check)
+    }
+
+    /// Calls `f(from, targets)` once for each piece of the side to move that has a legal move,
+    /// with all its legal destinations (the moves of [`Position::legal_moves`], grouped by
+    /// piece, pieces in no particular order). Returns whether the side to move is in check.
+    /// Lets variants count actions derived from core moves by whole target sets (bulk perft).
+    #[inline]
+    pub fn legal_targets(&self, f: impl FnMut(Square, Bitboard)) -> bool {
+        self.generate_legal(&mut PerPiece(f))
     }
 
     /// Whether `m` is a legal move here.
@@ -326,9 +444,10 @@ impl Position {
     }
 
     /// Emits the legal moves of the side to move into `sink`; in the order of
-    /// [`Position::pseudo_legal_moves`] when the sink is [`Sink::ORDERED`].
+    /// [`Position::pseudo_legal_moves`] when the sink is [`Sink::ORDERED`]. Returns whether the
+    /// side to move is in check.
     #[inline(always)]
-    fn generate_legal<S: Sink>(&self, sink: &mut S) {
+    fn generate_legal<S: Sink>(&self, sink: &mut S) -> bool {
         let s = self.safety();
         let us = self.turn();
         let ui = us.index();
@@ -351,12 +470,25 @@ impl Position {
         });
         let region = rules.region[ui][Role::Soldier.index()];
         let soldiers = self.pieces(us, Role::Soldier);
-        if S::ORDERED {
+        if S::ORDERED || S::PER_PIECE {
             self.emit(sink, &s, slow, soldiers, |from| a.soldier[ui][from.index()] & to_mask & region);
         } else {
             // Counting: all free soldiers' steps at once, by direction.
             let free = soldiers & !slow;
-            if free.any() {
+            if S::EXTRA {
+                let extra = free & sink.extra_movers();
+                if extra.any() {
+                    for steps in a.soldier_steps(us, extra) {
+                        sink.count_extra(steps & to_mask & region);
+                    }
+                }
+                let plain = free & !extra;
+                if plain.any() {
+                    for steps in a.soldier_steps(us, plain) {
+                        sink.count(steps & to_mask & region);
+                    }
+                }
+            } else if free.any() {
                 for steps in a.soldier_steps(us, free) {
                     sink.count(steps & to_mask & region);
                 }
@@ -373,12 +505,21 @@ impl Position {
         let g = self.general(us);
         let g_bb = Bitboard::from_square(g);
         let them = us.opponent();
+        let mut legal = Bitboard::EMPTY;
         for to in a.orthogonal[g.index()] & !own & rules.region[ui][Role::General.index()] {
             let to_bb = Bitboard::from_square(to);
             if !self.attacked_by_inline(to, (occ ^ g_bb) | to_bb, them, !to_bb) {
-                sink.one(Move::new(g, to));
+                if S::PER_PIECE {
+                    legal |= to_bb;
+                } else {
+                    sink.one(Move::new(g, to));
+                }
             }
         }
+        if S::PER_PIECE {
+            sink.targets(g, legal);
+        }
+        s.in_check
     }
 
     /// Emits the moves of `pieces` (all of one type), whose pseudo-legal destinations, already
@@ -415,11 +556,19 @@ impl Position {
     #[inline(always)]
     fn emit_tested<S: Sink>(&self, sink: &mut S, s: &Safety, from: Square, targets: Bitboard) {
         let targets = if s.evade_from.contains(from) { targets } else { targets & s.evade_to };
+        let mut legal = Bitboard::EMPTY;
         for to in targets {
             let m = Move::new(from, to);
             if !self.leaves_general_attacked(m) {
-                sink.one(m);
+                if S::PER_PIECE {
+                    legal.set(to);
+                } else {
+                    sink.one(m);
+                }
             }
+        }
+        if S::PER_PIECE {
+            sink.targets(from, legal);
         }
     }
 }
@@ -507,6 +656,30 @@ mod tests {
             .collect()
     }
 
+    /// `legal_targets` gives the reference moves grouped by piece, each piece once, and
+    /// `count_legal_and_check` agrees with `count_legal` and `in_check`.
+    fn check_grouped(pos: &Position, want: &[Move]) {
+        let mut got = Vec::new();
+        let mut seen = Bitboard::EMPTY;
+        let in_check = pos.legal_targets(|from, targets| {
+            assert!(!seen.contains(from), "{pos:?}: {from} twice");
+            seen.set(from);
+            got.extend(targets.map(|to| Move::new(from, to)));
+        });
+        let mut want = want.to_vec();
+        want.sort_by_key(|m| (m.from.index(), m.to.index()));
+        got.sort_by_key(|m| (m.from.index(), m.to.index()));
+        assert_eq!(got, want, "{pos:?}");
+        assert_eq!(in_check, pos.in_check(), "{pos:?}");
+        assert_eq!(pos.count_legal_and_check(), (want.len(), in_check), "{pos:?}");
+        // Movers (own pieces) and points picked by the bits of the position's hash.
+        let h = pos.hash();
+        let movers = Bitboard(pos.by_color(pos.turn()).0 & (u128::from(h.rotate_left(29)) << 64 | u128::from(h)));
+        let points = Bitboard(u128::from(h.rotate_left(17)) << 56 | u128::from(h.rotate_left(7)));
+        let plus = want.iter().filter(|m| movers.contains(m.from) && points.contains(m.to)).count();
+        assert_eq!(pos.count_legal_plus(movers, points), (want.len() + plus, in_check), "{pos:?}");
+    }
+
     /// Random games from the perft positions: the fast generator, the counter and
     /// `retain_legal` agree with the reference at every node.
     #[test]
@@ -530,6 +703,7 @@ mod tests {
                     let got = pos.legal_moves();
                     assert_eq!(got.as_slice(), &want[..], "{pos:?}");
                     assert_eq!(pos.count_legal(), want.len(), "{pos:?}");
+                    check_grouped(&pos, &want);
                     let mut list = MoveList::new();
                     pos.pseudo_legal_moves(&mut list);
                     pos.retain_legal(&mut list);
@@ -551,6 +725,7 @@ mod tests {
             let want = reference(&pos);
             assert_eq!(pos.legal_moves().as_slice(), &want[..], "{pos:?}");
             assert_eq!(pos.count_legal(), want.len(), "{pos:?}");
+            check_grouped(&pos, &want);
             let mut list = MoveList::new();
             pos.pseudo_legal_moves(&mut list);
             pos.retain_legal(&mut list);

@@ -80,6 +80,16 @@ pub struct Undo {
     pub hash: u64,
 }
 
+/// Side to move, counters and hash of a [`Position`], saved by [`Position::counters`] and put
+/// back by [`Position::restore_counters`] (variant make/unmake around low-level edits).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Counters {
+    turn: Color,
+    halfmove: u32,
+    fullmove: u32,
+    hash: u64,
+}
+
 /// A legal standard-xiangqi position (the core that variants build on).
 #[derive(Clone)]
 pub struct Position {
@@ -453,6 +463,23 @@ impl Position {
                 self.general[p.color.index()] = sq;
             }
         }
+    }
+
+    /// Side to move, counters and hash, to be put back by [`Position::restore_counters`].
+    #[inline(always)]
+    pub fn counters(&self) -> Counters {
+        Counters { turn: self.turn, halfmove: self.halfmove, fullmove: self.fullmove, hash: self.hash }
+    }
+
+    /// Low-level edit used by variant unmake: puts back side to move, counters and hash saved by
+    /// [`Position::counters`]. The pieces must already be as they were then (restored with
+    /// [`Position::set_piece`]), so that the hash matches them again.
+    #[inline(always)]
+    pub fn restore_counters(&mut self, c: Counters) {
+        self.turn = c.turn;
+        self.halfmove = c.halfmove;
+        self.fullmove = c.fullmove;
+        self.hash = c.hash;
     }
 
     /// Low-level edit used by variant rules: ends the turn without moving a piece (a flip is a

@@ -1,20 +1,27 @@
 //! Perft for every variant (RULES.md §P): decision plies consume depth; chance outcomes (§P2)
 //! are expanded inside the ply that caused them, each counted once (unweighted).
+//!
+//! The tree is walked in place ([`State::make`] / [`State::unmake`]) on one copy of the root,
+//! and the last ply is counted in bulk ([`State::count_leaves_with`]).
 
-use super::state::{Action, State};
+use super::state::{Action, LeafCtx, State};
 
 /// Leaves of the action tree `depth` decision plies deep from `s`.
 pub fn perft(s: &State, depth: u32) -> u64 {
+    let ctx = LeafCtx::new(s);
+    perft_in_place(&mut s.clone(), depth, &ctx)
+}
+
+/// [`perft`] on `s` itself, which is left as it was.
+fn perft_in_place(s: &mut State, depth: u32, ctx: &LeafCtx) -> u64 {
     if s.is_chance() {
-        return s
-            .chance_outcomes()
-            .into_iter()
-            .map(|(o, _)| {
-                let mut c = s.clone();
-                c.apply_chance(o);
-                perft(&c, depth)
-            })
-            .sum();
+        let mut n = 0;
+        for (o, _) in s.chance_outcomes() {
+            let u = s.make_chance(o);
+            n += perft_in_place(s, depth, ctx);
+            s.unmake(&u);
+        }
+        return n;
     }
     if depth == 0 {
         return 1;
@@ -26,7 +33,7 @@ pub fn perft(s: &State, depth: u32) -> u64 {
     }
     if depth == 1 {
         // Bulk count: each action's chance outcomes are leaves (§P1-P2).
-        return s.count_leaves_one_ply();
+        return s.count_leaves_with(ctx);
     }
     // Collected on the stack: no allocation per node.
     let mut actions: arrayvec::ArrayVec<Action, { crate::moves::MAX_MOVES }> = arrayvec::ArrayVec::new();
@@ -38,7 +45,22 @@ pub fn perft(s: &State, depth: u32) -> u64 {
         if matches!(a, Action::Demand) {
             continue; // §P5: negotiation actions are not counted
         }
-        n += perft(&s.child(a), depth - 1);
+        if depth == 2 {
+            // The next ply is counted in bulk: only what that count reads follows the move.
+            if let Some(u) = s.make_leaf(a) {
+                n += s.count_leaves_with(ctx);
+                s.unmake_leaf(&u);
+                continue;
+            }
+        }
+        match s.make(a) {
+            Some(u) => {
+                n += perft_in_place(s, depth - 1, ctx);
+                s.unmake(&u);
+            }
+            // Set-up choices (the first plies of a new game) by copy.
+            None => n += perft_in_place(&mut s.child(a), depth - 1, ctx),
+        }
     }
     n
 }

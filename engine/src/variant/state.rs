@@ -5,7 +5,8 @@
 //!
 //! Decision nodes offer [`Action`]s; a move that turns up an undetermined face-down piece, or
 //! captures one, leaves a chance node whose [`ChanceOutcome`]s carry exact probabilities from the
-//! pool. States are applied by copy-make ([`State::child`]).
+//! pool. States are applied by copy-make ([`State::child`]) or in place ([`State::make`] /
+//! [`State::unmake`], in `undo`); perft's last ply is counted in bulk (`leaves`).
 
 use super::config::{Family, Placement, TurnDown, Variant};
 use crate::bitboard::Bitboard;
@@ -15,6 +16,13 @@ use crate::piece::{Color, Piece, Role};
 use crate::position::Position;
 use crate::zobrist;
 use arrayvec::ArrayVec;
+
+mod leaf_make;
+mod leaves;
+mod undo;
+pub use leaf_make::LeafUndo;
+pub use leaves::LeafCtx;
+pub use undo::Undo;
 
 /// A decision: a move (with optional extras) or a Surprise flip or a negotiation action.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -513,68 +521,6 @@ impl State {
             && self.agreement.is_none()
             && !self.demand_pending
             && self.setup.is_none()
-    }
-
-    /// Leaves one decision ply below this decision node (§P1-P2): every action except a
-    /// negotiation demand (§P5), weighted by its [`State::chance_multiplicity`].
-    pub fn count_leaves_one_ply(&self) -> u64 {
-        let plain = self.pending.is_none() && self.agreement.is_none() && !self.demand_pending && self.setup.is_none();
-        if plain {
-            match self.variant.family {
-                // Every core move is one action (§P5): the core's bulk count applies.
-                Family::Xiangqi => return self.pos.count_legal() as u64,
-                Family::Surprise => {
-                    let mut flips = 0;
-                    self.flip_actions(&mut |_| flips += 1);
-                    return self.pos.count_legal() as u64 + flips;
-                }
-                Family::Fanqi if self.down.is_empty() && self.variant.fanqi.turn_down == TurnDown::Off => {
-                    return self.pos.count_legal() as u64;
-                }
-                Family::Fanqi => return self.count_fanqi_one_ply(),
-                _ => {}
-            }
-        }
-        let mut n = 0;
-        self.visit_actions(&mut |a| {
-            if !matches!(a, Action::Demand) {
-                n += self.chance_multiplicity(a);
-            }
-        });
-        n
-    }
-
-    /// [`State::count_leaves_one_ply`] for Fan-qi without building actions: each legal core move
-    /// (face-down region filter of §F4) counts its chance outcomes (§P2), twice when it may also
-    /// turn the piece face-down (§F5, §P5).
-    fn count_fanqi_one_ply(&self) -> u64 {
-        let us = self.pos.turn();
-        let distinct = |c: Color| (self.pool[c.index()].iter().filter(|&&n| n > 0).count() as u64).max(1);
-        let (dm, dt) = (distinct(us), distinct(us.opponent()));
-        let std_regions = &crate::rules::Rules::standard().region[us.index()];
-        let mut n = 0;
-        for &m in &self.pos.legal_moves() {
-            let from_down = self.down.contains(m.from);
-            let mut mult = 1;
-            if from_down {
-                if let Some(p) = self.pos.piece_at(m.from) {
-                    if self.down_region_bound(p.role) && !std_regions[p.role.index()].contains(m.to) {
-                        continue;
-                    }
-                }
-                if self.identity[m.from.index()].is_none() {
-                    mult *= dm;
-                }
-            }
-            if self.down.contains(m.to) && self.identity[m.to.index()].is_none() {
-                mult *= dt;
-            }
-            n += mult;
-            if self.can_turn_down(m, from_down) {
-                n += mult;
-            }
-        }
-        n
     }
 
     fn push_move(&self, m: Move, out: &mut impl FnMut(Action)) {
