@@ -1,0 +1,21 @@
+//! The three games of `shared/RULES-more.md` on a geometry described by data: skill-tile
+//! xiangqi (§1), camel xiangqi (§2) and missile xiangqi (§3).
+//!
+//! * [`geometry`]: files, ranks, river (between ranks or a river row) and palaces;
+//! * [`board`]: a mailbox board on any geometry and the FEN board field;
+//! * [`piece`]: piece kinds of all three games;
+//! * [`missile`]: missile xiangqi (§3), its presets, FEN, perft and [`crate::game::Game`] state;
+//! * [`bots`]: the bots (random, greedy, alpha-beta, IS-MCTS, PIMC) written against the
+//!   [`crate::game::Game`] trait, so they play every game here without special cases;
+//! * [`presets`]: the preset names and one entry point per preset for the CLI.
+
+pub mod board;
+pub mod bots;
+pub mod error;
+pub mod geometry;
+pub mod missile;
+pub mod piece;
+pub mod presets;
+
+pub use error::MoreError;
+pub use geometry::{Geometry, River, Sq};

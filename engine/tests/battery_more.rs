@@ -1,0 +1,93 @@
+//! The generic battery for the RULES-more.md games: random playouts to the end through the
+//! [`Game`] trait without panics, FEN round trips at every ply, the trait's invariants (legal
+//! actions exactly at player turns, determinizations keep the sampling player's information-set
+//! key), and the fast attack test against a slow one built from the move generator.
+
+use engine::game::{Game, PlayerId, Turn};
+use engine::more::missile::{fen, MMove, MissileGame, MissilePosition};
+use engine::more::piece::Kind;
+use engine::piece::Color;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// In check by the slow definition: some enemy pseudo-legal move lands on the general, or the
+/// generals face each other.
+fn slow_in_check(p: &MissilePosition, c: Color) -> bool {
+    let Some(g) = p.general(c) else { return true };
+    let mut v: Vec<MMove> = Vec::new();
+    p.pseudo_moves(c.opponent(), &mut v);
+    if v.iter().any(|m| m.to == g) {
+        return true;
+    }
+    let geo = p.geo();
+    let Some(o) = p.general(c.opponent()) else { return true };
+    if geo.file(o) == geo.file(g) {
+        let (lo, hi) = (geo.rank(o).min(geo.rank(g)), geo.rank(o).max(geo.rank(g)));
+        return (lo + 1..hi).all(|r| p.board().is_empty(geo.sq(geo.file(g), r)));
+    }
+    false
+}
+
+fn playout<G: Game>(mut g: G, rng: &mut Pcg64Mcg, mut each: impl FnMut(&G)) -> G {
+    loop {
+        each(&g);
+        match g.turn() {
+            Turn::Terminal => return g,
+            Turn::Chance => {
+                let o = g.chance_outcomes();
+                assert!(!o.is_empty());
+                g.apply(o[0].0);
+            }
+            Turn::Player(_) => {
+                let l = g.legal_actions();
+                assert!(!l.is_empty(), "a player turn has legal actions");
+                g.apply(l[rng.random_range(0..l.len())]);
+            }
+        }
+    }
+}
+
+#[test]
+fn battery_missile_random_playouts() {
+    for name in ["missile", "missile-hidden-5", "missile-hidden-centre"] {
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        let mut ends = std::collections::BTreeMap::new();
+        for game in 0..20 {
+            let start = MissileGame::preset(name).expect("preset");
+            let mut det_rng = Pcg64Mcg::seed_from_u64(game);
+            let end = playout(start, &mut rng, |g| {
+                if g.is_terminal() {
+                    assert!(g.legal_actions().is_empty());
+                    assert_eq!(g.returns(PlayerId::FIRST), -g.returns(PlayerId::SECOND));
+                    return;
+                }
+                for p in PlayerId::BOTH {
+                    let d = g.sample_determinization(p, &mut det_rng);
+                    assert_eq!(d.infoset_key(p), g.infoset_key(p), "{name}: determinization keeps the key");
+                    if g.turn() == Turn::Player(p) {
+                        assert_eq!(d.legal_actions(), g.legal_actions(), "{name}: legal actions depend on the actor's information only");
+                    }
+                }
+                if g.in_setup() {
+                    return;
+                }
+                let p = g.position();
+                let text = fen::write(p);
+                let back = fen::parse(*p.rules(), &text).expect("round trip parses");
+                assert_eq!(&back, p, "{text}");
+                for c in Color::ALL {
+                    assert_eq!(p.in_check(c), slow_in_check(p, c), "{text} {c}");
+                }
+                assert!(!p.in_check(p.turn().opponent()), "the side that moved is never left in check: {text}");
+                for a in g.legal_actions() {
+                    let s = g.action_string(a);
+                    assert!(fen::parse_move(p, &s).is_ok(), "{s}");
+                }
+            });
+            let e = end.end().expect("ended");
+            *ends.entry(e.reason()).or_insert(0) += 1;
+            assert_eq!(end.position().count(Color::Red, Kind::General), 1);
+        }
+        eprintln!("{name}: {ends:?}");
+    }
+}
