@@ -583,3 +583,13 @@ impl Game for MissileGame {
         }
     }
 }
+
+impl crate::more::bots::Scored for MissileGame {
+    fn eval_cp(&self, player: PlayerId) -> i32 {
+        self.material(if player == PlayerId::FIRST { Color::Red } else { Color::Black })
+    }
+
+    fn gain_cp(&self, action: Action) -> i32 {
+        self.gain(action)
+    }
+}

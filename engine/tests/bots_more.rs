@@ -1,0 +1,40 @@
+//! The Game-trait bots of `engine::more::bots` on the RULES-more.md games.
+
+use engine::game::Game;
+use engine::more::bots::from_spec;
+use engine::more::missile::{MissileGame, MissileRules};
+
+#[test]
+fn every_bot_plays_every_missile_preset() {
+    for name in ["missile", "missile-hidden-5", "missile-hidden-centre"] {
+        for spec in ["random", "greedy", "alphabeta:depth=2", "pimc:k=2,depth=1", "ismcts:iterations=60"] {
+            let mut g = MissileGame::preset(name).unwrap().with_max_plies(40);
+            let mut bot = from_spec::<MissileGame>(spec, 3).unwrap();
+            while !g.is_terminal() {
+                let a = bot.choose(&g);
+                assert!(g.legal_actions().contains(&a), "{spec} chose a legal action");
+                g.apply(a);
+            }
+        }
+    }
+}
+
+#[test]
+fn alphabeta_finds_mate_in_one_and_greedy_takes_material() {
+    let preset = MissileRules::preset("missile").unwrap();
+    // Red chariot a1 to a9 mates (black general f9, red chariot b8 covers rank 8).
+    let g = MissileGame::from_fen(preset, "5k5/1R9/11/11/11/11/11/11/R10/4K6 w - 0 1").unwrap();
+    let mut ab = from_spec::<MissileGame>("alphabeta:depth=2", 1).unwrap();
+    let a = ab.choose(&g);
+    assert!(g.child(a).is_terminal(), "{}", g.action_string(a));
+    let g = MissileGame::from_fen(preset, "5k5/11/11/11/11/r10/11/11/R10/4K6 w - 0 1").unwrap();
+    let mut gr = from_spec::<MissileGame>("greedy", 1).unwrap();
+    assert_eq!(g.action_string(gr.choose(&g)), "a1a4");
+}
+
+#[test]
+fn bad_specs_are_errors() {
+    assert!(from_spec::<MissileGame>("nosuch", 1).is_err());
+    assert!(from_spec::<MissileGame>("alphabeta:depth=x", 1).is_err());
+    assert!(from_spec::<MissileGame>("alphabeta:foo=1", 1).is_err());
+}
