@@ -15,6 +15,9 @@ pub enum MoreError {
     /// A move string that cannot be read, or a move that is not legal here.
     #[error("move: {0}")]
     Move(String),
+    /// A bot spec that cannot be built.
+    #[error("bot: {0}")]
+    Bot(String),
     /// A preset name this module does not know.
     #[error("unknown preset {0:?}")]
     UnknownPreset(String),

@@ -1,6 +1,39 @@
-//! Preset names of the RULES-more.md games, for `anqi variants`, `anqi play` and `anqi perft`.
+//! Preset names of the RULES-more.md games and one entry point per command, so that the CLI
+//! (`anqi variants`, `anqi play`, `anqi perft`) handles every preset here the same way: each
+//! game plugs in through [`Playable`] and the generic helpers below.
 
-use super::missile;
+use super::bots::{from_spec, Scored};
+use super::missile::{self, MissileGame};
+use super::MoreError;
+use crate::game::Turn;
+
+/// What the CLI needs of a game beyond [`Scored`]: its FEN, result and perft.
+pub trait Playable: Scored {
+    /// The full-state FEN.
+    fn full_fen(&self) -> String;
+    /// `(result, reason)` once the game is over (`1-0`, `0-1`, `1/2-1/2`).
+    fn result(&self) -> Option<(&'static str, &'static str)>;
+    /// Perft of the position rules from this state (RULES.md §P): legal moves only.
+    fn perft(&self, depth: u32) -> u64;
+    /// Perft below each legal move, as move strings.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+}
+
+impl Playable for MissileGame {
+    fn full_fen(&self) -> String {
+        self.fen()
+    }
+    fn result(&self) -> Option<(&'static str, &'static str)> {
+        self.end().map(|e| (e.result(), e.reason()))
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        missile::perft::perft(self.position(), depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let p = self.position();
+        missile::perft::divide(p, depth).0.into_iter().map(|(m, n)| (missile::fen::move_string(p, m), n)).collect()
+    }
+}
 
 /// Every preset of this module, with its one-line description.
 pub fn presets() -> Vec<(&'static str, &'static str)> {
@@ -16,4 +49,92 @@ pub fn presets() -> Vec<(&'static str, &'static str)> {
 /// Whether `name` is a preset of this module.
 pub fn is_preset(name: &str) -> bool {
     presets().iter().any(|(n, _)| *n == name)
+}
+
+/// A finished (or cut) bot game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Preset name.
+    pub variant: String,
+    /// Bot names.
+    pub red: String,
+    /// Bot names.
+    pub black: String,
+    /// FEN of the start (the board before set-up, for hidden set-ups).
+    pub start_fen: String,
+    /// FEN at the end.
+    pub end_fen: String,
+    /// Action strings in order (set-up placements included).
+    pub moves: Vec<String>,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` when cut at `max_plies`.
+    pub result: String,
+    /// Why it ended.
+    pub reason: String,
+}
+
+fn play_game<G: Playable>(mut g: G, variant: &str, red: &str, black: &str, seed: u64, max_plies: usize) -> Result<Record, MoreError> {
+    let mut bots = [from_spec::<G>(red, seed.wrapping_mul(2)).map_err(MoreError::Bot)?, from_spec::<G>(black, seed.wrapping_mul(2) + 1).map_err(MoreError::Bot)?];
+    let start_fen = g.full_fen();
+    let mut moves = Vec::new();
+    while let Turn::Player(p) = g.turn() {
+        if moves.len() >= max_plies {
+            break;
+        }
+        let a = bots[p.index()].choose(&g);
+        moves.push(g.action_string(a));
+        g.apply(a);
+    }
+    let (result, reason) = g.result().map(|(r, why)| (r.to_string(), why.to_string())).unwrap_or(("*".into(), format!("unfinished after {} plies", moves.len())));
+    Ok(Record { variant: variant.into(), red: bots[0].name(), black: bots[1].name(), start_fen, end_fen: g.full_fen(), moves, result, reason })
+}
+
+/// Plays one game of preset `name` between bot specs `red` and `black` (see
+/// [`super::bots::from_spec`]) from the start or from `fen`, stopping after `max_plies`.
+///
+/// # Errors
+/// An unknown preset, a bad FEN, a bad bot spec.
+pub fn play(name: &str, fen: Option<&str>, red: &str, black: &str, seed: u64, max_plies: usize) -> Result<Record, MoreError> {
+    if missile::rules::PRESETS.contains(&name) {
+        let preset = missile::MissileRules::preset(name)?;
+        let g = match fen {
+            Some(f) => MissileGame::from_fen(preset, f)?,
+            None => MissileGame::new(preset),
+        }
+        .with_max_plies(u32::MAX);
+        return play_game(g, name, red, black, seed, max_plies);
+    }
+    Err(MoreError::UnknownPreset(name.to_string()))
+}
+
+/// Perft (RULES.md §P) of preset `name` from `fen` or its start (after set-up: the §3.6 array
+/// for the hidden missile set-ups, §P4); with `divide`, the count below each move too.
+///
+/// # Errors
+/// An unknown preset or a bad FEN.
+pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<(Vec<(String, u64)>, u64), MoreError> {
+    fn run<G: Playable>(g: &G, depth: u32, divide: bool) -> (Vec<(String, u64)>, u64) {
+        if divide {
+            let rows = g.divide(depth);
+            let total = rows.iter().map(|r| r.1).sum();
+            (rows, total)
+        } else {
+            (Vec::new(), g.perft(depth))
+        }
+    }
+    if missile::rules::PRESETS.contains(&name) {
+        let preset = missile::MissileRules::preset(name)?;
+        let open = missile::MissileRules { setup: missile::SetupMethod::Open, ..preset.rules };
+        let start = missile::fen::write(&missile::MissilePosition::start(open));
+        let g = MissileGame::from_fen(preset, fen.unwrap_or(&start))?;
+        return Ok(run(&g, depth, divide));
+    }
+    Err(MoreError::UnknownPreset(name.to_string()))
+}
+
+/// The start position and depth `anqi perft --bench` measures for preset `name`.
+pub fn bench_depth(name: &str) -> u32 {
+    match name {
+        n if n.starts_with("missile") => 4,
+        _ => 3,
+    }
 }

@@ -13,6 +13,13 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if let Some(spec) = a.show.as_deref().filter(|s| engine::more::presets::is_preset(s)) {
+        // RULES-more.md presets have no TOML rule table yet: print the description.
+        if let Some((n, d)) = engine::more::presets::presets().into_iter().find(|(n, _)| *n == spec) {
+            println!("{n:<22} {d}");
+        }
+        return Ok(());
+    }
     if let Some(spec) = a.show {
         let v = super::variant_arg::load(&spec)?;
         print!("{}", v.to_toml());
@@ -21,6 +28,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     for name in preset_names() {
         let v = Variant::load(name)?;
         println!("{name:<22} {}", v.description);
+    }
+    for (name, description) in engine::more::presets::presets() {
+        println!("{name:<22} {description}");
     }
     Ok(())
 }
