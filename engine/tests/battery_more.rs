@@ -91,3 +91,42 @@ fn battery_missile_random_playouts() {
         eprintln!("{name}: {ends:?}");
     }
 }
+
+#[test]
+fn battery_skill_random_playouts() {
+    use engine::more::skill::{fen as sfen, SkillGame};
+    for name in ["skill", "skill-points", "skill-secret"] {
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let mut ends = std::collections::BTreeMap::new();
+        for game in 0..12 {
+            let start = SkillGame::preset(name).expect("preset").with_max_plies(300);
+            let mut det_rng = Pcg64Mcg::seed_from_u64(game);
+            let end = playout(start, &mut rng, |g| {
+                if g.is_terminal() {
+                    assert!(g.legal_actions().is_empty());
+                    return;
+                }
+                for p in PlayerId::BOTH {
+                    let d = g.sample_determinization(p, &mut det_rng);
+                    assert_eq!(d.infoset_key(p), g.infoset_key(p), "{name}: determinization keeps the key");
+                    if g.turn() == Turn::Player(p) {
+                        assert_eq!(d.legal_actions(), g.legal_actions());
+                    }
+                }
+                if g.in_setup() {
+                    return;
+                }
+                let p = g.position();
+                let text = sfen::write(p);
+                let back = sfen::parse(*p.rules(), &text).expect("round trip parses");
+                assert_eq!(&back, p, "{text}");
+                for a in g.legal_actions() {
+                    assert!(!g.action_string(a).is_empty());
+                }
+            });
+            let e = end.end().expect("ended");
+            *ends.entry(e.reason()).or_insert(0) += 1;
+        }
+        eprintln!("{name}: {ends:?}");
+    }
+}

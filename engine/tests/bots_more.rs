@@ -38,3 +38,19 @@ fn bad_specs_are_errors() {
     assert!(from_spec::<MissileGame>("alphabeta:depth=x", 1).is_err());
     assert!(from_spec::<MissileGame>("alphabeta:foo=1", 1).is_err());
 }
+
+#[test]
+fn every_bot_plays_every_skill_preset() {
+    use engine::more::skill::SkillGame;
+    for name in ["skill", "skill-points", "skill-secret"] {
+        for spec in ["random", "greedy", "alphabeta:depth=1", "pimc:k=2,depth=1", "ismcts:iterations=30"] {
+            let mut g = SkillGame::preset(name).unwrap().with_max_plies(24);
+            let mut bot = from_spec::<SkillGame>(spec, 3).unwrap();
+            while !g.is_terminal() {
+                let a = bot.choose(&g);
+                assert!(g.legal_actions().contains(&a), "{spec} chose a legal action");
+                g.apply(a);
+            }
+        }
+    }
+}

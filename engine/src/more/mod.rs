@@ -16,6 +16,7 @@ pub mod geometry;
 pub mod missile;
 pub mod piece;
 pub mod presets;
+pub mod skill;
 
 pub use error::MoreError;
 pub use geometry::{Geometry, River, Sq};

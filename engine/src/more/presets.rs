@@ -4,6 +4,7 @@
 
 use super::bots::{from_spec, Scored};
 use super::missile::{self, MissileGame};
+use super::skill::{self, SkillGame};
 use super::MoreError;
 use crate::game::Turn;
 
@@ -35,9 +36,46 @@ impl Playable for MissileGame {
     }
 }
 
+impl Playable for SkillGame {
+    fn full_fen(&self) -> String {
+        self.fen()
+    }
+    fn result(&self) -> Option<(&'static str, &'static str)> {
+        self.end().map(|e| (e.result(), e.reason()))
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        skill::game::perft(self.position(), depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        // One row per first action (a move, or a first removal with everything after it).
+        let p = self.position();
+        let mut rows = Vec::new();
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        for m in moves {
+            let mut q = p.clone();
+            q.play_unchecked(m);
+            rows.push((skill::fen::move_string(p, m), if depth <= 1 { 1 } else { skill::game::perft(&q, depth - 1) }));
+        }
+        for s in p.removable() {
+            let mut q = p.clone();
+            q.remove(s);
+            let mut n = 0;
+            skill::game::turns(&q, Some(s), &mut |r| n += if depth <= 1 { 1 } else { skill::game::perft(r, depth - 1) });
+            rows.push((format!("-{}", p.geo().name(s)), n));
+        }
+        rows
+    }
+}
+
 /// Every preset of this module, with its one-line description.
 pub fn presets() -> Vec<(&'static str, &'static str)> {
     let mut v = Vec::new();
+    for name in skill::rules::PRESETS {
+        if let Ok(p) = skill::SkillRules::preset(name) {
+            v.push((p.name, p.description));
+        }
+    }
     for name in missile::rules::PRESETS {
         if let Ok(p) = missile::MissileRules::preset(name) {
             v.push((p.name, p.description));
@@ -103,6 +141,15 @@ pub fn play(name: &str, fen: Option<&str>, red: &str, black: &str, seed: u64, ma
         .with_max_plies(u32::MAX);
         return play_game(g, name, red, black, seed, max_plies);
     }
+    if skill::rules::PRESETS.contains(&name) {
+        let preset = skill::SkillRules::preset(name)?;
+        let g = match fen {
+            Some(f) => SkillGame::from_fen(preset, f)?,
+            None => SkillGame::new(preset),
+        }
+        .with_max_plies(u32::MAX);
+        return play_game(g, name, red, black, seed, max_plies);
+    }
     Err(MoreError::UnknownPreset(name.to_string()))
 }
 
@@ -128,6 +175,15 @@ pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<
         let g = MissileGame::from_fen(preset, fen.unwrap_or(&start))?;
         return Ok(run(&g, depth, divide));
     }
+    if skill::rules::PRESETS.contains(&name) {
+        // §P4: after set-up; without a FEN both sides hold T1-T8 in recess order.
+        let preset = skill::SkillRules::preset(name)?;
+        let g = match fen {
+            Some(f) => SkillGame::from_fen(preset, f)?,
+            None => SkillGame::with_tiles(preset, skill::game::DEFAULT_TILES),
+        };
+        return Ok(run(&g, depth, divide));
+    }
     Err(MoreError::UnknownPreset(name.to_string()))
 }
 
@@ -135,6 +191,7 @@ pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<
 pub fn bench_depth(name: &str) -> u32 {
     match name {
         n if n.starts_with("missile") => 4,
+        n if n.starts_with("skill") => 3,
         _ => 3,
     }
 }
