@@ -130,3 +130,32 @@ fn battery_skill_random_playouts() {
         eprintln!("{name}: {ends:?}");
     }
 }
+
+#[test]
+fn battery_camel_random_playouts() {
+    use engine::more::camel::{fen as cfen, CamelGame};
+    for ed in 1..=7 {
+        let name = format!("camel-{ed}");
+        let mut rng = Pcg64Mcg::seed_from_u64(ed);
+        let mut ends = std::collections::BTreeMap::new();
+        for _ in 0..8 {
+            let start = CamelGame::preset(&name).expect("preset").with_max_plies(300);
+            let end = playout(start, &mut rng, |g| {
+                if g.is_terminal() {
+                    assert!(g.legal_actions().is_empty());
+                    return;
+                }
+                let p = g.position();
+                let text = cfen::write(p);
+                let back = cfen::parse(*p.rules(), &text).expect("round trip parses");
+                assert_eq!(&back, p, "{text}");
+                if p.redeem().is_none() {
+                    assert!(!p.in_check(p.turn().opponent()), "{name}: the mover is never left in check: {text}");
+                }
+            });
+            let e = end.end().expect("ended");
+            *ends.entry(e.reason()).or_insert(0) += 1;
+        }
+        eprintln!("{name}: {ends:?}");
+    }
+}

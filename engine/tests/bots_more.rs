@@ -54,3 +54,19 @@ fn every_bot_plays_every_skill_preset() {
         }
     }
 }
+
+#[test]
+fn every_bot_plays_every_camel_preset() {
+    use engine::more::camel::CamelGame;
+    for ed in 1..=7 {
+        for spec in ["random", "greedy", "alphabeta:depth=1", "pimc:k=1,depth=1", "ismcts:iterations=20"] {
+            let mut g = CamelGame::preset(&format!("camel-{ed}")).unwrap().with_max_plies(16);
+            let mut bot = from_spec::<CamelGame>(spec, 3).unwrap();
+            while !g.is_terminal() {
+                let a = bot.choose(&g);
+                assert!(g.legal_actions().contains(&a), "{spec} chose a legal action");
+                g.apply(a);
+            }
+        }
+    }
+}

@@ -10,6 +10,7 @@
 //! * [`presets`]: the preset names and one entry point per preset for the CLI.
 
 pub mod board;
+pub mod camel;
 pub mod bots;
 pub mod error;
 pub mod geometry;

@@ -4,6 +4,7 @@
 
 use super::bots::{from_spec, Scored};
 use super::missile::{self, MissileGame};
+use super::camel::{self, CamelGame};
 use super::skill::{self, SkillGame};
 use super::MoreError;
 use crate::game::Turn;
@@ -68,9 +69,38 @@ impl Playable for SkillGame {
     }
 }
 
+impl Playable for CamelGame {
+    fn full_fen(&self) -> String {
+        self.fen()
+    }
+    fn result(&self) -> Option<(&'static str, &'static str)> {
+        self.end().map(|e| (e.result(), e.reason()))
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        camel::game::perft(self.position(), depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let p = self.position();
+        let mut v = Vec::new();
+        p.legal_actions(&mut v);
+        v.into_iter()
+            .map(|a| {
+                let mut q = p.clone();
+                q.play_unchecked(a);
+                (camel::fen::action_string(p, a), if depth <= 1 { 1 } else { camel::game::perft(&q, depth - 1) })
+            })
+            .collect()
+    }
+}
+
 /// Every preset of this module, with its one-line description.
 pub fn presets() -> Vec<(&'static str, &'static str)> {
     let mut v = Vec::new();
+    for name in camel::rules::PRESETS {
+        if let Ok(p) = camel::CamelRules::preset(name) {
+            v.push((p.name, p.description));
+        }
+    }
     for name in skill::rules::PRESETS {
         if let Ok(p) = skill::SkillRules::preset(name) {
             v.push((p.name, p.description));
@@ -150,6 +180,15 @@ pub fn play(name: &str, fen: Option<&str>, red: &str, black: &str, seed: u64, ma
         .with_max_plies(u32::MAX);
         return play_game(g, name, red, black, seed, max_plies);
     }
+    if camel::rules::PRESETS.contains(&name) {
+        let preset = camel::CamelRules::preset(name)?;
+        let g = match fen {
+            Some(f) => CamelGame::from_fen(preset, f)?,
+            None => CamelGame::new(preset),
+        }
+        .with_max_plies(u32::MAX);
+        return play_game(g, name, red, black, seed, max_plies);
+    }
     Err(MoreError::UnknownPreset(name.to_string()))
 }
 
@@ -181,6 +220,14 @@ pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<
         let g = match fen {
             Some(f) => SkillGame::from_fen(preset, f)?,
             None => SkillGame::with_tiles(preset, skill::game::DEFAULT_TILES),
+        };
+        return Ok(run(&g, depth, divide));
+    }
+    if camel::rules::PRESETS.contains(&name) {
+        let preset = camel::CamelRules::preset(name)?;
+        let g = match fen {
+            Some(f) => CamelGame::from_fen(preset, f)?,
+            None => CamelGame::new(preset),
         };
         return Ok(run(&g, depth, divide));
     }
