@@ -48,6 +48,17 @@ fn c2_5_start_position_and_fen_round_trip() {
 }
 
 #[test]
+fn c2_11_edition_7_start_fen_shows_numbers_up_and_tricks_beneath() {
+    let p = CamelPosition::start(CamelRules::edition(7));
+    assert_eq!(
+        fen::write(&p),
+        "rjnbakabnjr/11/1qc5cq1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1QC5CQ1/11/RJNBAKABNJR w e0:hafcegdib:187206345 e7:hafcegdib:187206345 0n0n - -,- 0 1"
+    );
+    let p1 = CamelPosition::start(CamelRules::edition(1));
+    assert!(fen::write(&p1).contains("e0:.........:......... e7:.........:........."));
+}
+
+#[test]
 fn c2_4_camel_leaps_and_is_blocked_diagonally() {
     let p = pos(1, "Kf0 kg9 Jc4", "w");
     assert_eq!(from(&p, "c4").len(), 6, "{:?}", from(&p, "c4"));
