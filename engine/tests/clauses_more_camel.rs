@@ -225,3 +225,87 @@ fn c2_perft_start() {
         assert_eq!((perft(&q, 2), perft(&q, 3)), (3032, 164426), "edition {ed}");
     }
 }
+
+/// A position of edition `ed` whose Red plate shows only trick `k` on its centre cell (f1).
+fn trick_pos(ed: u8, list: &str, k: char) -> CamelPosition {
+    let text = format!("{} w e0:....{k}....:......... e7:.........:......... 0n0n - -,- 0 1", field(list));
+    fen::parse(CamelRules::edition(ed), &text).unwrap()
+}
+
+#[test]
+fn c2_9_k1_river_screen_cannon() {
+    let p = trick_pos(5, "Kf1 kg9 Cd1 nd8", '1');
+    assert_eq!(p.trick(Color::Red), Some(1));
+    assert!(from(&p, "d1").contains(&"d1d8".to_string()), "{:?}", from(&p, "d1"));
+    let q = trick_pos(5, "Kf1 kg9 Cd1 nd8 Ra0", '1');
+    assert!(!from(&q, "d1").contains(&"d1d8".to_string()), "a chariot could screen");
+}
+
+#[test]
+fn c2_9_k2_flying_general_checks_by_facing() {
+    let p = trick_pos(5, "Kf1 kf8 Pa3", '2');
+    assert!(p.in_check(Color::Black) && !p.in_check(Color::Red));
+}
+
+#[test]
+fn c2_9_k3_promotion_on_arrival() {
+    let p = trick_pos(5, "Kf1 kg9 Pc8", '3');
+    let f = from(&p, "c8");
+    assert!(f.contains(&"c8c9=J".to_string()) && f.contains(&"c8c9".to_string()), "{f:?}");
+}
+
+#[test]
+fn c2_9_k4_soldier_retreats_in_the_enemy_half() {
+    let p = trick_pos(5, "Kf1 kg9 Pc7 pc6", '4');
+    assert!(from(&p, "c7").contains(&"c7c6".to_string()), "retreat may capture");
+    let q = trick_pos(5, "Kf1 kg9 Pc5", '4');
+    assert!(!from(&q, "c5").contains(&"c5c4".to_string()), "not back onto its own bank");
+}
+
+#[test]
+fn c2_9_k5_chancellor_and_elephant_share_captures() {
+    let p = trick_pos(5, "Kf1 kg9 Qb2 pd4", '5');
+    assert!(from(&p, "b2").contains(&"b2d4".to_string()), "丞 lands on an enemy");
+    let q = trick_pos(5, "Kf1 kg9 Bb2 pc3", '5');
+    assert!(from(&q, "b2").contains(&"b2d4".to_string()), "elephant jumps like a 丞");
+}
+
+#[test]
+fn c2_9_k7_vaulting_chariot_moves_only() {
+    let p = trick_pos(5, "Kf1 kg9 Ra0 Pa3 pa6", '7');
+    let f = from(&p, "a0");
+    assert!(f.contains(&"a0a4".to_string()) && f.contains(&"a0a5".to_string()), "{f:?}");
+    assert!(!f.contains(&"a0a6".to_string()), "no capture over a piece");
+}
+
+#[test]
+fn c2_9_k8_unblocked_camel() {
+    let p = trick_pos(5, "Kf1 kg9 Jb0 Pc1", '8');
+    assert!(from(&p, "b0").contains(&"b0d3".to_string()));
+    let q = trick_pos(5, "Kf1 kg9 Jb0 Pc1", '6');
+    assert!(!from(&q, "b0").contains(&"b0d3".to_string()));
+}
+
+#[test]
+fn c2_10_stack_moves_as_a_unit_and_is_captured_whole() {
+    // (NR) on a0: horse on top of a chariot. Rule set II: the unit moves as a horse.
+    let text = format!("{} w", field("Kf0 kg9").replacen("11", "(NR)10", 1).chars().collect::<String>());
+    let _ = text;
+    let base = field("Kf0 kg9 Ra0");
+    let board = base.replace("R4K", "(NR)4K");
+    let p = fen::parse(CamelRules::edition(6), &format!("{board} w")).unwrap();
+    let l = legal(&p);
+    assert!(l.contains(&"a0b2*".to_string()), "unit by the top's rule: {l:?}");
+    assert!(l.contains(&"a0b2".to_string()), "the top alone");
+    assert!(!l.contains(&"a0a5*".to_string()), "not by the bottom's rule under set II");
+    let mut r1 = CamelRules::edition(6);
+    r1.stacking = engine::more::camel::StackRules::I;
+    let q = fen::parse(r1, &format!("{board} w")).unwrap();
+    assert!(legal(&q).contains(&"a0a5*".to_string()), "set I: either piece's rule");
+    // A black chariot takes the whole stack.
+    let board2 = field("Kf0 kg9 Ra0 ra8").replace("R4K", "(NR)4K");
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-6").unwrap(), &format!("{board2} b")).unwrap();
+    g.play_str("a8a0").unwrap();
+    assert_eq!(g.position().count(Color::Red, Kind::Chariot), 0);
+    assert_eq!(g.position().count(Color::Red, Kind::Horse), 0);
+}

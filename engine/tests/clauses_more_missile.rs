@@ -297,7 +297,7 @@ fn m3_7_repetition_with_permitted_moves_draws() {
 }
 
 #[test]
-fn m3_7_perpetual_chase_is_forbidden() {
+fn m3_7_horse_shuttle_that_never_attacks_is_no_chase_and_draws() {
     // A red horse chasing an unprotected black chariot back and forth.
     let text = "5k5/11/11/11/11/r10/11/2N8/11/6K4 w - 0 1";
     let mut g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
@@ -392,4 +392,20 @@ fn m3_perft_start() {
     assert_eq!(perft(&p, 1), 62);
     assert_eq!(perft(&p, 2), 3744);
     assert_eq!(perft(&p, 3), 229342);
+}
+
+#[test]
+fn m3_7_perpetual_chase_of_an_unprotected_piece_is_forbidden() {
+    // The red chariot chases the lone black horse up and down; the horse only runs.
+    let text = "n3k6/11/11/11/11/11/11/11/1R9/5K5 w - 0 1";
+    let mut g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
+    play(&mut g, &["b1a1", "a9b7", "a1b1", "b7a9", "b1a1", "a9b7", "a1b1", "b7a9"]);
+    assert_eq!(g.end(), None, "the chaser's cycle is no draw");
+    assert!(g.play_str("b1a1").is_err(), "the chasing move that repeats a third time is illegal");
+    // Without the ban the same line is a plain draw.
+    let r = MissileRules { ban_perpetual_chase: false, ..MissileRules::preset("missile").unwrap().rules };
+    let preset = engine::more::missile::MissilePreset { rules: r, ..MissileRules::preset("missile").unwrap() };
+    let mut h = MissileGame::from_fen(preset, text).unwrap();
+    play(&mut h, &["b1a1", "a9b7", "a1b1", "b7a9", "b1a1", "a9b7", "a1b1", "b7a9"]);
+    assert_eq!(h.end(), Some(MissileEnd::Repetition));
 }
