@@ -51,11 +51,6 @@ fn tiles_with(i: usize, t: TileId) -> String {
     format!("{}/{}", s(&red), s(&black))
 }
 
-/// A FEN with Red's general standing on recess 3 (e1), which holds tile `t`.
-fn with_tile(board: &str, t: TileId, side: &str) -> SkillPosition {
-    pos(&format!("{board} {side} {}", tiles_with(3, t)))
-}
-
 #[test]
 fn s1_2_board_a_is_9_by_11_with_river_row() {
     let g = engine::more::Geometry::skill_a();

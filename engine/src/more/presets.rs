@@ -140,15 +140,23 @@ pub struct Record {
     pub reason: String,
 }
 
-fn play_game<G: Playable>(mut g: G, variant: &str, red: &str, black: &str, seed: u64, max_plies: usize) -> Result<Record, MoreError> {
+fn play_game<G: Playable>(mut g: G, variant: &str, opts: PlayOptions<'_>) -> Result<Record, MoreError> {
+    let PlayOptions { red, black, seed, max_plies, opening_plies } = opts;
     let mut bots = [from_spec::<G>(red, seed.wrapping_mul(2)).map_err(MoreError::Bot)?, from_spec::<G>(black, seed.wrapping_mul(2) + 1).map_err(MoreError::Bot)?];
+    let mut opening = from_spec::<G>("random", seed ^ 0x0BE4_1A95).map_err(MoreError::Bot)?;
     let start_fen = g.full_fen();
     let mut moves = Vec::new();
+    let mut played = 0;
     while let Turn::Player(p) = g.turn() {
         if moves.len() >= max_plies {
             break;
         }
-        let a = bots[p.index()].choose(&g);
+        // Set-up actions are the bots' own; the random opening counts board plies only.
+        let setup_phase = g.action_string(g.legal_actions()[0]).contains('@');
+        let a = if !setup_phase && played < opening_plies { opening.choose(&g) } else { bots[p.index()].choose(&g) };
+        if !setup_phase {
+            played += 1;
+        }
         moves.push(g.action_string(a));
         g.apply(a);
     }
@@ -156,12 +164,26 @@ fn play_game<G: Playable>(mut g: G, variant: &str, red: &str, black: &str, seed:
     Ok(Record { variant: variant.into(), red: bots[0].name(), black: bots[1].name(), start_fen, end_fen: g.full_fen(), moves, result, reason })
 }
 
-/// Plays one game of preset `name` between bot specs `red` and `black` (see
-/// [`super::bots::from_spec`]) from the start or from `fen`, stopping after `max_plies`.
+/// How [`play`] plays a game.
+#[derive(Copy, Clone, Debug)]
+pub struct PlayOptions<'a> {
+    /// Red's bot spec ([`super::bots::from_spec`]).
+    pub red: &'a str,
+    /// Black's bot spec.
+    pub black: &'a str,
+    /// Seed of both bots and of the random opening.
+    pub seed: u64,
+    /// Stop (unfinished, `*`) after this many plies.
+    pub max_plies: usize,
+    /// Uniformly random board plies before the bots take over (for studies).
+    pub opening_plies: usize,
+}
+
+/// Plays one game of preset `name` from the start or from `fen` (see [`PlayOptions`]).
 ///
 /// # Errors
 /// An unknown preset, a bad FEN, a bad bot spec.
-pub fn play(name: &str, fen: Option<&str>, red: &str, black: &str, seed: u64, max_plies: usize) -> Result<Record, MoreError> {
+pub fn play(name: &str, fen: Option<&str>, opts: PlayOptions<'_>) -> Result<Record, MoreError> {
     if missile::rules::PRESETS.contains(&name) {
         let preset = missile::MissileRules::preset(name)?;
         let g = match fen {
@@ -169,7 +191,7 @@ pub fn play(name: &str, fen: Option<&str>, red: &str, black: &str, seed: u64, ma
             None => MissileGame::new(preset),
         }
         .with_max_plies(u32::MAX);
-        return play_game(g, name, red, black, seed, max_plies);
+        return play_game(g, name, opts);
     }
     if skill::rules::PRESETS.contains(&name) {
         let preset = skill::SkillRules::preset(name)?;
@@ -178,7 +200,7 @@ pub fn play(name: &str, fen: Option<&str>, red: &str, black: &str, seed: u64, ma
             None => SkillGame::new(preset),
         }
         .with_max_plies(u32::MAX);
-        return play_game(g, name, red, black, seed, max_plies);
+        return play_game(g, name, opts);
     }
     if camel::rules::PRESETS.contains(&name) {
         let preset = camel::CamelRules::preset(name)?;
@@ -187,7 +209,7 @@ pub fn play(name: &str, fen: Option<&str>, red: &str, black: &str, seed: u64, ma
             None => CamelGame::new(preset),
         }
         .with_max_plies(u32::MAX);
-        return play_game(g, name, red, black, seed, max_plies);
+        return play_game(g, name, opts);
     }
     Err(MoreError::UnknownPreset(name.to_string()))
 }

@@ -33,8 +33,6 @@ pub struct SkillRules {
     pub ring: RingReading,
     /// §1.10 #13 flag: T11 may also move over one screen (default: exactly two).
     pub t11_one_or_two: bool,
-    /// §1.10 #4 flag: a stagnating piece must leave the river row to count as moved.
-    pub stagnation_strict: bool,
     /// §1.8 [ASM]: repetition draws and perpetual check by one side loses its move (as missile).
     pub ban_perpetual_check: bool,
     /// §1.8 [ASM]: plies without removal that draw (`None`: never).
@@ -48,7 +46,6 @@ impl Default for SkillRules {
             secret_setup: false,
             ring: RingReading::Perimeter,
             t11_one_or_two: false,
-            stagnation_strict: false,
             ban_perpetual_check: true,
             no_capture_plies: Some(120),
         }
