@@ -409,3 +409,13 @@ fn m3_7_perpetual_chase_of_an_unprotected_piece_is_forbidden() {
     play(&mut h, &["b1a1", "a9b7", "a1b1", "b7a9", "b1a1", "a9b7", "a1b1", "b7a9"]);
     assert_eq!(h.end(), Some(MissileEnd::Repetition));
 }
+
+#[test]
+fn m3_9_fighter_block_alternative_reading_flag() {
+    // Fighter f2 leaping to e5: long-side points f3, f4, f5. With f3 and f5 occupied (not f4)
+    // the default reading does not block; "any two of three" does.
+    let text = "4k6/11/11/11/5p5/11/5P5/5F5/11/6K4 w - 0 1";
+    assert!(from(&pos(text), "f2").contains(&"f2e5".to_string()));
+    let r = MissileRules { fighter_block: engine::more::missile::FighterBlock::AnyTwoOfThree, ..rules() };
+    assert!(!from(&pos_with(r, text), "f2").contains(&"f2e5".to_string()));
+}

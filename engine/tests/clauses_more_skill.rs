@@ -222,6 +222,14 @@ fn t10_mule_horse_leaps_one_by_three() {
 }
 
 #[test]
+fn t10_mule_horse_leg_and_the_fighter_like_flag() {
+    let p = tp("Nb0 Pb1", T10, "w");
+    assert!(!from(&p, "b0").contains(&"b0c3".to_string()), "the first square blocks");
+    let q = fen::parse(SkillRules { t10_fighter_block: true, ..rules() }, &fen::write(&p)).unwrap();
+    assert!(from(&q, "b0").contains(&"b0c3".to_string()), "one piece does not block under the flag");
+}
+
+#[test]
 fn t11_power_cannon_passes_two_pieces() {
     let p = tp("Ca0 Pa3 pa7", T11, "w");
     let f = from(&p, "a0");

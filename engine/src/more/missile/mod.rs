@@ -11,4 +11,4 @@ pub mod rules;
 
 pub use game::{MissileEnd, MissileGame};
 pub use position::{Effect, MMove, MissilePosition};
-pub use rules::{BaseOutcome, BaseReading, DeadGeneral, MissilePreset, MissileRules, SetupMethod};
+pub use rules::{BaseOutcome, BaseReading, DeadGeneral, FighterBlock, MissilePreset, MissileRules, SetupMethod};

@@ -6,7 +6,7 @@
 use super::super::board::Board;
 use super::super::geometry::{Geometry, Sq};
 use super::super::piece::{Kind, Piece};
-use super::rules::{BaseOutcome, BaseReading, DeadGeneral, MissileRules};
+use super::rules::{BaseOutcome, BaseReading, DeadGeneral, FighterBlock, MissileRules};
 use crate::piece::Color;
 
 /// A move: from and to squares. What happens on `to` follows from the position (§3.4).
@@ -249,11 +249,7 @@ impl MissilePosition {
             Kind::Fighter => {
                 for (dx, dy) in FIGHTER {
                     let Some(to) = g.offset(from, dx, dy) else { continue };
-                    // §3.3: blocked (阻航) only when both points straight ahead are occupied.
-                    let (sx, sy) = if dy.abs() == 3 { (0, dy.signum()) } else { (dx.signum(), 0) };
-                    let one = g.offset(from, sx, sy).is_some_and(|s| !b.is_empty(s));
-                    let two = g.offset(from, 2 * sx, 2 * sy).is_some_and(|s| !b.is_empty(s));
-                    if !(one && two) {
+                    if !self.fighter_blocked(from, dx, dy) {
                         push(to, out);
                     }
                 }
@@ -315,6 +311,19 @@ impl MissilePosition {
             }
             // Not pieces of this game.
             Kind::Camel | Kind::Chancellor => {}
+        }
+    }
+
+    /// Whether the fighter on `from` is blocked (阻航) for the leap (dx, dy) (§3.3, §3.9 #4):
+    /// by default when both points straight ahead along the long axis are occupied; under
+    /// [`FighterBlock::AnyTwoOfThree`] when at least two of the three long-side points are.
+    pub fn fighter_blocked(&self, from: Sq, dx: i8, dy: i8) -> bool {
+        let g = self.geo();
+        let (sx, sy) = if dy.abs() == 3 { (0, dy.signum()) } else { (dx.signum(), 0) };
+        let occ = |k: i8| g.offset(from, k * sx, k * sy).is_some_and(|s| !self.board.is_empty(s));
+        match self.rules.fighter_block {
+            FighterBlock::TwoAhead => occ(1) && occ(2),
+            FighterBlock::AnyTwoOfThree => (occ(1) as u8 + occ(2) as u8 + occ(3) as u8) >= 2,
         }
     }
 
@@ -394,10 +403,7 @@ impl MissilePosition {
         for (dx, dy) in FIGHTER {
             let f = g.offset(t, -dx, -dy);
             if let Some(f) = f.filter(|&f| b.is(f, Piece::new(by, Kind::Fighter))) {
-                let (sx, sy) = if dy.abs() == 3 { (0, dy.signum()) } else { (dx.signum(), 0) };
-                let one = g.offset(f, sx, sy).is_some_and(|s| !b.is_empty(s));
-                let two = g.offset(f, 2 * sx, 2 * sy).is_some_and(|s| !b.is_empty(s));
-                if !(one && two) {
+                if !self.fighter_blocked(f, dx, dy) {
                     return true;
                 }
             }

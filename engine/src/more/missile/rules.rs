@@ -32,6 +32,15 @@ pub enum DeadGeneral {
     Lenient,
 }
 
+/// Which points block a fighter (RULES-more.md §3.3, §3.9 #4).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum FighterBlock {
+    /// Default: both points straight ahead on the long axis, (0,s) and (0,2s), are occupied.
+    TwoAhead,
+    /// Flag: any two of the three long-side points (0,s), (0,2s), (0,3s) are occupied.
+    AnyTwoOfThree,
+}
+
 /// The set-up method (RULES-more.md §3.8).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SetupMethod {
@@ -54,6 +63,8 @@ pub struct MissileRules {
     pub base_outcome: BaseOutcome,
     /// §3.7 dead general reading.
     pub dead_general: DeadGeneral,
+    /// §3.9 #4 fighter blocking points.
+    pub fighter_block: FighterBlock,
     /// §3.7 forbidden 1: perpetual check by any piece is banned.
     pub ban_perpetual_check: bool,
     /// §3.7 forbidden 2: perpetual chase by any piece except general and soldiers is banned.
@@ -70,6 +81,7 @@ impl Default for MissileRules {
             base_reading: BaseReading::Narrow,
             base_outcome: BaseOutcome::SelfDestruct,
             dead_general: DeadGeneral::Strict,
+            fighter_block: FighterBlock::TwoAhead,
             ban_perpetual_check: true,
             ban_perpetual_chase: true,
             no_capture_plies: Some(120),

@@ -599,8 +599,10 @@ impl SkillPosition {
             (Kind::Horse, T10) => {
                 for (dx, dy) in MULE {
                     let (lx, ly) = if dx.abs() == 3 { (dx.signum(), 0) } else { (0, dy.signum()) };
-                    if let (Some(l), Some(to)) = (g.offset(from, lx, ly), g.offset(from, dx, dy)) {
-                        if b.is_empty(l) {
+                    let occ = |k: i8| g.offset(from, k * lx, k * ly).is_some_and(|s| !b.is_empty(s));
+                    let blocked = if self.rules.t10_fighter_block { occ(1) && occ(2) } else { occ(1) };
+                    if let Some(to) = g.offset(from, dx, dy) {
+                        if !blocked {
                             enh(to, out);
                         }
                     }

@@ -31,6 +31,9 @@ pub struct SkillRules {
     pub secret_setup: bool,
     /// §1.10 #14 T9 geometry.
     pub ring: RingReading,
+    /// §1.10 #15 flag: T10's leap is blocked only when both of the first two squares in the long
+    /// direction are occupied (as missile xiangqi's fighter); default: the first square blocks.
+    pub t10_fighter_block: bool,
     /// §1.10 #13 flag: T11 may also move over one screen (default: exactly two).
     pub t11_one_or_two: bool,
     /// §1.8 [ASM]: repetition draws and perpetual check by one side loses its move (as missile).
@@ -45,6 +48,7 @@ impl Default for SkillRules {
             board: SkillBoard::A,
             secret_setup: false,
             ring: RingReading::Perimeter,
+            t10_fighter_block: false,
             t11_one_or_two: false,
             ban_perpetual_check: true,
             no_capture_plies: Some(120),
