@@ -5,8 +5,11 @@
 //! * [`board`]: a mailbox board on any geometry and the FEN board field;
 //! * [`piece`]: piece kinds of all three games;
 //! * [`missile`]: missile xiangqi (§3), its presets, FEN, perft and [`crate::game::Game`] state;
+//! * [`skill`]: skill-tile xiangqi (§1), the same parts plus the 32 tiles;
+//! * [`camel`]: camel xiangqi editions 1-7 (§2), the same parts plus plates and stacks;
 //! * [`bots`]: the bots (random, greedy, alpha-beta, IS-MCTS, PIMC) written against the
 //!   [`crate::game::Game`] trait, so they play every game here without special cases;
+//! * [`notation`]: Chinese move records on any geometry;
 //! * [`presets`]: the preset names and one entry point per preset for the CLI.
 
 pub mod board;
@@ -15,6 +18,7 @@ pub mod bots;
 pub mod error;
 pub mod geometry;
 pub mod missile;
+pub mod notation;
 pub mod piece;
 pub mod presets;
 pub mod skill;

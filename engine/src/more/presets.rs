@@ -7,7 +7,7 @@ use super::missile::{self, MissileGame};
 use super::camel::{self, CamelGame};
 use super::skill::{self, SkillGame};
 use super::MoreError;
-use crate::game::Turn;
+use crate::game::{Game, Turn};
 
 /// What the CLI needs of a game beyond [`Scored`]: its FEN, result and perft.
 pub trait Playable: Scored {
@@ -19,9 +19,26 @@ pub trait Playable: Scored {
     fn perft(&self, depth: u32) -> u64;
     /// Perft below each legal move, as move strings.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The Chinese record of a legal action ([`super::notation`]); set-up actions keep their
+    /// action string.
+    fn chinese(&self, a: crate::game::Action) -> String;
 }
 
 impl Playable for MissileGame {
+    fn chinese(&self, a: crate::game::Action) -> String {
+        let p = self.position();
+        match missile::game::decode(a) {
+            Some(m) if !self.in_setup() => {
+                let effect = match p.effect(m) {
+                    Some(missile::Effect::Mutual) => "炸",
+                    Some(missile::Effect::SelfDestruct) => "自毁",
+                    _ => "",
+                };
+                super::notation::move_record(p.board(), m.from, m.to, effect)
+            }
+            _ => self.action_string(a),
+        }
+    }
     fn full_fen(&self) -> String {
         self.fen()
     }
@@ -38,6 +55,24 @@ impl Playable for MissileGame {
 }
 
 impl Playable for SkillGame {
+    fn chinese(&self, a: crate::game::Action) -> String {
+        let p = self.position();
+        let s = self.action_string(a);
+        if let Some(sq) = s.strip_prefix('-') {
+            let name = p.geo().parse(sq).ok().and_then(|q| p.board().get(q)).map(super::notation::piece_char).unwrap_or('?');
+            return format!("提{name}{sq}");
+        }
+        match skill::game::decode(a) {
+            Some(m) if !self.in_setup() => {
+                let mut effect = if m.exchange { "兑".to_string() } else { String::new() };
+                if let Some(k) = m.promote {
+                    effect.push_str(&super::notation::promotion_word(p.turn(), k));
+                }
+                super::notation::move_record(p.board(), m.from, m.to, &effect)
+            }
+            _ => s,
+        }
+    }
     fn full_fen(&self) -> String {
         self.fen()
     }
@@ -70,6 +105,22 @@ impl Playable for SkillGame {
 }
 
 impl Playable for CamelGame {
+    fn chinese(&self, a: crate::game::Action) -> String {
+        let p = self.position();
+        match camel::game::decode(a) {
+            Some(camel::CAction::Move { from, to, unit, promote }) => {
+                let mut effect = if unit { "合".to_string() } else { String::new() };
+                if let Some(k) = promote {
+                    effect.push_str(&super::notation::promotion_word(p.turn(), k));
+                }
+                super::notation::move_record(p.board(), from, to, &effect)
+            }
+            Some(camel::CAction::Rotate { cw }) => if cw { "转宫顺" } else { "转宫逆" }.to_string(),
+            Some(camel::CAction::Translate { .. }) => format!("移宫{}", self.action_string(a).trim_start_matches("shift")),
+            Some(camel::CAction::Flip { front_back }) => if front_back { "翻板前后" } else { "翻板左右" }.to_string(),
+            None => self.action_string(a),
+        }
+    }
     fn full_fen(&self) -> String {
         self.fen()
     }
@@ -134,6 +185,8 @@ pub struct Record {
     pub end_fen: String,
     /// Action strings in order (set-up placements included).
     pub moves: Vec<String>,
+    /// The same actions as Chinese records ([`super::notation`]).
+    pub chinese: Vec<String>,
     /// `1-0`, `0-1`, `1/2-1/2`, or `*` when cut at `max_plies`.
     pub result: String,
     /// Why it ended.
@@ -146,6 +199,7 @@ fn play_game<G: Playable>(mut g: G, variant: &str, opts: PlayOptions<'_>) -> Res
     let mut opening = from_spec::<G>("random", seed ^ 0x0BE4_1A95).map_err(MoreError::Bot)?;
     let start_fen = g.full_fen();
     let mut moves = Vec::new();
+    let mut chinese = Vec::new();
     let mut played = 0;
     while let Turn::Player(p) = g.turn() {
         if moves.len() >= max_plies {
@@ -158,10 +212,11 @@ fn play_game<G: Playable>(mut g: G, variant: &str, opts: PlayOptions<'_>) -> Res
             played += 1;
         }
         moves.push(g.action_string(a));
+        chinese.push(g.chinese(a));
         g.apply(a);
     }
     let (result, reason) = g.result().map(|(r, why)| (r.to_string(), why.to_string())).unwrap_or(("*".into(), format!("unfinished after {} plies", moves.len())));
-    Ok(Record { variant: variant.into(), red: bots[0].name(), black: bots[1].name(), start_fen, end_fen: g.full_fen(), moves, result, reason })
+    Ok(Record { variant: variant.into(), red: bots[0].name(), black: bots[1].name(), start_fen, end_fen: g.full_fen(), moves, chinese, result, reason })
 }
 
 /// How [`play`] plays a game.

@@ -99,6 +99,7 @@ fn run_more(a: Args) -> anyhow::Result<()> {
         line.push(' ');
     }
     println!("{}", line.trim_end());
+    println!("[Chinese \"{}\"]", r.chinese.join(" "));
     println!("[EndFEN \"{}\"]", r.end_fen);
     if r.result == "*" {
         println!("result * ({})", r.reason);
