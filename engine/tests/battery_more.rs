@@ -159,3 +159,27 @@ fn battery_camel_random_playouts() {
         eprintln!("{name}: {ends:?}");
     }
 }
+
+/// Many random games of every RULES-more.md preset through the Game trait (no panics, every
+/// game ends): `ANQI_MORE_PLAYOUTS=N` games per preset (default 3).
+#[test]
+fn battery_more_every_preset_random_games() {
+    use engine::more::camel::CamelGame;
+    use engine::more::skill::SkillGame;
+    let n: u64 = std::env::var("ANQI_MORE_PLAYOUTS").ok().and_then(|v| v.parse().ok()).unwrap_or(3);
+    let mut rng = Pcg64Mcg::seed_from_u64(99);
+    for (name, _) in engine::more::presets::presets() {
+        for _ in 0..n {
+            if name.starts_with("missile") {
+                let g = playout(MissileGame::preset(name).unwrap().with_max_plies(600), &mut rng, |_| {});
+                assert!(g.end().is_some());
+            } else if name.starts_with("skill") {
+                let g = playout(SkillGame::preset(name).unwrap().with_max_plies(600), &mut rng, |_| {});
+                assert!(g.end().is_some());
+            } else {
+                let g = playout(CamelGame::preset(name).unwrap().with_max_plies(600), &mut rng, |_| {});
+                assert!(g.end().is_some());
+            }
+        }
+    }
+}
