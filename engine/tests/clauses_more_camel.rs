@@ -309,3 +309,12 @@ fn c2_10_stack_moves_as_a_unit_and_is_captured_whole() {
     assert_eq!(g.position().count(Color::Red, Kind::Chariot), 0);
     assert_eq!(g.position().count(Color::Red, Kind::Horse), 0);
 }
+
+#[test]
+fn c2_14_one_chancellor_alternative_start() {
+    let r = CamelRules { one_chancellor: true, ..CamelRules::edition(1) };
+    let p = CamelPosition::start(r);
+    assert_eq!(p.count(Color::Red, Kind::Chancellor), 1);
+    assert_eq!(p.board().get(p.geo().parse("f7").unwrap()).map(|x| x.kind), Some(Kind::Chancellor));
+    assert!(!legal(&p).is_empty());
+}

@@ -116,7 +116,21 @@ pub const START_BOARD: &str = "rjnbakabnjr/11/1qc5cq1/1p1p1p1p1p1/11/11/1P1P1P1P
 impl CamelPosition {
     /// The start position of `rules`' edition.
     pub fn start(rules: CamelRules) -> CamelPosition {
-        let board = Board::parse_field(geometry(), START_BOARD).expect("start parses");
+        let mut board = Board::parse_field(geometry(), START_BOARD).expect("start parses");
+        if rules.one_chancellor {
+            // §2.14 #3 alternative: one 丞 on the palace front-centre (f2 / f7).
+            let g = geometry();
+            for (c, squares, front) in [(Color::Red, ["b2", "j2"], "f2"), (Color::Black, ["b7", "j7"], "f7")] {
+                for s in squares {
+                    if let Ok(s) = g.parse(s) {
+                        board.set(s, None);
+                    }
+                }
+                if let Ok(f) = g.parse(front) {
+                    board.set(f, Some(Piece::new(c, Kind::Chancellor)));
+                }
+            }
+        }
         let (up, down) = if rules.numbers() {
             (NUMBERS, TRICKS)
         } else if rules.tricks() {

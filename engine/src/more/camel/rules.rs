@@ -21,6 +21,9 @@ pub struct CamelRules {
     pub edition: u8,
     /// §2.10 stacking rule set (edition 6+).
     pub stacking: StackRules,
+    /// §2.14 #3 alternative: one 丞 per side on the palace's front-centre square instead of two
+    /// on the elephant lattice.
+    pub one_chancellor: bool,
     /// §2.14 #14 flag: edition 4's "no consecutive palace actions" already in edition 3.
     pub no_consecutive_rotation_ed3: bool,
     /// §2.12 [ASM]: third repetition draws unless one side checked throughout (it loses).
@@ -32,7 +35,7 @@ pub struct CamelRules {
 impl CamelRules {
     /// Edition `e` with the default options.
     pub fn edition(e: u8) -> CamelRules {
-        CamelRules { edition: e, stacking: StackRules::II, no_consecutive_rotation_ed3: false, ban_perpetual_check: true, no_capture_plies: Some(120) }
+        CamelRules { edition: e, stacking: StackRules::II, one_chancellor: false, no_consecutive_rotation_ed3: false, ban_perpetual_check: true, no_capture_plies: Some(120) }
     }
 
     /// Camel redemption (edition 2+, §2.6).
