@@ -162,7 +162,8 @@ impl CamelGame {
     }
 
     fn from_position(preset: CamelPreset, pos: CamelPosition) -> CamelGame {
-        let mut g = CamelGame { preset, start_hash: pos.hash(), pos, history: Vec::new(), path: 0x0C0C_1234_5678_9ABC, plies: 0, max_plies: 400, legal: Vec::new(), end: None };
+        let root = pos.hash();
+        let mut g = CamelGame { preset, start_hash: root, path: 0x0C0C_1234_5678_9ABC ^ root, pos, history: Vec::new(), plies: 0, max_plies: 400, legal: Vec::new(), end: None };
         g.refresh();
         g
     }

@@ -233,6 +233,7 @@ impl MissileGame {
     }
 
     fn from_parts(preset: MissilePreset, pos: MissilePosition, setup: Option<Setup>) -> MissileGame {
+        let root = pos.hash();
         let mut g = MissileGame {
             preset,
             start_hash: pos.hash(),
@@ -240,7 +241,7 @@ impl MissileGame {
             setup,
             history: Vec::new(),
             own_path: [0x5EED_0000_0000_0001, 0x5EED_0000_0000_0002],
-            public_path: 0x0A0A_1234_5678_9ABC,
+            public_path: 0x0A0A_1234_5678_9ABC ^ root,
             plies: 0,
             max_plies: 400,
             legal: Vec::new(),

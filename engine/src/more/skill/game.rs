@@ -178,6 +178,7 @@ impl SkillGame {
     }
 
     fn from_parts(preset: SkillPreset, pos: SkillPosition, setup: bool) -> SkillGame {
+        let root = pos.hash();
         let mut g = SkillGame {
             preset,
             start_hash: pos.hash(),
@@ -186,7 +187,7 @@ impl SkillGame {
             last_removed: None,
             history: Vec::new(),
             own_path: [0x711E_0000_0000_0001, 0x711E_0000_0000_0002],
-            public_path: 0x0B0B_1234_5678_9ABC,
+            public_path: 0x0B0B_1234_5678_9ABC ^ root,
             plies: 0,
             max_plies: 400,
             legal: Vec::new(),
