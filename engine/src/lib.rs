@@ -20,9 +20,12 @@ pub mod zobrist;
 // The game interface seen by search and solvers (OpenSpiel-like), test games, solvers.
 pub mod game;
 pub mod games;
-pub mod more;
 pub mod solve;
 pub mod variant;
+
+// The games of shared/RULES-more.md (skill-tile, camel, missile xiangqi) on geometries described
+// by data, behind the same Game interface.
+pub mod more;
 
 pub use bitboard::Bitboard;
 pub use geometry::{Geometry, Square};
