@@ -171,13 +171,13 @@ fn battery_more_every_preset_random_games() {
     for (name, _) in engine::more::presets::presets() {
         for _ in 0..n {
             if name.starts_with("missile") {
-                let g = playout(MissileGame::preset(name).unwrap().with_max_plies(600), &mut rng, |_| {});
+                let g = playout(MissileGame::preset(name).expect("test fixture").with_max_plies(600), &mut rng, |_| {});
                 assert!(g.end().is_some());
             } else if name.starts_with("skill") {
-                let g = playout(SkillGame::preset(name).unwrap().with_max_plies(600), &mut rng, |_| {});
+                let g = playout(SkillGame::preset(name).expect("test fixture").with_max_plies(600), &mut rng, |_| {});
                 assert!(g.end().is_some());
             } else {
-                let g = playout(CamelGame::preset(name).unwrap().with_max_plies(600), &mut rng, |_| {});
+                let g = playout(CamelGame::preset(name).expect("test fixture").with_max_plies(600), &mut rng, |_| {});
                 assert!(g.end().is_some());
             }
         }

@@ -12,14 +12,14 @@ fn field(list: &str) -> String {
     let mut b = engine::more::board::Board::empty(g);
     for item in list.split_whitespace() {
         let mut ch = item.chars();
-        let p = engine::more::piece::Piece::from_char(ch.next().unwrap()).unwrap();
-        b.set(g.parse(ch.as_str()).unwrap(), Some(p));
+        let p = engine::more::piece::Piece::from_char(ch.next().expect("test fixture")).expect("test fixture");
+        b.set(g.parse(ch.as_str()).expect("test fixture"), Some(p));
     }
     b.fen_field()
 }
 
 fn pos(ed: u8, list: &str, side: &str) -> CamelPosition {
-    fen::parse(CamelRules::edition(ed), &format!("{} {side}", field(list))).unwrap()
+    fen::parse(CamelRules::edition(ed), &format!("{} {side}", field(list))).expect("test fixture")
 }
 
 fn legal(p: &CamelPosition) -> Vec<String> {
@@ -40,7 +40,7 @@ fn c2_5_start_position_and_fen_round_trip() {
     for ed in 1..=7 {
         let p = CamelPosition::start(CamelRules::edition(ed));
         let text = fen::write(&p);
-        assert_eq!(fen::write(&fen::parse(CamelRules::edition(ed), &text).unwrap()), text);
+        assert_eq!(fen::write(&fen::parse(CamelRules::edition(ed), &text).expect("test fixture")), text);
         assert_eq!(legal(&p).len(), 56, "edition {ed}");
         assert_eq!(p.count(Color::Red, Kind::Camel), 2);
         assert_eq!(p.count(Color::Black, Kind::Chancellor), 2);
@@ -74,10 +74,10 @@ fn c2_4_chancellor_moves_like_an_elephant_and_captures_by_jumping() {
     let q = p.clone();
     let mut v = Vec::new();
     q.legal_actions(&mut v);
-    let a = v.into_iter().find(|&a| fen::action_string(&q, a) == "d2f4").unwrap();
+    let a = v.into_iter().find(|&a| fen::action_string(&q, a) == "d2f4").expect("test fixture");
     let mut r = q.clone();
     r.play_unchecked(a);
-    assert!(r.board().get(r.geo().parse("e3").unwrap()).is_none());
+    assert!(r.board().get(r.geo().parse("e3").expect("test fixture")).is_none());
     // No landing capture, no river crossing.
     let s = pos(1, "Kf0 kg9 Qd2 pf4", "w");
     assert!(!from(&s, "d2").contains(&"d2f4".to_string()));
@@ -95,12 +95,12 @@ fn c2_6_camel_redemption_lets_the_general_stand_guarded() {
     let ed2 = pos(2, text, "w");
     assert!(!ed2.in_check(Color::Red), "edition 2: the camel on c3 could redeem f0");
     // Black takes the general, Red must redeem.
-    let mut g = CamelGame::from_fen(CamelRules::preset("camel-2").unwrap(), &format!("{} b", field(text))).unwrap();
-    g.play_str("f8f0").unwrap();
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-2").expect("test fixture"), &format!("{} b", field(text))).expect("test fixture");
+    g.play_str("f8f0").expect("test fixture");
     assert_eq!(g.legal_actions().len(), 1);
-    g.play_str("d3f0").unwrap();
+    g.play_str("d3f0").expect("test fixture");
     let p = g.position();
-    assert_eq!(p.general(Color::Red), Some(p.geo().parse("f0").unwrap()));
+    assert_eq!(p.general(Color::Red), Some(p.geo().parse("f0").expect("test fixture")));
     assert_eq!(p.count(Color::Red, Kind::Camel), 0);
     assert_eq!(p.count(Color::Black, Kind::Chariot), 0);
 }
@@ -118,9 +118,9 @@ fn c2_6_no_redemption_loses() {
     // Two black chariots threaten f0; each capture alone is redeemable, so Red's position is
     // legal. After f8xf0 the only redemption leaves the general to the chariot on a0: no legal
     // move, Black wins.
-    let mut g = CamelGame::from_fen(CamelRules::preset("camel-2").unwrap(), &format!("{} b", field("Kf0 ke9 Jd3 rf8 ra0"))).unwrap();
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-2").expect("test fixture"), &format!("{} b", field("Kf0 ke9 Jd3 rf8 ra0"))).expect("test fixture");
     assert!(!g.position().in_check(Color::Red));
-    g.play_str("f8f0").unwrap();
+    g.play_str("f8f0").expect("test fixture");
     assert_eq!(g.end(), Some(CamelEnd::GeneralCaptured(Color::Black)));
 }
 
@@ -130,12 +130,12 @@ fn c2_7_plate_rotates_when_the_ring_is_empty() {
     assert!(legal(&p).contains(&"rot+".to_string()));
     let mut v = Vec::new();
     p.legal_actions(&mut v);
-    let a = v.into_iter().find(|a| matches!(a, CAction::Rotate { cw: true })).unwrap();
+    let a = v.into_iter().find(|a| matches!(a, CAction::Rotate { cw: true })).expect("test fixture");
     let mut q = p.clone();
     q.play_unchecked(a);
     // Clockwise seen from above: e0 (local (0,0)) -> local (0,2) = e2.
-    assert!(q.board().get(q.geo().parse("e2").unwrap()).is_some_and(|x| x.kind == Kind::Advisor));
-    assert!(q.board().get(q.geo().parse("f0").unwrap()).is_none());
+    assert!(q.board().get(q.geo().parse("e2").expect("test fixture")).is_some_and(|x| x.kind == Kind::Advisor));
+    assert!(q.board().get(q.geo().parse("f0").expect("test fixture")).is_none());
     let blocked = pos(3, "Kf0 ke9 Pd1", "w");
     assert!(!legal(&blocked).contains(&"rot+".to_string()));
     assert!(!legal(&pos(2, "Kf0 ke9", "w")).contains(&"rot+".to_string()), "edition 2 has no rotation");
@@ -148,11 +148,11 @@ fn c2_8_plate_translates_without_elephants_and_soldiers_may_retreat() {
     let q = pos(4, "Kf0 ke9 Bd0", "w");
     assert!(!legal(&q).contains(&"shift+r".to_string()), "an elephant left: no translation");
     // After Red's translation, Black's crossed soldier may step back.
-    let mut g = CamelGame::from_fen(CamelRules::preset("camel-4").unwrap(), &format!("{} w", field("Kf0 ke9 pc3"))).unwrap();
-    g.play_str("shift+r").unwrap();
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-4").expect("test fixture"), &format!("{} w", field("Kf0 ke9 pc3"))).expect("test fixture");
+    g.play_str("shift+r").expect("test fixture");
     assert!(g.legal_actions().iter().any(|&a| g.action_string(a) == "c3c4"));
     // Not consecutively.
-    g.play_str("e9e8").unwrap();
+    g.play_str("e9e8").expect("test fixture");
     assert!(!g.legal_actions().iter().any(|&a| g.action_string(a).starts_with("shift") || g.action_string(a).starts_with("rot")));
 }
 
@@ -163,23 +163,23 @@ fn c2_9_flip_shows_the_trick_face_once() {
     let p = pos(5, "Ke1 kg9", "w");
     let l = legal(&p);
     assert!(l.contains(&"flip-lr".to_string()) && l.contains(&"flip-fb".to_string()), "{l:?}");
-    let mut g = CamelGame::from_fen(CamelRules::preset("camel-5").unwrap(), &format!("{} w", field("Ke1 kg9"))).unwrap();
-    g.play_str("flip-fb").unwrap();
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-5").expect("test fixture"), &format!("{} w", field("Ke1 kg9"))).expect("test fixture");
+    g.play_str("flip-fb").expect("test fixture");
     assert!(g.position().plate(Color::Red).trick_up());
     // e1 is local (0,1); a front-back flip shows down[0][1] = K2 可飞将 there.
     assert_eq!(g.position().trick(Color::Red), Some(2));
-    g.play_str("g9g8").unwrap();
+    g.play_str("g9g8").expect("test fixture");
     assert!(!g.legal_actions().iter().any(|&a| g.action_string(a).starts_with("flip")), "once per game");
 }
 
 #[test]
 fn c2_9_trick_k6_unhobbled_horse() {
     // A left-right flip with the general on e1 (local (0,1)) shows down[2][1] = K6 马无蹩.
-    let mut g = CamelGame::from_fen(CamelRules::preset("camel-5").unwrap(), &format!("{} w", field("Ke1 kg9 Nb0 Pb1"))).unwrap();
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-5").expect("test fixture"), &format!("{} w", field("Ke1 kg9 Nb0 Pb1"))).expect("test fixture");
     assert!(!g.legal_actions().iter().any(|&a| g.action_string(a) == "b0c2"), "hobbled by b1");
-    g.play_str("flip-lr").unwrap();
+    g.play_str("flip-lr").expect("test fixture");
     assert_eq!(g.position().trick(Color::Red), Some(6));
-    g.play_str("g9g8").unwrap();
+    g.play_str("g9g8").expect("test fixture");
     assert!(g.legal_actions().iter().any(|&a| g.action_string(a) == "b0c2"), "K6: the leg no longer blocks");
 }
 
@@ -192,10 +192,10 @@ fn c2_10_stacking_rule_set_two() {
     assert!(f.contains(&"b2a0".to_string()), "{f:?}");
     let mut v = Vec::new();
     p.legal_actions(&mut v);
-    let a = v.into_iter().find(|&a| fen::action_string(&p, a) == "b2a0").unwrap();
+    let a = v.into_iter().find(|&a| fen::action_string(&p, a) == "b2a0").expect("test fixture");
     let mut q = p.clone();
     q.play_unchecked(a);
-    assert_eq!(q.under(q.geo().parse("a0").unwrap()).map(|x| x.kind), Some(Kind::Chariot));
+    assert_eq!(q.under(q.geo().parse("a0").expect("test fixture")).map(|x| x.kind), Some(Kind::Chariot));
     assert!(fen::write(&q).starts_with("5") || fen::write(&q).contains("(NR)"));
     // Edition 5 has no stacking.
     let r = pos(5, "Kf0 ke9 Ra0 Nb2", "w");
@@ -229,7 +229,7 @@ fn c2_perft_start() {
 /// A position of edition `ed` whose Red plate shows only trick `k` on its centre cell (f1).
 fn trick_pos(ed: u8, list: &str, k: char) -> CamelPosition {
     let text = format!("{} w e0:....{k}....:......... e7:.........:......... 0n0n - -,- 0 1", field(list));
-    fen::parse(CamelRules::edition(ed), &text).unwrap()
+    fen::parse(CamelRules::edition(ed), &text).expect("test fixture")
 }
 
 #[test]
@@ -293,19 +293,19 @@ fn c2_10_stack_moves_as_a_unit_and_is_captured_whole() {
     let _ = text;
     let base = field("Kf0 kg9 Ra0");
     let board = base.replace("R4K", "(NR)4K");
-    let p = fen::parse(CamelRules::edition(6), &format!("{board} w")).unwrap();
+    let p = fen::parse(CamelRules::edition(6), &format!("{board} w")).expect("test fixture");
     let l = legal(&p);
     assert!(l.contains(&"a0b2*".to_string()), "unit by the top's rule: {l:?}");
     assert!(l.contains(&"a0b2".to_string()), "the top alone");
     assert!(!l.contains(&"a0a5*".to_string()), "not by the bottom's rule under set II");
     let mut r1 = CamelRules::edition(6);
     r1.stacking = engine::more::camel::StackRules::I;
-    let q = fen::parse(r1, &format!("{board} w")).unwrap();
+    let q = fen::parse(r1, &format!("{board} w")).expect("test fixture");
     assert!(legal(&q).contains(&"a0a5*".to_string()), "set I: either piece's rule");
     // A black chariot takes the whole stack.
     let board2 = field("Kf0 kg9 Ra0 ra8").replace("R4K", "(NR)4K");
-    let mut g = CamelGame::from_fen(CamelRules::preset("camel-6").unwrap(), &format!("{board2} b")).unwrap();
-    g.play_str("a8a0").unwrap();
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-6").expect("test fixture"), &format!("{board2} b")).expect("test fixture");
+    g.play_str("a8a0").expect("test fixture");
     assert_eq!(g.position().count(Color::Red, Kind::Chariot), 0);
     assert_eq!(g.position().count(Color::Red, Kind::Horse), 0);
 }
@@ -315,6 +315,6 @@ fn c2_14_one_chancellor_alternative_start() {
     let r = CamelRules { one_chancellor: true, ..CamelRules::edition(1) };
     let p = CamelPosition::start(r);
     assert_eq!(p.count(Color::Red, Kind::Chancellor), 1);
-    assert_eq!(p.board().get(p.geo().parse("f7").unwrap()).map(|x| x.kind), Some(Kind::Chancellor));
+    assert_eq!(p.board().get(p.geo().parse("f7").expect("test fixture")).map(|x| x.kind), Some(Kind::Chancellor));
     assert!(!legal(&p).is_empty());
 }

@@ -45,10 +45,10 @@ const START: &str = "mrnbakabnrm/11/1fc5cf1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1FC5CF
 fn m3_2_board_is_11_files_by_10_ranks_with_palaces() {
     let g = engine::more::Geometry::missile();
     assert_eq!((g.files, g.ranks, g.len()), (11, 10, 110));
-    assert!(g.in_palace(Color::Red, g.parse("e0").unwrap()) && g.in_palace(Color::Red, g.parse("g2").unwrap()));
-    assert!(!g.in_palace(Color::Red, g.parse("d0").unwrap()));
-    assert!(g.in_palace(Color::Black, g.parse("f8").unwrap()));
-    assert!(g.own_half(Color::Red, g.parse("a4").unwrap()) && g.own_half(Color::Black, g.parse("a5").unwrap()));
+    assert!(g.in_palace(Color::Red, g.parse("e0").expect("test fixture")) && g.in_palace(Color::Red, g.parse("g2").expect("test fixture")));
+    assert!(!g.in_palace(Color::Red, g.parse("d0").expect("test fixture")));
+    assert!(g.in_palace(Color::Black, g.parse("f8").expect("test fixture")));
+    assert!(g.own_half(Color::Red, g.parse("a4").expect("test fixture")) && g.own_half(Color::Black, g.parse("a5").expect("test fixture")));
 }
 
 #[test]
@@ -118,8 +118,8 @@ fn m3_4_missile_attack_destroys_both() {
     let m = mv(&p, "f4j4");
     assert_eq!(p.effect(m), Some(engine::more::missile::Effect::Mutual));
     let q = p.after(m);
-    assert!(q.board().get(q.geo().parse("j4").unwrap()).is_none());
-    assert!(q.board().get(q.geo().parse("f4").unwrap()).is_none());
+    assert!(q.board().get(q.geo().parse("j4").expect("test fixture")).is_none());
+    assert!(q.board().get(q.geo().parse("f4").expect("test fixture")).is_none());
     assert_eq!(q.halfmove(), 0);
 }
 
@@ -129,7 +129,7 @@ fn m3_4_cannon_survives_taking_a_missile() {
     let m = mv(&p, "b4h4");
     assert_eq!(p.effect(m), Some(engine::more::missile::Effect::Capture));
     let q = p.after(m);
-    assert_eq!(q.board().get(q.geo().parse("h4").unwrap()).map(|x| x.kind), Some(Kind::Cannon));
+    assert_eq!(q.board().get(q.geo().parse("h4").expect("test fixture")).map(|x| x.kind), Some(Kind::Cannon));
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn m3_4_other_piece_taking_a_missile_destroys_both() {
 fn m3_4_general_never_takes_a_missile() {
     // A black missile on g1 next to the red general on f1... the general may not take it.
     let p = pos("4k6/11/11/11/11/11/11/11/6m4/5K5 w - 0 1");
-    assert!(!legal(&p).contains(&"f0g0".to_string()) || p.board().get(p.geo().parse("g0").unwrap()).is_none());
+    assert!(!legal(&p).contains(&"f0g0".to_string()) || p.board().get(p.geo().parse("g0").expect("test fixture")).is_none());
     let q = pos("4k6/11/11/11/11/11/11/11/11/5Km4 w - 0 1");
     assert!(!legal(&q).contains(&"f0g0".to_string()));
 }
@@ -167,9 +167,9 @@ fn m3_5_base_rule_protects_base() {
     assert_eq!(p.effect(m), Some(engine::more::missile::Effect::SelfDestruct));
     let q = p.after(m);
     let g = q.geo();
-    assert!(q.board().get(g.parse("a0").unwrap()).is_none(), "the attacker destroys itself");
-    assert_eq!(q.board().get(g.parse("a9").unwrap()).map(|x| x.kind), Some(Kind::Missile));
-    assert!(q.in_base(g.parse("a9").unwrap()));
+    assert!(q.board().get(g.parse("a0").expect("test fixture")).is_none(), "the attacker destroys itself");
+    assert_eq!(q.board().get(g.parse("a9").expect("test fixture")).map(|x| x.kind), Some(Kind::Missile));
+    assert!(q.in_base(g.parse("a9").expect("test fixture")));
 }
 
 #[test]
@@ -207,8 +207,8 @@ fn m3_5_base_rule_non_missile_attacks_in_base_missile_normally() {
 fn m3_5_base_status_lost_for_good_after_moving() {
     let p = MissilePosition::start(rules());
     let q = p.after(mv(&p, "a0a1"));
-    assert!(!q.in_base(q.geo().parse("a1").unwrap()));
-    assert!(q.in_base(q.geo().parse("k0").unwrap()));
+    assert!(!q.in_base(q.geo().parse("a1").expect("test fixture")));
+    assert!(q.in_base(q.geo().parse("k0").expect("test fixture")));
 }
 
 #[test]
@@ -229,7 +229,7 @@ fn m3_7_dead_general_allows_only_general_moves() {
 fn m3_7_dead_general_with_no_general_move_loses() {
     // Missile f1 checks f0; e0/g0 are covered by the black chariots on e9 and g9.
     let text = "4rkr4/11/11/11/11/11/11/11/5m5/R4K5 w - 0 1";
-    let g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
+    let g = MissileGame::from_fen(MissileRules::preset("missile").expect("test fixture"), text).expect("test fixture");
     assert_eq!(g.end(), Some(MissileEnd::DeadGeneral(Color::Black)));
 }
 
@@ -251,7 +251,7 @@ fn m3_7_facing_generals_is_illegal() {
 fn m3_7_stalemate_loses() {
     // Black's general on f9 is not in check, but e9, g9 and f8 are all covered.
     let text = "5k5/R10/11/11/4R1R4/11/11/11/6K4/11 b - 0 1";
-    let g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
+    let g = MissileGame::from_fen(MissileRules::preset("missile").expect("test fixture"), text).expect("test fixture");
     assert!(!g.position().in_check(Color::Black));
     assert_eq!(g.end(), Some(MissileEnd::Stalemate(Color::Red)));
 }
@@ -260,7 +260,7 @@ fn m3_7_stalemate_loses() {
 fn m3_7_checkmate_ends_the_game() {
     // Black general f9, red chariots on a9... e9 and g9 covered, f8 covered.
     let text = "R4k5/R10/11/11/11/11/11/11/11/4K6 b - 0 1";
-    let g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
+    let g = MissileGame::from_fen(MissileRules::preset("missile").expect("test fixture"), text).expect("test fixture");
     assert_eq!(g.end(), Some(MissileEnd::Checkmate(Color::Red)));
     assert_eq!(g.returns(PlayerId::FIRST), 1.0);
 }
@@ -275,7 +275,7 @@ fn play(g: &mut MissileGame, moves: &[&str]) {
 fn m3_7_perpetual_check_is_forbidden() {
     // Red chariot checks from e-file and g-file alternately; black general shuffles.
     let text = "5k5/11/11/11/11/11/11/11/11/R5K4 w - 0 1";
-    let mut g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
+    let mut g = MissileGame::from_fen(MissileRules::preset("missile").expect("test fixture"), text).expect("test fixture");
     // a0a9?? would be check along rank 9? a9..f9: yes the chariot on a9 checks f9.
     play(&mut g, &["a0a9", "f9f8", "a9a8", "f8f9", "a8a9", "f9f8", "a9a8", "f8f9"]);
     // a8a9 now would make the third occurrence with every red move a check: illegal.
@@ -286,7 +286,7 @@ fn m3_7_perpetual_check_is_forbidden() {
 #[test]
 fn m3_7_repetition_with_permitted_moves_draws() {
     let text = "5k5/11/11/11/11/11/11/11/11/R5K4 w - 0 1";
-    let mut g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
+    let mut g = MissileGame::from_fen(MissileRules::preset("missile").expect("test fixture"), text).expect("test fixture");
     play(&mut g, &["a0b0", "f9f8", "b0a0", "f8f9", "a0b0", "f9f8", "b0a0", "f8f9"]);
     assert_eq!(g.end(), Some(MissileEnd::Repetition));
 }
@@ -295,7 +295,7 @@ fn m3_7_repetition_with_permitted_moves_draws() {
 fn m3_7_horse_shuttle_that_never_attacks_is_no_chase_and_draws() {
     // A red horse chasing an unprotected black chariot back and forth.
     let text = "5k5/11/11/11/11/r10/11/2N8/11/6K4 w - 0 1";
-    let mut g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
+    let mut g = MissileGame::from_fen(MissileRules::preset("missile").expect("test fixture"), text).expect("test fixture");
     // c2b4?? attacks a... choose horse moves that attack the chariot each time.
     let p = g.position().clone();
     let m = mv(&p, "c2b4");
@@ -310,14 +310,14 @@ fn m3_7_horse_shuttle_that_never_attacks_is_no_chase_and_draws() {
 #[test]
 fn m3_7_no_capture_rule_draws() {
     let text = "5k5/11/11/11/11/11/11/11/11/R5K4 w - 119 80";
-    let mut g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
+    let mut g = MissileGame::from_fen(MissileRules::preset("missile").expect("test fixture"), text).expect("test fixture");
     play(&mut g, &["a0b0"]);
     assert_eq!(g.end(), Some(MissileEnd::NoCapture));
 }
 
 #[test]
 fn m3_8_hidden_five_soldiers_setup() {
-    let mut g = MissileGame::preset("missile-hidden-5").unwrap();
+    let mut g = MissileGame::preset("missile-hidden-5").expect("test fixture");
     assert!(g.in_setup());
     assert_eq!(g.info().information, engine::game::Information::Imperfect);
     let p = g.position();
@@ -341,21 +341,21 @@ fn m3_8_hidden_five_soldiers_setup() {
     assert_eq!(d.infoset_key(PlayerId::SECOND), g.infoset_key(PlayerId::SECOND));
     assert_eq!(d.position().count(Color::Red, Kind::Chariot), 2);
     for _ in 0..8 {
-        let a = *g.legal_actions().last().unwrap();
+        let a = *g.legal_actions().last().expect("test fixture");
         g.apply(a);
     }
     assert!(!g.in_setup());
     assert_eq!(g.to_act(), Color::Red);
     assert_eq!(g.position().board().pieces().count(), 40);
-    assert_eq!(g.infoset_key(PlayerId::FIRST) == g.infoset_key(PlayerId::SECOND), false);
+    assert_ne!(g.infoset_key(PlayerId::FIRST), g.infoset_key(PlayerId::SECOND));
 }
 
 #[test]
 fn m3_8_hidden_centre_soldier_setup() {
-    let g = MissileGame::preset("missile-hidden-centre").unwrap();
+    let g = MissileGame::preset("missile-hidden-centre").expect("test fixture");
     let p = g.position();
     assert_eq!(p.count(Color::Red, Kind::Soldier), 1);
-    assert!(p.board().get(p.geo().parse("f3").unwrap()).is_some());
+    assert!(p.board().get(p.geo().parse("f3").expect("test fixture")).is_some());
     // The first piece placed is a soldier: any empty point of ranks 0-4 (55 - 7 fixed - f3).
     assert_eq!(g.legal_actions().len(), 55 - 8);
 }
@@ -393,14 +393,14 @@ fn m3_perft_start() {
 fn m3_7_perpetual_chase_of_an_unprotected_piece_is_forbidden() {
     // The red chariot chases the lone black horse up and down; the horse only runs.
     let text = "n3k6/11/11/11/11/11/11/11/1R9/5K5 w - 0 1";
-    let mut g = MissileGame::from_fen(MissileRules::preset("missile").unwrap(), text).unwrap();
+    let mut g = MissileGame::from_fen(MissileRules::preset("missile").expect("test fixture"), text).expect("test fixture");
     play(&mut g, &["b1a1", "a9b7", "a1b1", "b7a9", "b1a1", "a9b7", "a1b1", "b7a9"]);
     assert_eq!(g.end(), None, "the chaser's cycle is no draw");
     assert!(g.play_str("b1a1").is_err(), "the chasing move that repeats a third time is illegal");
     // Without the ban the same line is a plain draw.
-    let r = MissileRules { ban_perpetual_chase: false, ..MissileRules::preset("missile").unwrap().rules };
-    let preset = engine::more::missile::MissilePreset { rules: r, ..MissileRules::preset("missile").unwrap() };
-    let mut h = MissileGame::from_fen(preset, text).unwrap();
+    let r = MissileRules { ban_perpetual_chase: false, ..MissileRules::preset("missile").expect("test fixture").rules };
+    let preset = engine::more::missile::MissilePreset { rules: r, ..MissileRules::preset("missile").expect("test fixture") };
+    let mut h = MissileGame::from_fen(preset, text).expect("test fixture");
     play(&mut h, &["b1a1", "a9b7", "a1b1", "b7a9", "b1a1", "a9b7", "a1b1", "b7a9"]);
     assert_eq!(h.end(), Some(MissileEnd::Repetition));
 }

@@ -34,8 +34,8 @@ fn field(list: &str) -> String {
     let mut b = engine::more::board::Board::empty(g);
     for item in list.split_whitespace() {
         let mut ch = item.chars();
-        let p = engine::more::piece::Piece::from_char(ch.next().unwrap()).unwrap();
-        b.set(g.parse(ch.as_str()).unwrap(), Some(p));
+        let p = engine::more::piece::Piece::from_char(ch.next().expect("test fixture")).expect("test fixture");
+        b.set(g.parse(ch.as_str()).expect("test fixture"), Some(p));
     }
     b.fen_field()
 }
@@ -55,8 +55,8 @@ fn tiles_with(i: usize, t: TileId) -> String {
 fn s1_2_board_a_is_9_by_11_with_river_row() {
     let g = engine::more::Geometry::skill_a();
     assert_eq!((g.files, g.ranks), (9, 11));
-    assert!(g.is_river(g.parse("e5").unwrap()));
-    assert!(g.in_palace(Color::Black, g.parse("e10").unwrap()) && g.in_palace(Color::Black, g.parse("d8").unwrap()));
+    assert!(g.is_river(g.parse("e5").expect("test fixture")));
+    assert!(g.in_palace(Color::Black, g.parse("e10").expect("test fixture")) && g.in_palace(Color::Black, g.parse("d8").expect("test fixture")));
     let p = SkillPosition::start(rules(), DEFAULT_TILES);
     let names: Vec<String> = p.recesses(Color::Red).iter().map(|&s| g.name(s)).collect();
     assert_eq!(names, ["d0", "f0", "d1", "e1", "f1", "d2", "e2", "f2"]);
@@ -115,16 +115,16 @@ fn s1_3_pieces_that_cross_may_stop_on_the_river() {
 #[test]
 fn s1_7_stagnating_piece_may_be_removed_next_turn() {
     let text = format!("{} w {}", field("Ke0 kd10 Ra1"), tiles_with(3, T1));
-    let mut g = SkillGame::from_fen(SkillRules::preset("skill").unwrap(), &text).unwrap();
-    g.play_str("a1a5").unwrap();
+    let mut g = SkillGame::from_fen(SkillRules::preset("skill").expect("test fixture"), &text).expect("test fixture");
+    g.play_str("a1a5").expect("test fixture");
     assert!(!g.legal_actions().iter().any(|&a| g.action_string(a) == "-a5"), "the piece just moved is exempt");
-    g.play_str("d10d9").unwrap();
-    g.play_str("e0f0").unwrap();
+    g.play_str("d10d9").expect("test fixture");
+    g.play_str("e0f0").expect("test fixture");
     assert!(g.legal_actions().iter().any(|&a| g.action_string(a) == "-a5"));
-    g.play_str("-a5").unwrap();
+    g.play_str("-a5").expect("test fixture");
     assert_eq!(g.to_act(), Color::Black, "removal costs no tempo");
-    g.play_str("d9d10").unwrap();
-    assert!(g.position().board().get(g.position().geo().parse("a5").unwrap()).is_none());
+    g.play_str("d9d10").expect("test fixture");
+    assert!(g.position().board().get(g.position().geo().parse("a5").expect("test fixture")).is_none());
 }
 
 #[test]
@@ -211,7 +211,7 @@ fn t9_ring_chariot_turns_once_at_a_corner() {
     let f = from(&p, "a1");
     assert!(f.contains(&"a1b0".to_string()) && f.contains(&"a1d0".to_string()), "{f:?}");
     assert!(!f.contains(&"a1b4".to_string()));
-    let lr = fen::parse(SkillRules { ring: RingReading::LShape, ..rules() }, &fen::write(&p)).unwrap();
+    let lr = fen::parse(SkillRules { ring: RingReading::LShape, ..rules() }, &fen::write(&p)).expect("test fixture");
     assert!(from(&lr, "a1").contains(&"a1b4".to_string()));
 }
 
@@ -225,7 +225,7 @@ fn t10_mule_horse_leaps_one_by_three() {
 fn t10_mule_horse_leg_and_the_fighter_like_flag() {
     let p = tp("Nb0 Pb1", T10, "w");
     assert!(!from(&p, "b0").contains(&"b0c3".to_string()), "the first square blocks");
-    let q = fen::parse(SkillRules { t10_fighter_block: true, ..rules() }, &fen::write(&p)).unwrap();
+    let q = fen::parse(SkillRules { t10_fighter_block: true, ..rules() }, &fen::write(&p)).expect("test fixture");
     assert!(from(&q, "b0").contains(&"b0c3".to_string()), "one piece does not block under the flag");
 }
 
@@ -266,12 +266,12 @@ fn t15_river_forgetting_soldier_steps_sideways_before_crossing() {
 #[test]
 fn t16_victory_soldier_wins_if_not_removed() {
     let text = format!("{} w {}", field("Ke1 kd10 Pe9 ne6"), tiles_with(3, T16));
-    let mut g = SkillGame::from_fen(SkillRules::preset("skill").unwrap(), &text).unwrap();
-    g.play_str("e9e10").unwrap();
+    let mut g = SkillGame::from_fen(SkillRules::preset("skill").expect("test fixture"), &text).expect("test fixture");
+    g.play_str("e9e10").expect("test fixture");
     let mut h = g.clone();
-    h.play_str("d10e10").unwrap();
+    h.play_str("d10e10").expect("test fixture");
     assert_eq!(h.end(), None);
-    g.play_str("d10d9").unwrap();
+    g.play_str("d10d9").expect("test fixture");
     assert_eq!(g.end(), Some(SkillEnd::VictorySoldier(Color::Red)));
 }
 
@@ -378,12 +378,12 @@ fn s1_5_exchange_never_takes_the_general() {
 
 #[test]
 fn s1_9_secret_setup_hides_the_opponents_tiles() {
-    let g = SkillGame::preset("skill-secret").unwrap();
+    let g = SkillGame::preset("skill-secret").expect("test fixture");
     assert_eq!(g.legal_actions().len(), 32);
     let (a, b) = (g.child(g.legal_actions()[0]), g.child(g.legal_actions()[1]));
     assert_eq!(a.infoset_key(PlayerId::SECOND), b.infoset_key(PlayerId::SECOND));
     assert_ne!(a.infoset_key(PlayerId::FIRST), b.infoset_key(PlayerId::FIRST));
-    let open = SkillGame::preset("skill").unwrap();
+    let open = SkillGame::preset("skill").expect("test fixture");
     let (a, b) = (open.child(open.legal_actions()[0]), open.child(open.legal_actions()[1]));
     assert_ne!(a.infoset_key(PlayerId::SECOND), b.infoset_key(PlayerId::SECOND));
 }

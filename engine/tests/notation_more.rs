@@ -1,6 +1,5 @@
 //! Chinese records of the RULES-more.md games (engine::more::notation).
 
-use engine::game::Game;
 use engine::more::presets::Playable;
 use engine::more::missile::MissileGame;
 use engine::more::skill::game::DEFAULT_TILES;
@@ -13,19 +12,19 @@ fn chinese_of<G: Playable>(g: &G, s: &str) -> String {
 
 #[test]
 fn chinese_records_on_the_11_file_board() {
-    let g = MissileGame::preset("missile").unwrap();
+    let g = MissileGame::preset("missile").expect("test fixture");
     assert_eq!(chinese_of(&g, "c2f2"), "炮九平六");
     assert_eq!(chinese_of(&g, "c0d2"), "马九进八");
     assert_eq!(chinese_of(&g, "a0a9"), "弹十一进九自毁");
     assert_eq!(chinese_of(&g, "b2c5"), "机十进九");
     let mut h = g.clone();
-    h.play_str("c2f2").unwrap();
+    h.play_str("c2f2").expect("test fixture");
     assert_eq!(chinese_of(&h, "c9d7"), "马３进４");
 }
 
 #[test]
 fn chinese_records_on_the_skill_board_match_xiangqi_names() {
-    let g = SkillGame::with_tiles(SkillRules::preset("skill").unwrap(), DEFAULT_TILES);
+    let g = SkillGame::with_tiles(SkillRules::preset("skill").expect("test fixture"), DEFAULT_TILES);
     assert_eq!(chinese_of(&g, "b2e2"), "炮八平五");
     assert_eq!(chinese_of(&g, "a0a2"), "车九进二");
 }

@@ -40,7 +40,7 @@ impl Palace {
 
     /// Whether (file, rank) is one of the 5 points on the palace diagonals (the advisor points).
     pub fn on_diagonal(&self, file: u8, rank: u8) -> bool {
-        self.contains(file, rank) && (file - self.file_lo + rank - self.rank_lo) % 2 == 0
+        self.contains(file, rank) && (file - self.file_lo + rank - self.rank_lo).is_multiple_of(2)
     }
 
     /// The centre point.

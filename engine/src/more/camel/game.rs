@@ -89,8 +89,8 @@ pub fn encode(a: CAction) -> Action {
             from as u32 | (to as u32) << 7 | (unit as u32) << 14 | pr << 15
         }
         CAction::Rotate { cw } => TAG | cw as u32,
-        CAction::Translate { dir } => 2 * TAG | dir as u32,
-        CAction::Flip { front_back } => 3 * TAG | front_back as u32,
+        CAction::Translate { dir } => (2 * TAG) | dir as u32,
+        CAction::Flip { front_back } => (3 * TAG) | front_back as u32,
     })
 }
 

@@ -159,7 +159,7 @@ pub fn encode(m: MMove) -> Action {
 
 /// The move of a move code (`None` for set-up codes).
 pub fn decode(a: Action) -> Option<MMove> {
-    (a.0 < SETUP_TAG).then(|| MMove { from: (a.0 & 0x7F) as u8, to: (a.0 >> 7 & 0x7F) as u8 })
+    (a.0 < SETUP_TAG).then_some(MMove { from: (a.0 & 0x7F) as u8, to: (a.0 >> 7 & 0x7F) as u8 })
 }
 
 /// Whether a pseudo-legal move in `before` gives check or chases (§3.7 forbidden 1 and 2 [ASM]),

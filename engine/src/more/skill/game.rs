@@ -464,9 +464,9 @@ impl Game for SkillGame {
         let mut pool: Vec<TileId> = (1..=COUNT).collect();
         pool.shuffle(rng);
         g.own_path[o.index()] = if o == Color::Red { 0x711E_0000_0000_0001 } else { 0x711E_0000_0000_0002 };
-        for i in 0..n {
-            g.pos.tiles[o.index()][i] = pool[i];
-            g.own_path[o.index()] = mix(g.own_path[o.index()], pool[i] as u64);
+        for (i, &t) in pool.iter().take(n).enumerate() {
+            g.pos.tiles[o.index()][i] = t;
+            g.own_path[o.index()] = mix(g.own_path[o.index()], t as u64);
         }
         g.refresh();
         g

@@ -569,8 +569,8 @@ impl SkillPosition {
                     }
                 }
             }
-            (Kind::Soldier, T7) => {
-                if g.rank(from) == g.back_rank(c.opponent()) {
+            (Kind::Soldier, T7)
+                if g.rank(from) == g.back_rank(c.opponent()) => {
                     let mut v = Vec::new();
                     for k in [Kind::Chariot, Kind::Horse, Kind::Cannon] {
                         if self.count(c, k) == 0 {
@@ -585,16 +585,14 @@ impl SkillPosition {
                         }
                     }
                 }
-            }
-            (Kind::Soldier, T8) => {
-                if g.crossed(c, from) {
+            (Kind::Soldier, T8)
+                if g.crossed(c, from) => {
                     if let Some(to) = g.offset(from, 0, -Geometry::forward(c)) {
                         if g.crossed(c, to) {
                             enh(to, out);
                         }
                     }
                 }
-            }
             (Kind::Chariot, T9) => self.ring_moves(from, c, out),
             (Kind::Horse, T10) => {
                 for (dx, dy) in MULE {
@@ -618,15 +616,14 @@ impl SkillPosition {
                     }
                 }
             }
-            (Kind::Soldier, T15) => {
-                if !g.crossed(c, from) {
+            (Kind::Soldier, T15)
+                if !g.crossed(c, from) => {
                     for dx in [-1, 1] {
                         if let Some(to) = g.offset(from, dx, 0) {
                             enh(to, out);
                         }
                     }
                 }
-            }
             (Kind::Chariot, T17) | (Kind::Cannon, T19) => {
                 for side in Color::ALL {
                     if !g.on_palace_diagonal(side, from) {
@@ -669,7 +666,7 @@ impl SkillPosition {
             }
             (Kind::Advisor, T21) => {
                 let pal = g.palace(c);
-                let corner = |s: Sq| g.in_palace(c, s) && (g.file(s) - pal.file_lo) % 2 == 0 && (g.rank(s) - pal.rank_lo) % 2 == 0 && g.file(s) != pal.file_lo + 1;
+                let corner = |s: Sq| g.in_palace(c, s) && (g.file(s) - pal.file_lo).is_multiple_of(2) && (g.rank(s) - pal.rank_lo).is_multiple_of(2) && g.file(s) != pal.file_lo + 1;
                 if corner(from) {
                     for (dx, dy) in ORTHO {
                         if let (Some(mid), Some(to)) = (g.offset(from, dx, dy), g.offset(from, 2 * dx, 2 * dy)) {
@@ -722,15 +719,14 @@ impl SkillPosition {
                     }
                 }
             }
-            (Kind::Soldier, T24) => {
-                if g.crossed(c, from) {
+            (Kind::Soldier, T24)
+                if g.crossed(c, from) => {
                     for dx in [-1, 1] {
                         if let Some(to) = g.offset(from, dx, Geometry::forward(c)) {
                             enh(to, out);
                         }
                     }
                 }
-            }
             (Kind::Chariot, T25) => {
                 for (dx, dy) in DIAG {
                     if let Some(to) = g.offset(from, dx, dy) {
@@ -752,8 +748,8 @@ impl SkillPosition {
                     }
                 }
             }
-            (Kind::Elephant, T28) => {
-                if g.rank(from) == self.bank(c) {
+            (Kind::Elephant, T28)
+                if g.rank(from) == self.bank(c) => {
                     for dx in [-2i8, 2] {
                         let fwd = Geometry::forward(c);
                         if let (Some(eye), Some(to)) = (g.offset(from, dx / 2, fwd), g.offset(from, dx, 2 * fwd)) {
@@ -763,7 +759,6 @@ impl SkillPosition {
                         }
                     }
                 }
-            }
             (Kind::Advisor, T29) => {
                 for (dx, dy) in DIAG {
                     if let Some(to) = g.offset(from, dx, dy) {
