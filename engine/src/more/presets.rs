@@ -165,6 +165,25 @@ pub fn presets() -> Vec<(&'static str, &'static str)> {
     v
 }
 
+/// The resolved rule table of a preset, one `option = value` per line (for `anqi variants
+/// --show`).
+///
+/// # Errors
+/// [`MoreError::UnknownPreset`].
+pub fn describe(name: &str) -> Result<String, MoreError> {
+    let (d, rules) = if missile::rules::PRESETS.contains(&name) {
+        let p = missile::MissileRules::preset(name)?;
+        (p.description, format!("{:#?}", p.rules))
+    } else if skill::rules::PRESETS.contains(&name) {
+        let p = skill::SkillRules::preset(name)?;
+        (p.description, format!("{:#?}", p.rules))
+    } else {
+        let p = camel::CamelRules::preset(name)?;
+        (p.description, format!("{:#?}", p.rules))
+    };
+    Ok(format!("# {name}: {d}\n{rules}\n"))
+}
+
 /// Whether `name` is a preset of this module.
 pub fn is_preset(name: &str) -> bool {
     presets().iter().any(|(n, _)| *n == name)

@@ -14,10 +14,8 @@ pub struct Args {
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
     if let Some(spec) = a.show.as_deref().filter(|s| engine::more::presets::is_preset(s)) {
-        // RULES-more.md presets have no TOML rule table yet: print the description.
-        if let Some((n, d)) = engine::more::presets::presets().into_iter().find(|(n, _)| *n == spec) {
-            println!("{n:<22} {d}");
-        }
+        // RULES-more.md presets: their typed rule table (options with the resolved values).
+        print!("{}", engine::more::presets::describe(spec)?);
         return Ok(());
     }
     if let Some(spec) = a.show {
