@@ -128,6 +128,17 @@ fn s1_7_stagnating_piece_may_be_removed_next_turn() {
 }
 
 #[test]
+fn s1_10_4_strict_flag_moving_along_the_river_is_not_moving_it() {
+    let rules_strict = SkillRules { stagnation_strict: true, ..rules() };
+    let text = format!("{} b {} R@b5~ -", field("Ke1 kd10 Rb5"), tiles_with(3, T1));
+    let default = fen::parse(rules(), &text).expect("test fixture");
+    assert!(default.removable().is_empty(), "default: the piece just moved (along the river) is exempt");
+    let strict = fen::parse(rules_strict, &text).expect("test fixture");
+    assert_eq!(strict.removable().len(), 1, "strict: it has to leave the river");
+    assert_eq!(fen::write(&strict), format!("{text} 0 1"));
+}
+
+#[test]
 fn t32_water_ghost_soldier_cannot_be_removed() {
     let p = pos(&format!("{} b {} K@e1 -", field("Ke1 kd10 Pe5"), tiles_with(3, T32)));
     assert!(p.removable().is_empty());

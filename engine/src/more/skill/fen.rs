@@ -5,8 +5,9 @@
 //! * `tiles`: Red's 8 tile numbers (RULES-more.md §1.6 T1-T32) in recess order (palace squares
 //!   in ascending square order, the general's start square left out), `/`, Black's; `0` for a
 //!   recess not filled yet (set-up);
-//! * `last`: the piece the side not to move moved last, as its letter and square (`P@e6`), or
-//!   the letter alone when it is gone (after an exchange), or `-` (§1.7 exclusion, T23);
+//! * `last`: the piece the side not to move moved last, as its letter and square (`P@e6`), with
+//!   a trailing `~` when that move went along the river row (`R@b5~`, for the §1.10 #4 strict
+//!   flag), or the letter alone when it is gone (after an exchange), or `-` (§1.7, T23);
 //! * `victory`: the square of a T16 victory soldier awaiting the reply, or `-`;
 //! * clocks as in xiangqi.
 //!
@@ -26,7 +27,7 @@ pub fn write(p: &SkillPosition) -> String {
     let g = p.geo();
     let tiles: Vec<String> = Color::ALL.iter().map(|&c| p.tiles(c).iter().map(|t| t.to_string()).collect::<Vec<_>>().join(",")).collect();
     let last = match (p.last_kind, p.last_sq) {
-        (Some(k), Some(s)) => format!("{}@{}", Piece::new(p.turn.opponent(), k).char(), g.name(s)),
+        (Some(k), Some(s)) => format!("{}@{}{}", Piece::new(p.turn.opponent(), k).char(), g.name(s), if p.last_along_river { "~" } else { "" }),
         (Some(k), None) => Piece::new(p.turn.opponent(), k).char().to_string(),
         _ => "-".into(),
     };
@@ -87,6 +88,13 @@ pub fn parse(rules: SkillRules, text: &str) -> Result<SkillPosition, MoreError> 
         let piece = Piece::from_char(letter).ok_or_else(|| MoreError::Fen(format!("last: unknown letter {letter:?}")))?;
         p.last_kind = Some(piece.kind);
         let rest = ch.as_str();
+        let rest = match rest.strip_suffix('~') {
+            Some(r) => {
+                p.last_along_river = true;
+                r
+            }
+            None => rest,
+        };
         if let Some(sq) = rest.strip_prefix('@') {
             let s = geo.parse(sq)?;
             // The kind is the kind that moved (a promoted soldier now shows its new kind).

@@ -37,6 +37,8 @@ pub struct SkillPosition {
     pub(super) last_sq: Option<Sq>,
     /// The kind of the piece the side not to move moved last (T23).
     pub(super) last_kind: Option<Kind>,
+    /// That last move went from a river square to a river square (§1.10 #4 strict flag).
+    pub(super) last_along_river: bool,
     /// A victory soldier of the side not to move standing on the enemy general's start square
     /// (T16), to be removed on this turn or the game is lost.
     pub(super) pending_victory: Option<Sq>,
@@ -77,7 +79,7 @@ impl SkillPosition {
     /// The start array with the given layouts (recess order; 0 = not chosen yet).
     pub fn start(rules: SkillRules, tiles: [[TileId; 8]; 2]) -> SkillPosition {
         let board = Board::parse_field(geometry(rules.board), start_board(rules.board)).expect("start parses");
-        SkillPosition { board, turn: Color::Red, tiles, last_sq: None, last_kind: None, pending_victory: None, halfmove: 0, fullmove: 1, rules }
+        SkillPosition { board, turn: Color::Red, tiles, last_sq: None, last_kind: None, last_along_river: false, pending_victory: None, halfmove: 0, fullmove: 1, rules }
     }
 
     /// The board.
@@ -124,7 +126,7 @@ impl SkillPosition {
             }
         }
         h ^= (self.last_sq.map_or(255, |s| s as u64)) << 8 ^ self.last_kind.map_or(15, |k| k as u64) << 20;
-        h ^= self.pending_victory.map_or(255, |s| s as u64) << 32;
+        h ^= self.pending_victory.map_or(255, |s| s as u64) << 32 ^ (self.last_along_river as u64) << 44;
         h ^ (h >> 29)
     }
 
@@ -872,6 +874,8 @@ impl SkillPosition {
             self.last_sq = Some(m.to);
         }
         self.last_kind = mover.map(|p| p.kind);
+        let g = self.geo();
+        self.last_along_river = !m.exchange && g.is_river(m.from) && g.is_river(m.to);
         self.halfmove = if captured { 0 } else { self.halfmove.saturating_add(1) };
         if c == Color::Black {
             self.fullmove = self.fullmove.saturating_add(1);
@@ -905,7 +909,10 @@ impl SkillPosition {
         let t32 = self.active(o) == Some(T32);
         self.board
             .pieces()
-            .filter(|&(s, p)| p.color == o && g.is_river(s) && Some(s) != self.last_sq && !(t32 && p.kind == Kind::Soldier))
+            .filter(|&(s, p)| {
+                let exempt = Some(s) == self.last_sq && !(self.rules.stagnation_strict && self.last_along_river);
+                p.color == o && g.is_river(s) && !exempt && !(t32 && p.kind == Kind::Soldier)
+            })
             .map(|(s, _)| s)
             .collect()
     }

@@ -31,6 +31,9 @@ pub struct SkillRules {
     pub secret_setup: bool,
     /// §1.10 #14 T9 geometry.
     pub ring: RingReading,
+    /// §1.10 #4 flag: a river piece that only moved along the river row does not count as moved
+    /// (it must leave the river to escape removal); default: any move of it counts.
+    pub stagnation_strict: bool,
     /// §1.10 #15 flag: T10's leap is blocked only when both of the first two squares in the long
     /// direction are occupied (as missile xiangqi's fighter); default: the first square blocks.
     pub t10_fighter_block: bool,
@@ -48,6 +51,7 @@ impl Default for SkillRules {
             board: SkillBoard::A,
             secret_setup: false,
             ring: RingReading::Perimeter,
+            stagnation_strict: false,
             t10_fighter_block: false,
             t11_one_or_two: false,
             ban_perpetual_check: true,
