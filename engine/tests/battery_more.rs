@@ -183,3 +183,34 @@ fn battery_more_every_preset_random_games() {
         }
     }
 }
+
+/// Random games with every non-default rule option switched on, FEN round trips at every ply.
+#[test]
+fn battery_more_non_default_options() {
+    use engine::more::camel::{fen as cfen, CamelGame, CamelRules, StackRules};
+    use engine::more::missile::{BaseOutcome, BaseReading, DeadGeneral, FighterBlock, MissileRules};
+    use engine::more::skill::{fen as sfen, RingReading, SkillGame, SkillRules};
+    let mut rng = Pcg64Mcg::seed_from_u64(2024);
+    let sp = SkillRules::preset("skill").expect("preset");
+    let srules = SkillRules { ring: RingReading::LShape, t11_one_or_two: true, t10_fighter_block: true, stagnation_strict: true, t31_second_window: true, ..sp.rules };
+    let mp = MissileRules::preset("missile").expect("preset");
+    let mrules = MissileRules { base_reading: BaseReading::Broad, base_outcome: BaseOutcome::Illegal, dead_general: DeadGeneral::Lenient, fighter_block: FighterBlock::AnyTwoOfThree, ..mp.rules };
+    let cp = CamelRules::preset("camel-7").expect("preset");
+    let crules = CamelRules { stacking: StackRules::I, one_chancellor: true, ..cp.rules };
+    for _ in 0..10 {
+        playout(SkillGame::new(engine::more::skill::SkillPreset { rules: srules, ..sp }).with_max_plies(300), &mut rng, |g| {
+            if !g.in_setup() {
+                let p = g.position();
+                assert_eq!(&sfen::parse(*p.rules(), &sfen::write(p)).expect("round trip"), p);
+            }
+        });
+        playout(MissileGame::new(engine::more::missile::MissilePreset { rules: mrules, ..mp }).with_max_plies(300), &mut rng, |g| {
+            let p = g.position();
+            assert_eq!(&fen::parse(*p.rules(), &fen::write(p)).expect("round trip"), p);
+        });
+        playout(CamelGame::new(engine::more::camel::CamelPreset { rules: crules, ..cp }).with_max_plies(300), &mut rng, |g| {
+            let p = g.position();
+            assert_eq!(&cfen::parse(*p.rules(), &cfen::write(p)).expect("round trip"), p);
+        });
+    }
+}

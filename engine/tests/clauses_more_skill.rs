@@ -382,6 +382,20 @@ fn t31_promoting_soldier_on_arrival() {
 }
 
 #[test]
+fn t31_second_window_option() {
+    // Red's soldier reached c10 without promoting (T31 not under the general then). With the
+    // DOC-003 option, Red's general stepping onto T31 (e1) next move promotes it.
+    let r = SkillRules { t31_second_window: true, ..rules() };
+    let text = format!("{} w {} - - 0 1 c10,-", field("Ke0 kd10 Pc10"), tiles_with(3, T31));
+    let p = fen::parse(r, &text).expect("test fixture");
+    let f = from(&p, "e0");
+    assert!(f.contains(&"e0e1=R".to_string()), "{f:?}");
+    assert_eq!(fen::write(&p), text);
+    let q = fen::parse(rules(), &text).expect("test fixture");
+    assert!(!from(&q, "e0").iter().any(|m| m.contains('=')), "off by default");
+}
+
+#[test]
 fn s1_5_exchange_never_takes_the_general() {
     let p = tp("Rc9 kd10", T25, "w");
     assert!(!legal(&p).iter().any(|m| m.ends_with('x') && m.contains("d10")));

@@ -9,7 +9,9 @@
 //!   a trailing `~` when that move went along the river row (`R@b5~`, for the §1.10 #4 strict
 //!   flag), or the letter alone when it is gone (after an exchange), or `-` (§1.7, T23);
 //! * `victory`: the square of a T16 victory soldier awaiting the reply, or `-`;
-//! * clocks as in xiangqi.
+//! * clocks as in xiangqi;
+//! * `promo` (only under the T31 second-window option): Red's and Black's soldiers waiting on
+//!   the back rank for the general to step onto T31, `e10,-`.
 //!
 //! Action strings: a move `b0c2`; an exchange (兑) `b0c2x`; a promotion `e9e10=R`; a
 //! stagnation removal `-e5`; a set-up choice `T12@d0`.
@@ -31,8 +33,13 @@ pub fn write(p: &SkillPosition) -> String {
         (Some(k), None) => Piece::new(p.turn.opponent(), k).char().to_string(),
         _ => "-".into(),
     };
+    let promo = if p.rules.t31_second_window {
+        format!(" {},{}", p.promo_window[0].map_or("-".to_string(), |s| g.name(s)), p.promo_window[1].map_or("-".to_string(), |s| g.name(s)))
+    } else {
+        String::new()
+    };
     format!(
-        "{} {} {} {} {} {} {}",
+        "{} {} {} {} {} {} {}{promo}",
         p.board.fen_field(),
         if p.turn == Color::Red { 'w' } else { 'b' },
         tiles.join("/"),
@@ -49,8 +56,8 @@ pub fn write(p: &SkillPosition) -> String {
 /// [`MoreError::Fen`] naming the problem.
 pub fn parse(rules: SkillRules, text: &str) -> Result<SkillPosition, MoreError> {
     let f: Vec<&str> = text.split_whitespace().collect();
-    if f.len() < 3 || f.len() > 7 {
-        return Err(MoreError::Fen(format!("expected 3-7 fields (board side tiles [last victory halfmove fullmove]), got {}", f.len())));
+    if f.len() < 3 || f.len() > 8 {
+        return Err(MoreError::Fen(format!("expected 3-8 fields (board side tiles [last victory halfmove fullmove promo]), got {}", f.len())));
     }
     let geo = geometry(rules.board);
     let board = Board::parse_field(geo, f[0])?;
@@ -119,6 +126,11 @@ pub fn parse(rules: SkillRules, text: &str) -> Result<SkillPosition, MoreError> 
     };
     p.halfmove = num(5, 0)?;
     p.fullmove = num(6, 1)?.max(1);
+    if let Some(t) = f.get(7) {
+        let (a, b) = t.split_once(',').ok_or_else(|| MoreError::Fen("promo: expected RED,BLACK".into()))?;
+        let sq = |x: &str| -> Result<Option<u8>, MoreError> { if x == "-" { Ok(None) } else { geo.parse(x).map(Some) } };
+        p.promo_window = [sq(a)?, sq(b)?];
+    }
     for c in Color::ALL {
         if p.count(c, Kind::General) != 1 {
             return Err(MoreError::Fen(format!("{c} must have exactly one general")));

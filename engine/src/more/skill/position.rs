@@ -39,6 +39,9 @@ pub struct SkillPosition {
     pub(super) last_kind: Option<Kind>,
     /// That last move went from a river square to a river square (§1.10 #4 strict flag).
     pub(super) last_along_river: bool,
+    /// Per side: a soldier that reached the enemy back rank on that side's previous move without
+    /// promoting (T31 second window, [`SkillRules::t31_second_window`]).
+    pub(super) promo_window: [Option<Sq>; 2],
     /// A victory soldier of the side not to move standing on the enemy general's start square
     /// (T16), to be removed on this turn or the game is lost.
     pub(super) pending_victory: Option<Sq>,
@@ -79,7 +82,7 @@ impl SkillPosition {
     /// The start array with the given layouts (recess order; 0 = not chosen yet).
     pub fn start(rules: SkillRules, tiles: [[TileId; 8]; 2]) -> SkillPosition {
         let board = Board::parse_field(geometry(rules.board), start_board(rules.board)).expect("start parses");
-        SkillPosition { board, turn: Color::Red, tiles, last_sq: None, last_kind: None, last_along_river: false, pending_victory: None, halfmove: 0, fullmove: 1, rules }
+        SkillPosition { board, turn: Color::Red, tiles, last_sq: None, last_kind: None, last_along_river: false, promo_window: [None; 2], pending_victory: None, halfmove: 0, fullmove: 1, rules }
     }
 
     /// The board.
@@ -127,6 +130,9 @@ impl SkillPosition {
         }
         h ^= (self.last_sq.map_or(255, |s| s as u64)) << 8 ^ self.last_kind.map_or(15, |k| k as u64) << 20;
         h ^= self.pending_victory.map_or(255, |s| s as u64) << 32 ^ (self.last_along_river as u64) << 44;
+        for (i, w) in self.promo_window.iter().enumerate() {
+            h ^= w.map_or(0, |s| s as u64 + 1) << (48 + 8 * i);
+        }
         h ^ (h >> 29)
     }
 
@@ -463,6 +469,21 @@ impl SkillPosition {
     fn push_with_promotion(&self, from: Sq, to: Sq, p: Piece, tile: Option<TileId>, out: &mut Vec<SMove>) {
         out.push(SMove { from, to, exchange: false, promote: None });
         let g = self.geo();
+        // T31 second window: the general steps onto T31 while a soldier waits on the back rank.
+        if p.kind == Kind::General && self.rules.t31_second_window {
+            if let Some(ws) = self.promo_window[p.color.index()].filter(|&ws| self.board.is(ws, Piece::new(p.color, Kind::Soldier)) && ws != to) {
+                let mut q = self.clone();
+                q.board.set(to, Some(p));
+                q.board.set(from, None);
+                if q.active(p.color) == Some(T31) && ws != from {
+                    for k in [Kind::Chariot, Kind::Horse, Kind::Cannon] {
+                        if self.count(p.color, k) < 2 {
+                            out.push(SMove { from, to, exchange: false, promote: Some(k) });
+                        }
+                    }
+                }
+            }
+        }
         let back = g.back_rank(p.color.opponent());
         if p.kind == Kind::Soldier && tile == Some(T31) && g.rank(to) == back && g.rank(from) != back {
             for k in [Kind::Chariot, Kind::Horse, Kind::Cannon] {
@@ -865,7 +886,14 @@ impl SkillPosition {
             self.last_sq = None;
         } else {
             let landed = match (mover, m.promote) {
-                (Some(p), Some(k)) => Some(Piece::new(p.color, k)),
+                (Some(p), Some(k)) if p.kind == Kind::Soldier => Some(Piece::new(p.color, k)),
+                (Some(p), Some(k)) => {
+                    // T31 second window: the waiting soldier promotes as the general arrives.
+                    if let Some(ws) = self.promo_window[c.index()] {
+                        self.board.set(ws, Some(Piece::new(c, k)));
+                    }
+                    Some(p)
+                }
                 (p, None) => p,
                 (None, Some(_)) => None,
             };
@@ -875,6 +903,9 @@ impl SkillPosition {
         }
         self.last_kind = mover.map(|p| p.kind);
         let g = self.geo();
+        let back = g.back_rank(c.opponent());
+        let arrived = !m.exchange && m.promote.is_none() && mover.is_some_and(|p| p.kind == Kind::Soldier) && g.rank(m.to) == back && g.rank(m.from) != back;
+        self.promo_window[c.index()] = (arrived && self.rules.t31_second_window).then_some(m.to);
         self.last_along_river = !m.exchange && g.is_river(m.from) && g.is_river(m.to);
         self.halfmove = if captured { 0 } else { self.halfmove.saturating_add(1) };
         if c == Color::Black {
@@ -895,6 +926,7 @@ impl SkillPosition {
         self.halfmove = 0;
         if self.last_sq == Some(s) {
             self.last_sq = None;
+            self.last_along_river = false;
         }
     }
 

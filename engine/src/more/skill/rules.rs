@@ -31,6 +31,9 @@ pub struct SkillRules {
     pub secret_setup: bool,
     /// §1.10 #14 T9 geometry.
     pub ring: RingReading,
+    /// §1.6.1 T31 [ASM option, DOC-003]: a soldier that reached the enemy back rank without
+    /// promoting may still promote on its side's next move if the general steps onto T31 then.
+    pub t31_second_window: bool,
     /// §1.10 #4 flag: a river piece that only moved along the river row does not count as moved
     /// (it must leave the river to escape removal); default: any move of it counts.
     pub stagnation_strict: bool,
@@ -51,6 +54,7 @@ impl Default for SkillRules {
             board: SkillBoard::A,
             secret_setup: false,
             ring: RingReading::Perimeter,
+            t31_second_window: false,
             stagnation_strict: false,
             t10_fighter_block: false,
             t11_one_or_two: false,
