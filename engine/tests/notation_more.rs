@@ -28,3 +28,15 @@ fn chinese_records_on_the_skill_board_match_xiangqi_names() {
     assert_eq!(chinese_of(&g, "b2e2"), "炮八平五");
     assert_eq!(chinese_of(&g, "a0a2"), "车九进二");
 }
+
+#[test]
+fn actions_report_replays_moves_of_every_game() {
+    let r = engine::more::presets::actions("missile", None, "c2f2 c7f7").expect("test fixture");
+    assert_eq!(r.actions.len(), engine::more::presets::actions("missile", None, "c2f2 c7f7").expect("test fixture").actions.len());
+    assert!(r.fen.ends_with("w a0,k0,a9,k9 2 2"));
+    let s = engine::more::presets::actions("skill", None, "").expect("test fixture");
+    assert_eq!(s.actions.len(), 32, "the tile set-up comes first");
+    let c = engine::more::presets::actions("camel-3", None, "c2f2").expect("test fixture");
+    assert!(c.fen.contains(" b "));
+    assert!(engine::more::presets::actions("camel-3", None, "z9z9").is_err());
+}

@@ -22,9 +22,17 @@ pub trait Playable: Scored {
     /// The Chinese record of a legal action ([`super::notation`]); set-up actions keep their
     /// action string.
     fn chinese(&self, a: crate::game::Action) -> String;
+    /// Plays the legal action with this action string.
+    ///
+    /// # Errors
+    /// [`MoreError::Move`] when no legal action has that string.
+    fn play_text(&mut self, text: &str) -> Result<(), MoreError>;
 }
 
 impl Playable for MissileGame {
+    fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
+        self.play_str(text)
+    }
     fn chinese(&self, a: crate::game::Action) -> String {
         let p = self.position();
         match missile::game::decode(a) {
@@ -55,6 +63,9 @@ impl Playable for MissileGame {
 }
 
 impl Playable for SkillGame {
+    fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
+        self.play_str(text)
+    }
     fn chinese(&self, a: crate::game::Action) -> String {
         let p = self.position();
         let s = self.action_string(a);
@@ -105,6 +116,9 @@ impl Playable for SkillGame {
 }
 
 impl Playable for CamelGame {
+    fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
+        self.play_str(text)
+    }
     fn chinese(&self, a: crate::game::Action) -> String {
         let p = self.position();
         match camel::game::decode(a) {
@@ -328,6 +342,57 @@ pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<
         return Ok(run(&g, depth, divide));
     }
     Err(MoreError::UnknownPreset(name.to_string()))
+}
+
+/// What `anqi actions` prints: the FEN after the moves, the legal action strings (sorted) and
+/// how the game ended, if it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionsReport {
+    /// Full-state FEN after the moves.
+    pub fen: String,
+    /// Legal action strings, sorted.
+    pub actions: Vec<String>,
+    /// `(result, reason)` when the game is over.
+    pub end: Option<(String, String)>,
+}
+
+fn actions_of<G: Playable>(mut g: G, moves: &str) -> Result<ActionsReport, MoreError> {
+    for (i, m) in moves.split_whitespace().enumerate() {
+        g.play_text(m).map_err(|e| MoreError::Move(format!("move {} ({m:?}): {e}", i + 1)))?;
+    }
+    let mut actions: Vec<String> = g.legal_actions().into_iter().map(|a| g.action_string(a)).collect();
+    actions.sort();
+    Ok(ActionsReport { fen: g.full_fen(), actions, end: g.result().map(|(r, w)| (r.to_string(), w.to_string())) })
+}
+
+/// Plays `moves` (action strings, space separated; set-up actions included when starting from
+/// the preset's start) and reports the legal actions after them.
+///
+/// # Errors
+/// An unknown preset, a bad FEN, an illegal move.
+pub fn actions(name: &str, fen: Option<&str>, moves: &str) -> Result<ActionsReport, MoreError> {
+    if missile::rules::PRESETS.contains(&name) {
+        let preset = missile::MissileRules::preset(name)?;
+        let g = match fen {
+            Some(f) => MissileGame::from_fen(preset, f)?,
+            None => MissileGame::new(preset),
+        };
+        return actions_of(g.with_max_plies(u32::MAX), moves);
+    }
+    if skill::rules::PRESETS.contains(&name) {
+        let preset = skill::SkillRules::preset(name)?;
+        let g = match fen {
+            Some(f) => SkillGame::from_fen(preset, f)?,
+            None => SkillGame::new(preset),
+        };
+        return actions_of(g.with_max_plies(u32::MAX), moves);
+    }
+    let preset = camel::CamelRules::preset(name)?;
+    let g = match fen {
+        Some(f) => CamelGame::from_fen(preset, f)?,
+        None => CamelGame::new(preset),
+    };
+    actions_of(g.with_max_plies(u32::MAX), moves)
 }
 
 /// The start position and depth `anqi perft --bench` measures for preset `name`.
