@@ -7,6 +7,7 @@
 //! * [`missile`]: missile xiangqi (§3), its presets, FEN, perft and [`crate::game::Game`] state;
 //! * [`skill`]: skill-tile xiangqi (§1), the same parts plus the 32 tiles;
 //! * [`camel`]: camel xiangqi editions 1-7 (§2), the same parts plus plates and stacks;
+//! * [`history`]: the repetition record, path hashing and returns shared by the game states;
 //! * [`bots`]: the bots (random, greedy, alpha-beta, IS-MCTS, PIMC) written against the
 //!   [`crate::game::Game`] trait, so they play every game here without special cases;
 //! * [`notation`]: Chinese move records on any geometry;
@@ -17,6 +18,7 @@ pub mod camel;
 pub mod bots;
 pub mod error;
 pub mod geometry;
+pub mod history;
 pub mod missile;
 pub mod notation;
 pub mod piece;

@@ -20,6 +20,7 @@ use super::movegen::CAction;
 use super::position::CamelPosition;
 use super::rules::{CamelPreset, CamelRules};
 use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
+use crate::more::history::{color_of, player_of, seat_return, Ply, Record};
 use crate::more::piece::Kind;
 use crate::more::MoreError;
 use crate::piece::Color;
@@ -118,20 +119,12 @@ pub fn decode(a: Action) -> Option<CAction> {
     })
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-struct Ply {
-    hash: u64,
-    mover: Color,
-    check: bool,
-}
-
 /// A camel-xiangqi game; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct CamelGame {
     preset: CamelPreset,
     pos: CamelPosition,
-    start_hash: u64,
-    history: Vec<Ply>,
+    record: Record,
     path: u64,
     plies: u32,
     max_plies: u32,
@@ -163,7 +156,7 @@ impl CamelGame {
 
     fn from_position(preset: CamelPreset, pos: CamelPosition) -> CamelGame {
         let root = pos.hash();
-        let mut g = CamelGame { preset, start_hash: root, path: 0x0C0C_1234_5678_9ABC ^ root, pos, history: Vec::new(), plies: 0, max_plies: 400, legal: Vec::new(), end: None };
+        let mut g = CamelGame { preset, record: Record::new(root), path: 0x0C0C_1234_5678_9ABC ^ root, pos, plies: 0, max_plies: 400, legal: Vec::new(), end: None };
         g.refresh();
         g
     }
@@ -233,29 +226,9 @@ impl CamelGame {
     }
 
     fn repetition(&self) -> Option<CamelEnd> {
-        let n = self.history.len();
-        let h = self.history.last()?.hash;
-        let lo = n.saturating_sub(self.pos.halfmove() as usize);
-        let (mut count, mut first) = (0, n);
-        for i in (lo..=n).rev() {
-            if (if i == 0 { self.start_hash } else { self.history[i - 1].hash }) == h {
-                count += 1;
-                first = i;
-                if count == 3 {
-                    break;
-                }
-            }
-        }
-        if count < 3 {
-            return None;
-        }
-        if !self.pos.rules().ban_perpetual_check {
-            return Some(CamelEnd::Repetition);
-        }
-        let all = |c: Color| self.history[first..].iter().filter(|p| p.mover == c).all(|p| p.check);
-        Some(match (all(Color::Red), all(Color::Black)) {
-            (true, false) => CamelEnd::PerpetualCheck(Color::Black),
-            (false, true) => CamelEnd::PerpetualCheck(Color::Red),
+        let loser = self.record.threefold(self.pos.halfmove())?;
+        Some(match loser {
+            Some(c) if self.pos.rules().ban_perpetual_check => CamelEnd::PerpetualCheck(c.opponent()),
             _ => CamelEnd::Repetition,
         })
     }
@@ -283,10 +256,8 @@ impl Game for CamelGame {
     fn turn(&self) -> Turn {
         if self.end.is_some() {
             Turn::Terminal
-        } else if self.pos.turn() == Color::Red {
-            Turn::Player(PlayerId::FIRST)
         } else {
-            Turn::Player(PlayerId::SECOND)
+            Turn::Player(player_of(self.pos.turn()))
         }
     }
 
@@ -306,22 +277,13 @@ impl Game for CamelGame {
         self.pos.play_unchecked(a);
         self.plies += 1;
         let check = self.pos.in_check(mover.opponent());
-        self.history.push(Ply { hash: self.pos.hash(), mover, check });
+        self.record.plies.push(Ply { hash: self.pos.hash(), mover, forbidden: check });
         self.path = self.path.rotate_left(13) ^ (action.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         self.refresh();
     }
 
     fn returns(&self, player: PlayerId) -> f64 {
-        let red = match self.end.and_then(CamelEnd::winner) {
-            Some(Color::Red) => 1.0,
-            Some(Color::Black) => -1.0,
-            None => 0.0,
-        };
-        if player == PlayerId::FIRST {
-            red
-        } else {
-            -red
-        }
+        seat_return(self.end.and_then(CamelEnd::winner), player)
     }
 
     fn infoset_key(&self, player: PlayerId) -> u64 {
@@ -343,7 +305,7 @@ impl Game for CamelGame {
 
 impl crate::more::bots::Scored for CamelGame {
     fn eval_cp(&self, player: PlayerId) -> i32 {
-        self.material(if player == PlayerId::FIRST { Color::Red } else { Color::Black })
+        self.material(color_of(player))
     }
 
     fn gain_cp(&self, action: Action) -> i32 {

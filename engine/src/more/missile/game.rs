@@ -29,6 +29,7 @@ use super::position::{MMove, MissilePosition};
 use super::rules::{MissilePreset, MissileRules, SetupMethod};
 use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
 use crate::more::geometry::Sq;
+use crate::more::history::{color_of, mix, player_of, seat_return, Ply, Record};
 use crate::more::piece::{Kind, Piece};
 use crate::more::MoreError;
 use crate::piece::Color;
@@ -83,14 +84,6 @@ impl MissileEnd {
     }
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-struct Ply {
-    hash: u64,
-    mover: Color,
-    /// A check (when banned) or a chase (when banned): a forbidden move if repeated (§3.7).
-    forbidden: bool,
-}
-
 /// The hidden set-up phase (§3.8): the order of free pieces and where each side put them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Setup {
@@ -127,23 +120,13 @@ impl Setup {
     }
 }
 
-/// splitmix64-style combiner.
-#[inline]
-fn mix(h: u64, x: u64) -> u64 {
-    let mut z = h.rotate_left(23) ^ x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// A missile-xiangqi game state; see the module documentation.
 #[derive(Clone, Debug)]
 pub struct MissileGame {
     preset: MissilePreset,
     pos: MissilePosition,
     setup: Option<Setup>,
-    start_hash: u64,
-    history: Vec<Ply>,
+    record: Record,
     own_path: [u64; 2],
     public_path: u64,
     plies: u32,
@@ -236,10 +219,9 @@ impl MissileGame {
         let root = pos.hash();
         let mut g = MissileGame {
             preset,
-            start_hash: pos.hash(),
+            record: Record::new(root),
             pos,
             setup,
-            history: Vec::new(),
             own_path: [0x5EED_0000_0000_0001, 0x5EED_0000_0000_0002],
             public_path: 0x0A0A_1234_5678_9ABC ^ root,
             plies: 0,
@@ -304,25 +286,6 @@ impl MissileGame {
             .collect()
     }
 
-    /// Counts occurrences of `h` among positions `lo..=hi` (position 0 is the start, position i
-    /// follows ply i), newest first, stopping at `need`; returns the count and the index of the
-    /// oldest occurrence counted.
-    fn occurrences(&self, h: u64, lo: usize, hi: usize, need: usize) -> (usize, usize) {
-        let mut count = 0;
-        let mut first = hi + 1;
-        for i in (lo..=hi).rev() {
-            let hi_hash = if i == 0 { self.start_hash } else { self.history[i - 1].hash };
-            if hi_hash == h {
-                count += 1;
-                first = i;
-                if count == need {
-                    break;
-                }
-            }
-        }
-        (count, first)
-    }
-
     fn refresh(&mut self) {
         self.legal.clear();
         self.end = None;
@@ -340,16 +303,15 @@ impl MissileGame {
             return;
         }
         // Third occurrence by permitted moves: a draw (§3.7 draw 3).
-        let n = self.history.len();
-        if let Some(last) = self.history.last() {
+        // (A cycle in which one side only made forbidden moves is no draw: that side's next
+        // repeating move is illegal instead, below.)
+        let n = self.record.plies.len();
+        if let Some(last) = self.record.plies.last() {
             let lo = n.saturating_sub(self.pos.halfmove() as usize);
-            let (count, first) = self.occurrences(last.hash, lo, n, 3);
-            if count >= 3 {
-                let all = |c: Color| self.history[first..].iter().filter(|p| p.mover == c).all(|p| p.forbidden);
-                if !all(self.pos.turn()) && !all(self.pos.turn().opponent()) {
-                    self.end = Some(MissileEnd::Repetition);
-                    return;
-                }
+            let (count, first) = self.record.occurrences(last.hash, lo, n, 3);
+            if count >= 3 && !self.record.all_forbidden(first, Color::Red) && !self.record.all_forbidden(first, Color::Black) {
+                self.end = Some(MissileEnd::Repetition);
+                return;
             }
         }
         let mut moves = Vec::new();
@@ -359,11 +321,11 @@ impl MissileGame {
             let after = self.pos.after(m);
             let h = after.hash();
             let lo = (n + 1).saturating_sub(after.halfmove() as usize);
-            let (count, first) = if lo <= n { self.occurrences(h, lo, n, 2) } else { (0, 0) };
+            let (count, first) = if lo <= n { self.record.occurrences(h, lo, n, 2) } else { (0, 0) };
             if count >= 2 {
                 // This move would make a third occurrence: banned if every move of ours in the
                 // cycle, this one included, was a check or chase (§3.7 forbidden 1-2).
-                let ours_forbidden = self.history[first..].iter().filter(|p| p.mover == me).all(|p| p.forbidden);
+                let ours_forbidden = self.record.all_forbidden(first, me);
                 if ours_forbidden && forbidden_if_repeated(&self.pos, m, &after) {
                     continue;
                 }
@@ -438,8 +400,7 @@ impl MissileGame {
     fn reveal(&mut self) {
         self.setup = None;
         self.public_path = mix(mix(self.public_path, self.own_path[0]), self.own_path[1]);
-        self.start_hash = self.pos.hash();
-        self.history.clear();
+        self.record = Record::new(self.pos.hash());
     }
 
     /// The view of `c`: the FEN with the opponent's set-up placements hidden while set-up lasts.
@@ -474,7 +435,7 @@ impl Game for MissileGame {
         if self.end.is_some() {
             Turn::Terminal
         } else {
-            Turn::Player(if self.to_act() == Color::Red { PlayerId::FIRST } else { PlayerId::SECOND })
+            Turn::Player(player_of(self.to_act()))
         }
     }
 
@@ -507,27 +468,18 @@ impl Game for MissileGame {
         let before = self.pos.clone();
         self.pos.play_unchecked(m);
         let forbidden = forbidden_if_repeated(&before, m, &self.pos);
-        self.history.push(Ply { hash: self.pos.hash(), mover: before.turn(), forbidden });
+        self.record.plies.push(Ply { hash: self.pos.hash(), mover: before.turn(), forbidden });
         self.public_path = mix(self.public_path, action.0 as u64);
         self.plies += 1;
         self.refresh();
     }
 
     fn returns(&self, player: PlayerId) -> f64 {
-        let red = match self.end.and_then(MissileEnd::winner) {
-            Some(Color::Red) => 1.0,
-            Some(Color::Black) => -1.0,
-            None => 0.0,
-        };
-        if player == PlayerId::FIRST {
-            red
-        } else {
-            -red
-        }
+        seat_return(self.end.and_then(MissileEnd::winner), player)
     }
 
     fn infoset_key(&self, player: PlayerId) -> u64 {
-        let c = if player == PlayerId::FIRST { Color::Red } else { Color::Black };
+        let c = color_of(player);
         match &self.setup {
             Some(s) => mix(mix(self.own_path[c.index()], s.placed[c.opponent().index()].len() as u64), 1 + c as u64),
             None => mix(mix(self.public_path, self.own_path[c.index()]), 3 + c as u64),
@@ -535,12 +487,12 @@ impl Game for MissileGame {
     }
 
     fn infoset_string(&self, player: PlayerId) -> String {
-        let c = if player == PlayerId::FIRST { Color::Red } else { Color::Black };
+        let c = color_of(player);
         format!("{} #{:016x}", self.view_fen(c), self.infoset_key(player))
     }
 
     fn sample_determinization<R: Rng + ?Sized>(&self, player: PlayerId, rng: &mut R) -> Self {
-        let c = if player == PlayerId::FIRST { Color::Red } else { Color::Black };
+        let c = color_of(player);
         let o = c.opponent();
         let Some(s) = &self.setup else { return self.clone() };
         if s.placed[o.index()].is_empty() {
@@ -587,7 +539,7 @@ impl Game for MissileGame {
 
 impl crate::more::bots::Scored for MissileGame {
     fn eval_cp(&self, player: PlayerId) -> i32 {
-        self.material(if player == PlayerId::FIRST { Color::Red } else { Color::Black })
+        self.material(color_of(player))
     }
 
     fn gain_cp(&self, action: Action) -> i32 {

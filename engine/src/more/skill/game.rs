@@ -28,6 +28,7 @@ use super::rules::{SkillPreset, SkillRules};
 use super::tiles::{TileId, COUNT};
 use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
 use crate::more::geometry::Sq;
+use crate::more::history::{color_of, mix, player_of, seat_return, Ply, Record};
 use crate::more::piece::{Kind, Piece};
 use crate::more::MoreError;
 use crate::piece::Color;
@@ -84,22 +85,6 @@ impl SkillEnd {
     }
 }
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-struct Ply {
-    hash: u64,
-    mover: Color,
-    check: bool,
-}
-
-/// splitmix64-style combiner.
-#[inline]
-fn mix(h: u64, x: u64) -> u64 {
-    let mut z = h.rotate_left(23) ^ x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// The action code of a move.
 pub fn encode(m: SMove) -> Action {
     let promo = match m.promote {
@@ -132,8 +117,7 @@ pub struct SkillGame {
     pos: SkillPosition,
     setup: bool,
     last_removed: Option<Sq>,
-    start_hash: u64,
-    history: Vec<Ply>,
+    record: Record,
     own_path: [u64; 2],
     public_path: u64,
     plies: u32,
@@ -181,11 +165,10 @@ impl SkillGame {
         let root = pos.hash();
         let mut g = SkillGame {
             preset,
-            start_hash: pos.hash(),
+            record: Record::new(root),
             pos,
             setup,
             last_removed: None,
-            history: Vec::new(),
             own_path: [0x711E_0000_0000_0001, 0x711E_0000_0000_0002],
             public_path: 0x0B0B_1234_5678_9ABC ^ root,
             plies: 0,
@@ -289,30 +272,9 @@ impl SkillGame {
     }
 
     fn repetition(&self) -> Option<SkillEnd> {
-        let n = self.history.len();
-        let h = self.history.last()?.hash;
-        let lo = n.saturating_sub(self.pos.halfmove() as usize);
-        let mut count = 0;
-        let mut first = n;
-        for i in (lo..=n).rev() {
-            if (if i == 0 { self.start_hash } else { self.history[i - 1].hash }) == h {
-                count += 1;
-                first = i;
-                if count == 3 {
-                    break;
-                }
-            }
-        }
-        if count < 3 {
-            return None;
-        }
-        if !self.pos.rules().ban_perpetual_check {
-            return Some(SkillEnd::Repetition);
-        }
-        let all = |c: Color| self.history[first..].iter().filter(|p| p.mover == c).all(|p| p.check);
-        Some(match (all(Color::Red), all(Color::Black)) {
-            (true, false) => SkillEnd::PerpetualCheck(Color::Black),
-            (false, true) => SkillEnd::PerpetualCheck(Color::Red),
+        let loser = self.record.threefold(self.pos.halfmove())?;
+        Some(match loser {
+            Some(c) if self.pos.rules().ban_perpetual_check => SkillEnd::PerpetualCheck(c.opponent()),
             _ => SkillEnd::Repetition,
         })
     }
@@ -360,10 +322,8 @@ impl Game for SkillGame {
     fn turn(&self) -> Turn {
         if self.end.is_some() {
             Turn::Terminal
-        } else if self.to_act() == Color::Red {
-            Turn::Player(PlayerId::FIRST)
         } else {
-            Turn::Player(PlayerId::SECOND)
+            Turn::Player(player_of(self.to_act()))
         }
     }
 
@@ -392,7 +352,7 @@ impl Game for SkillGame {
             if !self.pos.tiles[1].contains(&0) {
                 self.setup = false;
                 self.public_path = mix(mix(self.public_path, self.own_path[0]), self.own_path[1]);
-                self.start_hash = self.pos.hash();
+                self.record = Record::new(self.pos.hash());
             }
             self.refresh();
             return;
@@ -412,7 +372,7 @@ impl Game for SkillGame {
         self.last_removed = None;
         self.plies += 1;
         let check = self.pos.in_check(mover.opponent());
-        self.history.push(Ply { hash: self.pos.hash(), mover, check });
+        self.record.plies.push(Ply { hash: self.pos.hash(), mover, forbidden: check });
         // T16: the claimant's soldier survived this reply.
         if let Some(s) = claim {
             if self.pos.board().is(s, Piece::new(mover.opponent(), Kind::Soldier)) {
@@ -423,20 +383,11 @@ impl Game for SkillGame {
     }
 
     fn returns(&self, player: PlayerId) -> f64 {
-        let red = match self.end.and_then(SkillEnd::winner) {
-            Some(Color::Red) => 1.0,
-            Some(Color::Black) => -1.0,
-            None => 0.0,
-        };
-        if player == PlayerId::FIRST {
-            red
-        } else {
-            -red
-        }
+        seat_return(self.end.and_then(SkillEnd::winner), player)
     }
 
     fn infoset_key(&self, player: PlayerId) -> u64 {
-        let c = if player == PlayerId::FIRST { Color::Red } else { Color::Black };
+        let c = color_of(player);
         if self.setup && self.preset.rules.secret_setup {
             let n = self.pos.tiles[c.opponent().index()].iter().filter(|&&t| t != 0).count();
             mix(mix(self.own_path[c.index()], n as u64), 1 + c as u64)
@@ -446,12 +397,12 @@ impl Game for SkillGame {
     }
 
     fn infoset_string(&self, player: PlayerId) -> String {
-        let c = if player == PlayerId::FIRST { Color::Red } else { Color::Black };
+        let c = color_of(player);
         format!("{} #{:016x}", self.view_fen(c), self.infoset_key(player))
     }
 
     fn sample_determinization<R: Rng + ?Sized>(&self, player: PlayerId, rng: &mut R) -> Self {
-        let c = if player == PlayerId::FIRST { Color::Red } else { Color::Black };
+        let c = color_of(player);
         let o = c.opponent();
         if !(self.setup && self.preset.rules.secret_setup) {
             return self.clone();
@@ -488,7 +439,7 @@ impl Game for SkillGame {
 
 impl crate::more::bots::Scored for SkillGame {
     fn eval_cp(&self, player: PlayerId) -> i32 {
-        self.material(if player == PlayerId::FIRST { Color::Red } else { Color::Black })
+        self.material(color_of(player))
     }
 
     fn gain_cp(&self, action: Action) -> i32 {
