@@ -79,6 +79,21 @@ impl Board {
         (0..self.geo.len() as u8).find(|&s| self.cells[s as usize] == c)
     }
 
+    /// Whether the two generals stand on one file with nothing between them (the facing rule,
+    /// RULES-more.md §0.3); false when a general is missing.
+    pub fn generals_facing(&self) -> bool {
+        use super::piece::Kind;
+        let (Some(a), Some(b)) = (self.find(Piece::new(Color::Red, Kind::General)), self.find(Piece::new(Color::Black, Kind::General))) else {
+            return false;
+        };
+        let g = self.geo;
+        if g.file(a) != g.file(b) {
+            return false;
+        }
+        let (lo, hi) = (g.rank(a).min(g.rank(b)), g.rank(a).max(g.rank(b)));
+        (lo + 1..hi).all(|r| self.is_empty(g.sq(g.file(a), r)))
+    }
+
     /// A 64-bit hash of the squares (FNV-1a then a finaliser).
     pub fn hash(&self) -> u64 {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;

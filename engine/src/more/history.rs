@@ -42,6 +42,15 @@ pub fn seat_return(winner: Option<Color>, player: PlayerId) -> f64 {
     }
 }
 
+/// `1-0`, `0-1` or `1/2-1/2` for a game `winner` won (or nobody did).
+pub fn result_text(winner: Option<Color>) -> &'static str {
+    match winner {
+        Some(Color::Red) => "1-0",
+        Some(Color::Black) => "0-1",
+        None => "1/2-1/2",
+    }
+}
+
 /// One ply of the repetition record: the position hash after it, who played it, and whether it
 /// was a forbidden-if-repeated move (a check, or under missile rules also a chase).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

@@ -253,13 +253,7 @@ impl CamelPosition {
 
     /// Whether the generals face each other on an open file.
     pub fn facing(&self) -> bool {
-        let (Some(a), Some(b)) = (self.general(Color::Red), self.general(Color::Black)) else { return false };
-        let g = self.geo();
-        if g.file(a) != g.file(b) {
-            return false;
-        }
-        let (lo, hi) = (g.rank(a).min(g.rank(b)), g.rank(a).max(g.rank(b)));
-        (lo + 1..hi).all(|r| self.board.is_empty(g.sq(g.file(a), r)))
+        self.board.generals_facing()
     }
 
     /// The kinds by whose rule the unit on `s` (a stack) moves (§2.10).

@@ -64,11 +64,7 @@ impl MissileEnd {
 
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub fn result(self) -> &'static str {
-        match self.winner() {
-            Some(Color::Red) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+        crate::more::history::result_text(self.winner())
     }
 
     /// Short reason.

@@ -65,11 +65,7 @@ impl SkillEnd {
     }
     /// `1-0`, `0-1`, `1/2-1/2`.
     pub fn result(self) -> &'static str {
-        match self.winner() {
-            Some(Color::Red) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+        crate::more::history::result_text(self.winner())
     }
     /// Short reason.
     pub fn reason(self) -> &'static str {

@@ -417,13 +417,7 @@ impl SkillPosition {
     }
 
     fn facing(&self) -> bool {
-        let (Some(a), Some(b)) = (self.general(Color::Red), self.general(Color::Black)) else { return false };
-        let g = self.geo();
-        if g.file(a) != g.file(b) {
-            return false;
-        }
-        let (lo, hi) = (g.rank(a).min(g.rank(b)), g.rank(a).max(g.rank(b)));
-        (lo + 1..hi).all(|r| self.board.is_empty(g.sq(g.file(a), r)))
+        self.board.generals_facing()
     }
 
     /// Whether `c` is in check: its general attacked, or facing the other general while `c`'s
