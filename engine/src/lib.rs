@@ -23,6 +23,10 @@ pub mod games;
 pub mod solve;
 pub mod variant;
 
+// The games of shared/RULES-more.md (skill-tile, camel, missile xiangqi) on geometries described
+// by data, behind the same Game interface.
+pub mod more;
+
 pub use bitboard::Bitboard;
 pub use geometry::{Geometry, Square};
 pub use moves::{Move, MoveList};

@@ -30,6 +30,17 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if engine::more::presets::is_preset(&a.variant) {
+        // RULES-more.md games: action strings of docs/notation.md §5, no chance.
+        let r = engine::more::presets::actions(&a.variant, a.fen.as_deref(), &a.play)?;
+        println!("fen {}", r.fen);
+        println!("actions {}", r.actions.join(" "));
+        println!("count {}", r.actions.len());
+        if let Some((result, reason)) = r.end {
+            println!("result {result} ({reason})");
+        }
+        return Ok(());
+    }
     let v = super::variant_arg::load(&a.variant)?;
     let mut s = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
     let mut rng = Pcg64Mcg::seed_from_u64(a.seed);

@@ -50,6 +50,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.bench {
         return if a.variant == "xiangqi" { bench() } else { bench_variants(&a.variant) };
     }
+    if engine::more::presets::is_preset(&a.variant) {
+        return run_more(a);
+    }
     if a.variant != "xiangqi" || a.identity || a.layouts.is_some() {
         return run_variant(a);
     }
@@ -94,6 +97,19 @@ fn run_variant(a: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Perft of a RULES-more.md preset (skill-tile, camel, missile).
+fn run_more(a: Args) -> anyhow::Result<()> {
+    let t = Instant::now();
+    let (rows, nodes) = engine::more::presets::perft(&a.variant, a.fen.as_deref(), a.depth, a.divide)?;
+    for (m, n) in rows {
+        println!("{m}: {n}");
+    }
+    let secs = t.elapsed().as_secs_f64();
+    eprintln!("time {secs:.3} s, {:.0} nodes/s", nodes as f64 / secs.max(1e-9));
+    println!("nodes {nodes}");
+    Ok(())
+}
+
 /// Start-position depth per preset for `--bench --variant`, chosen to run about a second.
 fn bench_depth(name: &str) -> u32 {
     match name {
@@ -106,7 +122,8 @@ fn bench_depth(name: &str) -> u32 {
 
 fn bench_variants(which: &str) -> anyhow::Result<()> {
     let names: Vec<String> = if which == "all" {
-        engine::variant::config::preset_names().map(str::to_string).collect()
+        let more = engine::more::presets::presets().into_iter().map(|(n, _)| n.to_string());
+        engine::variant::config::preset_names().map(str::to_string).chain(more).collect()
     } else {
         vec![which.to_string()]
     };
@@ -120,6 +137,16 @@ fn bench_variants(which: &str) -> anyhow::Result<()> {
     println!("{:<22} {:>5} {:>14} {:>9} {:>14.0} {:>7.2}", "xiangqi (core)", 5, 133312995u64, "", std_rate, 1.0);
     let mut total = 0u64;
     for name in names {
+        if engine::more::presets::is_preset(&name) {
+            let d = engine::more::presets::bench_depth(&name);
+            let t = Instant::now();
+            let (_, n) = engine::more::presets::perft(&name, None, d, false)?;
+            let s = t.elapsed().as_secs_f64();
+            total += n;
+            let rate = n as f64 / s.max(1e-9);
+            println!("{name:<22} {d:>5} {n:>14} {s:>9.3} {rate:>14.0} {:>7.2}", rate / std_rate);
+            continue;
+        }
         let v = super::variant_arg::load(&name)?;
         let state = super::variant_arg::start_state(v, None, Some("C3,B"))?;
         let d = bench_depth(&name);

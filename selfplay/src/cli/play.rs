@@ -34,6 +34,9 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if engine::more::presets::is_preset(&a.variant) {
+        return run_more(a);
+    }
     let v = super::variant_arg::load(&a.variant)?;
     // Without --fen or --layouts the game includes its set-up phase: the bots choose Surprise
     // layouts and Fan-qi owner's-choice arrangements as actions (RULES.md §S2, §F3).
@@ -74,6 +77,34 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     match end {
         Some(e) => println!("result {} ({}) after {} plies", e.result(), e.reason(), game.plies().len()),
         None => println!("result * (unfinished after {} plies)", game.plies().len()),
+    }
+    Ok(())
+}
+
+/// A RULES-more.md preset (skill-tile, camel, missile): the Game-trait bots of
+/// `engine::more::bots` play it; the record is printed the same way.
+fn run_more(a: Args) -> anyhow::Result<()> {
+    let opts = engine::more::presets::PlayOptions { red: &a.red, black: &a.black, seed: a.seed, max_plies: a.max_plies, opening_plies: 0 };
+    let r = engine::more::presets::play(&a.variant, a.fen.as_deref(), opts)?;
+    println!("[Variant \"{}\"]", r.variant);
+    println!("[Red \"{}\"]", r.red);
+    println!("[Black \"{}\"]", r.black);
+    println!("[FEN \"{}\"]", r.start_fen);
+    let mut line = String::new();
+    for (i, m) in r.moves.iter().enumerate() {
+        if i % 2 == 0 {
+            line.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        line.push_str(m);
+        line.push(' ');
+    }
+    println!("{}", line.trim_end());
+    println!("[Chinese \"{}\"]", r.chinese.join(" "));
+    println!("[EndFEN \"{}\"]", r.end_fen);
+    if r.result == "*" {
+        println!("result * ({})", r.reason);
+    } else {
+        println!("result {} ({}) after {} plies", r.result, r.reason, r.moves.len());
     }
     Ok(())
 }

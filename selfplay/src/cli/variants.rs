@@ -13,6 +13,11 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if let Some(spec) = a.show.as_deref().filter(|s| engine::more::presets::is_preset(s)) {
+        // RULES-more.md presets: their typed rule table (options with the resolved values).
+        print!("{}", engine::more::presets::describe(spec)?);
+        return Ok(());
+    }
     if let Some(spec) = a.show {
         let v = super::variant_arg::load(&spec)?;
         print!("{}", v.to_toml());
@@ -21,6 +26,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     for name in preset_names() {
         let v = Variant::load(name)?;
         println!("{name:<22} {}", v.description);
+    }
+    for (name, description) in engine::more::presets::presets() {
+        println!("{name:<22} {description}");
     }
     Ok(())
 }

@@ -25,6 +25,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+/// A variant of the study: a RULES.md preset, or a RULES-more.md one (`engine::more`).
+enum StudyVariant {
+    Classic(&'static Variant),
+    More(String),
+}
+
 /// The variants of the study, in report order.
 pub const VARIANTS: [&str; 14] = [
     "xiangqi", "king", "fanqi-1", "fanqi-2", "surprise", "fanqi-3", "fanqi-5", "fanqi-7", "fanqi-9", "fanqi-4", "fanqi-6", "fanqi-8",
@@ -36,6 +42,9 @@ pub fn info_class(variant: &str) -> &'static str {
     match variant {
         "xiangqi" | "king" | "fanqi-1" | "fanqi-2" => "none",
         "surprise" | "fanqi-3" | "fanqi-5" | "fanqi-7" | "fanqi-9" => "private set-up",
+        // RULES-more.md games (`engine::more`).
+        "skill-secret" | "missile-hidden-5" | "missile-hidden-centre" => "private set-up",
+        v if engine::more::presets::is_preset(v) => "none",
         _ => "chance reveals",
     }
 }
@@ -166,8 +175,18 @@ fn game_seed(master: u64, variant: &str, index: u32) -> u64 {
 /// # Errors
 /// An unknown variant or bot spec, or a failed game.
 pub fn run(settings: Settings) -> anyhow::Result<Results> {
-    let variants: Vec<&'static Variant> =
-        settings.variants.iter().map(|v| crate::cli::variant_arg::load(v)).collect::<anyhow::Result<_>>()?;
+    // A RULES-more.md preset is played by `engine::more::presets::play` (Game-trait bots).
+    let variants: Vec<StudyVariant> = settings
+        .variants
+        .iter()
+        .map(|v| {
+            if engine::more::presets::is_preset(v) {
+                Ok(StudyVariant::More(v.clone()))
+            } else {
+                crate::cli::variant_arg::load(v).map(StudyVariant::Classic)
+            }
+        })
+        .collect::<anyhow::Result<_>>()?;
     for b in &settings.bots {
         build_bot(b, 0).map_err(|e| anyhow::anyhow!("--bots {b:?}: {e}"))?;
     }
@@ -203,8 +222,37 @@ pub fn run(settings: Settings) -> anyhow::Result<Results> {
                 if error.lock().map(|e| e.is_some()).unwrap_or(true) {
                     break;
                 }
-                let variant = variants[v];
                 let spec = &settings.bots[b];
+                let variant = match &variants[v] {
+                    StudyVariant::Classic(x) => *x,
+                    StudyVariant::More(name) => {
+                        let seed = game_seed(settings.seed, name, index);
+                        let opts = engine::more::presets::PlayOptions { red: spec, black: spec, seed, max_plies: settings.max_plies, opening_plies: settings.opening_plies };
+                        let row = engine::more::presets::play(name, None, opts).map(|r| {
+                            let red_score = match r.result.as_str() {
+                                "1-0" => 1.0,
+                                "0-1" => 0.0,
+                                _ => 0.5,
+                            };
+                            let reason = if r.result == "*" { "ply limit".to_string() } else { r.reason };
+                            GameRow { variant: v, bot: b, index, red_score, reason, plies: r.moves.len() }
+                        });
+                        match row {
+                            Ok(row) => {
+                                if let Ok(mut r) = rows.lock() {
+                                    r.push(row);
+                                }
+                                bar.inc(1);
+                            }
+                            Err(e) => {
+                                if let Ok(mut x) = error.lock() {
+                                    x.get_or_insert(format!("{name} / {spec} game {index}: {e}"));
+                                }
+                            }
+                        }
+                        continue;
+                    }
+                };
                 let play = || -> anyhow::Result<GameRow> {
                     let setup = Setup::generate(variant, game_seed(settings.seed, &variant.name, index))?;
                     let sr = fnv1a(format!("{}|{spec}|red", setup.seed).as_bytes());

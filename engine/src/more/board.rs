@@ -1,0 +1,173 @@
+//! A mailbox board on any [`Geometry`] (RULES-more.md §1.2, §2.3, §3.2), with the board field of
+//! the canonical FEN (`docs/notation.md` §5): ranks from the top (Black's back rank) down,
+//! separated by `/`, runs of empty squares as decimal numbers (`11` on an 11-file board).
+
+use super::geometry::{Geometry, Sq};
+use super::piece::Piece;
+use super::MoreError;
+use crate::piece::Color;
+
+/// Squares of a board: one byte per square, 0 = empty, else [`Piece::code`].
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    geo: &'static Geometry,
+    cells: [u8; 128],
+}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.fen_field())
+    }
+}
+
+impl Board {
+    /// An empty board.
+    pub fn empty(geo: &'static Geometry) -> Board {
+        Board { geo, cells: [0; 128] }
+    }
+
+    /// The geometry.
+    #[inline]
+    pub fn geo(&self) -> &'static Geometry {
+        self.geo
+    }
+
+    /// The piece on `s`.
+    #[inline]
+    pub fn get(&self, s: Sq) -> Option<Piece> {
+        Piece::from_code(self.cells[s as usize])
+    }
+
+    /// The raw code on `s` (0 = empty).
+    #[inline]
+    pub fn code(&self, s: Sq) -> u8 {
+        self.cells[s as usize]
+    }
+
+    /// Whether `s` is empty.
+    #[inline]
+    pub fn is_empty(&self, s: Sq) -> bool {
+        self.cells[s as usize] == 0
+    }
+
+    /// Puts `p` (or nothing) on `s`.
+    #[inline]
+    pub fn set(&mut self, s: Sq, p: Option<Piece>) {
+        self.cells[s as usize] = p.map(Piece::code).unwrap_or(0);
+    }
+
+    /// Whether `s` holds `p`.
+    #[inline]
+    pub fn is(&self, s: Sq, p: Piece) -> bool {
+        self.cells[s as usize] == p.code()
+    }
+
+    /// Whether `s` holds a piece of `c`.
+    #[inline]
+    pub fn is_color(&self, s: Sq, c: Color) -> bool {
+        self.get(s).is_some_and(|p| p.color == c)
+    }
+
+    /// Every occupied square with its piece, in square order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Sq, Piece)> + '_ {
+        (0..self.geo.len() as u8).filter_map(move |s| self.get(s).map(|p| (s, p)))
+    }
+
+    /// The first square holding `p`.
+    pub fn find(&self, p: Piece) -> Option<Sq> {
+        let c = p.code();
+        (0..self.geo.len() as u8).find(|&s| self.cells[s as usize] == c)
+    }
+
+    /// Whether the two generals stand on one file with nothing between them (the facing rule,
+    /// RULES-more.md §0.3); false when a general is missing.
+    pub fn generals_facing(&self) -> bool {
+        use super::piece::Kind;
+        let (Some(a), Some(b)) = (self.find(Piece::new(Color::Red, Kind::General)), self.find(Piece::new(Color::Black, Kind::General))) else {
+            return false;
+        };
+        let g = self.geo;
+        if g.file(a) != g.file(b) {
+            return false;
+        }
+        let (lo, hi) = (g.rank(a).min(g.rank(b)), g.rank(a).max(g.rank(b)));
+        (lo + 1..hi).all(|r| self.is_empty(g.sq(g.file(a), r)))
+    }
+
+    /// A 64-bit hash of the squares (FNV-1a then a finaliser).
+    pub fn hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in &self.cells[..self.geo.len()] {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^ (h >> 29)
+    }
+
+    /// The board field of the FEN.
+    pub fn fen_field(&self) -> String {
+        let g = self.geo;
+        let mut out = String::new();
+        for r in (0..g.ranks).rev() {
+            let mut run = 0;
+            for f in 0..g.files {
+                match self.get(g.sq(f, r)) {
+                    None => run += 1,
+                    Some(p) => {
+                        if run > 0 {
+                            out.push_str(&run.to_string());
+                            run = 0;
+                        }
+                        out.push(p.char());
+                    }
+                }
+            }
+            if run > 0 {
+                out.push_str(&run.to_string());
+            }
+            if r > 0 {
+                out.push('/');
+            }
+        }
+        out
+    }
+
+    /// Parses a board field.
+    ///
+    /// # Errors
+    /// [`MoreError::Fen`] naming the problem.
+    pub fn parse_field(geo: &'static Geometry, text: &str) -> Result<Board, MoreError> {
+        let mut b = Board::empty(geo);
+        let rows: Vec<&str> = text.split('/').collect();
+        if rows.len() != geo.ranks as usize {
+            return Err(MoreError::Fen(format!("board has {} ranks, expected {}", rows.len(), geo.ranks)));
+        }
+        for (i, row) in rows.iter().enumerate() {
+            let r = geo.ranks - 1 - i as u8;
+            let mut f: u32 = 0;
+            let mut num: u32 = 0;
+            for ch in row.chars() {
+                if let Some(d) = ch.to_digit(10) {
+                    num = num * 10 + d;
+                    if num > geo.files as u32 {
+                        return Err(MoreError::Fen(format!("rank {r}: run of {num} empty squares is too long")));
+                    }
+                    continue;
+                }
+                f += num;
+                num = 0;
+                let p = Piece::from_char(ch).ok_or_else(|| MoreError::Fen(format!("unknown piece letter {ch:?}")))?;
+                if f >= geo.files as u32 {
+                    return Err(MoreError::Fen(format!("rank {r} has more than {} files", geo.files)));
+                }
+                b.set(geo.sq(f as u8, r), Some(p));
+                f += 1;
+            }
+            f += num;
+            if f != geo.files as u32 {
+                return Err(MoreError::Fen(format!("rank {r} has {f} files, expected {}", geo.files)));
+            }
+        }
+        Ok(b)
+    }
+}

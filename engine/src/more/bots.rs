@@ -1,0 +1,304 @@
+//! Bots written against the [`Game`] trait only, so that every game of this module (and any
+//! other [`Scored`] game) is played by the same code without special cases: `random`, `greedy`,
+//! `alphabeta` (a negamax on the full state: a cheating oracle under hidden set-ups, as the
+//! variant `alphabeta` is), `ismcts` (single-observer information-set MCTS, Cowling, Powley and
+//! Whitehouse 2012, with random rollouts cut off by the evaluation) and `pimc` (perfect
+//! information Monte Carlo: alpha-beta on determinizations drawn by
+//! [`Game::sample_determinization`], Long et al. 2010).
+//!
+//! Specs are the variant bots' (`alphabeta:depth=3`, `ismcts:iterations=2000`, `pimc:k=8,depth=2`).
+
+use std::collections::HashMap;
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+use crate::game::{Action, Game, PlayerId, Turn};
+
+/// A game the bots can evaluate: a static evaluation and the material an action wins.
+pub trait Scored: Game + Send + 'static {
+    /// Static evaluation of the state for `player`, in centipawns (positive = good for `player`).
+    fn eval_cp(&self, player: PlayerId) -> i32;
+    /// Material the acting player wins with `action` (negative when it loses material), for
+    /// `greedy` and move ordering.
+    fn gain_cp(&self, action: Action) -> i32;
+}
+
+/// A move chooser over any [`Scored`] game. Deterministic given its seed.
+pub trait GameBot<G: Scored>: Send {
+    /// Name for records.
+    fn name(&self) -> String;
+    /// One of `g.legal_actions()` (non-empty).
+    fn choose(&mut self, g: &G) -> Action;
+}
+
+/// Uniformly random legal actions.
+pub struct RandomBot(Pcg64Mcg);
+
+impl<G: Scored> GameBot<G> for RandomBot {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        let l = g.legal_actions();
+        l[self.0.random_range(0..l.len())]
+    }
+}
+
+/// One-ply material greedy: the action of highest [`Scored::gain_cp`], random among equals.
+pub struct GreedyBot(Pcg64Mcg);
+
+impl<G: Scored> GameBot<G> for GreedyBot {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        let l = g.legal_actions();
+        let best = l.iter().map(|&a| g.gain_cp(a)).max().unwrap_or(0);
+        let top: Vec<Action> = l.into_iter().filter(|&a| g.gain_cp(a) == best).collect();
+        top[self.0.random_range(0..top.len())]
+    }
+}
+
+const MATE: i32 = 1_000_000;
+
+/// Negamax alpha-beta to a fixed depth with a node budget; captures first.
+fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut u64, budget: u64, ply: i32) -> i32 {
+    *nodes += 1;
+    let me = match g.turn() {
+        Turn::Player(p) => p,
+        // Callers score terminal children themselves (from the mover's side); chance nodes do not
+        // occur in the games here.
+        Turn::Terminal | Turn::Chance => return 0,
+    };
+    if depth == 0 || *nodes >= budget {
+        return g.eval_cp(me);
+    }
+    let mut l = g.legal_actions();
+    l.sort_by_key(|&a| -g.gain_cp(a));
+    let mut best = -MATE - 1;
+    for a in l {
+        let c = g.child(a);
+        let v = match c.turn() {
+            Turn::Terminal => {
+                let r = c.returns(me);
+                if r == 0.0 {
+                    0
+                } else {
+                    (MATE - ply - 1) * r.signum() as i32
+                }
+            }
+            Turn::Player(p) if p == me => negamax(&c, depth - 1, alpha, beta, nodes, budget, ply + 1),
+            _ => -negamax(&c, depth - 1, -beta, -alpha, nodes, budget, ply + 1),
+        };
+        if v > best {
+            best = v;
+        }
+        alpha = alpha.max(v);
+        if alpha >= beta {
+            break;
+        }
+    }
+    best
+}
+
+/// Scores every legal action of `g` by negamax at `depth` (from the acting player's view).
+fn score_actions<G: Scored>(g: &G, depth: u32, budget: u64) -> Vec<(Action, i32)> {
+    let Turn::Player(me) = g.turn() else { return Vec::new() };
+    let mut nodes = 0;
+    g.legal_actions()
+        .into_iter()
+        .map(|a| {
+            let c = g.child(a);
+            let v = match c.turn() {
+                Turn::Terminal => (c.returns(me) * MATE as f64) as i32,
+                Turn::Player(p) if p == me => negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut nodes, budget, 1),
+                _ => -negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut nodes, budget, 1),
+            };
+            (a, v)
+        })
+        .collect()
+}
+
+/// Fixed-depth alpha-beta on the full state (random among equal best).
+pub struct AlphaBetaBot {
+    depth: u32,
+    nodes: u64,
+    rng: Pcg64Mcg,
+}
+
+impl<G: Scored> GameBot<G> for AlphaBetaBot {
+    fn name(&self) -> String {
+        format!("alphabeta:depth={}", self.depth)
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        let s = score_actions(g, self.depth, self.nodes);
+        let best = s.iter().map(|x| x.1).max().unwrap_or(0);
+        let top: Vec<Action> = s.iter().filter(|x| x.1 == best).map(|x| x.0).collect();
+        top[self.rng.random_range(0..top.len())]
+    }
+}
+
+/// PIMC: `k` determinizations from the acting player's information, alpha-beta on each; the
+/// action with the best mean score.
+pub struct PimcBot {
+    k: u32,
+    depth: u32,
+    nodes: u64,
+    rng: Pcg64Mcg,
+}
+
+impl<G: Scored> GameBot<G> for PimcBot {
+    fn name(&self) -> String {
+        format!("pimc:k={},depth={}", self.k, self.depth)
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        let Turn::Player(me) = g.turn() else { return g.legal_actions()[0] };
+        let legal = g.legal_actions();
+        let mut sum: HashMap<Action, i64> = HashMap::new();
+        for _ in 0..self.k.max(1) {
+            let d = g.sample_determinization(me, &mut self.rng);
+            for (a, v) in score_actions(&d, self.depth, self.nodes) {
+                *sum.entry(a).or_insert(0) += v as i64;
+            }
+        }
+        let best = legal.iter().map(|a| sum.get(a).copied().unwrap_or(i64::MIN)).max().unwrap_or(0);
+        let top: Vec<Action> = legal.iter().copied().filter(|a| sum.get(a).copied().unwrap_or(i64::MIN) == best).collect();
+        top[self.rng.random_range(0..top.len())]
+    }
+}
+
+#[derive(Default)]
+struct Node {
+    /// Per action: visits, total value for the acting player, availability count.
+    stats: HashMap<Action, (u32, f64, u32)>,
+}
+
+/// Single-observer IS-MCTS over information-set keys.
+pub struct IsmctsBot {
+    iterations: u32,
+    c: f64,
+    rollout: u32,
+    scale: f64,
+    rng: Pcg64Mcg,
+}
+
+impl IsmctsBot {
+    fn value<G: Scored>(&self, g: &G, p: PlayerId) -> f64 {
+        if g.is_terminal() {
+            g.returns(p)
+        } else {
+            0.9 * (g.eval_cp(p) as f64 / self.scale).tanh()
+        }
+    }
+}
+
+impl<G: Scored> GameBot<G> for IsmctsBot {
+    fn name(&self) -> String {
+        format!("ismcts:iterations={}", self.iterations)
+    }
+    fn choose(&mut self, root: &G) -> Action {
+        let Turn::Player(me) = root.turn() else { return root.legal_actions()[0] };
+        let mut tree: HashMap<(u64, PlayerId), Node> = HashMap::new();
+        let root_key = (root.infoset_key(me), me);
+        for _ in 0..self.iterations.max(1) {
+            let mut d = root.sample_determinization(me, &mut self.rng);
+            let mut path: Vec<((u64, PlayerId), Action, PlayerId)> = Vec::new();
+            let mut expanded = false;
+            while let Turn::Player(p) = d.turn() {
+                let key = (d.infoset_key(p), p);
+                let legal = d.legal_actions();
+                let node = tree.entry(key).or_default();
+                for &a in &legal {
+                    node.stats.entry(a).or_insert((0, 0.0, 0)).2 += 1;
+                }
+                let unvisited: Vec<Action> = legal.iter().copied().filter(|a| node.stats[a].0 == 0).collect();
+                let a = if !unvisited.is_empty() {
+                    expanded = true;
+                    unvisited[self.rng.random_range(0..unvisited.len())]
+                } else {
+                    let c = self.c;
+                    let ucb = |s: &(u32, f64, u32)| s.1 / s.0 as f64 + c * ((s.2 as f64).ln() / s.0 as f64).sqrt();
+                    *legal.iter().max_by(|x, y| ucb(&node.stats[*x]).total_cmp(&ucb(&node.stats[*y]))).unwrap_or(&legal[0])
+                };
+                path.push((key, a, p));
+                d.apply(a);
+                if expanded {
+                    break;
+                }
+            }
+            for _ in 0..self.rollout {
+                let Turn::Player(_) = d.turn() else { break };
+                let l = d.legal_actions();
+                d.apply(l[self.rng.random_range(0..l.len())]);
+            }
+            let v = self.value(&d, PlayerId::FIRST);
+            for (key, a, p) in path {
+                if let Some(s) = tree.get_mut(&key).and_then(|n| n.stats.get_mut(&a)) {
+                    s.0 += 1;
+                    s.1 += if p == PlayerId::FIRST { v } else { -v };
+                }
+            }
+        }
+        let legal = root.legal_actions();
+        let node = tree.get(&root_key);
+        let visits = |a: &Action| node.and_then(|n| n.stats.get(a)).map(|s| s.0).unwrap_or(0);
+        *legal.iter().max_by_key(|a| visits(a)).unwrap_or(&legal[0])
+    }
+}
+
+/// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N]`,
+/// `pimc[:k=N,depth=N,nodes=N]`, `ismcts[:iterations=N,c=X,rollout=N,scale=X]`.
+///
+/// # Errors
+/// The unknown bot or parameter, as text.
+pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    let (name, params) = spec.trim().split_once(':').unwrap_or((spec.trim(), ""));
+    let mut kv: HashMap<String, String> = HashMap::new();
+    for part in params.split([',', ':']).map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("bot parameter {part:?}: expected key=value"))?;
+        kv.insert(k.trim().to_string(), v.trim().to_string());
+    }
+    let num = |k: &str, d: u64| -> Result<u64, String> {
+        kv.get(k).map_or(Ok(d), |v| v.parse().map_err(|_| format!("{name} parameter {k}: {v:?} is not a non-negative integer")))
+    };
+    let real = |k: &str, d: f64| -> Result<f64, String> {
+        kv.get(k).map_or(Ok(d), |v| v.parse().map_err(|_| format!("{name} parameter {k}: {v:?} is not a number")))
+    };
+    let known = |keys: &[&str]| -> Result<(), String> {
+        match kv.keys().find(|k| !keys.contains(&k.as_str())) {
+            Some(k) => Err(format!("{name}: unknown parameter {k:?} (known: {})", keys.join(", "))),
+            None => Ok(()),
+        }
+    };
+    let rng = Pcg64Mcg::seed_from_u64(seed);
+    match name {
+        "random" => {
+            known(&[])?;
+            Ok(Box::new(RandomBot(rng)))
+        }
+        "greedy" => {
+            known(&[])?;
+            Ok(Box::new(GreedyBot(rng)))
+        }
+        "alphabeta" => {
+            known(&["depth", "nodes"])?;
+            Ok(Box::new(AlphaBetaBot { depth: num("depth", 3)? as u32, nodes: num("nodes", 2_000_000)?, rng }))
+        }
+        "pimc" => {
+            known(&["k", "depth", "nodes"])?;
+            Ok(Box::new(PimcBot { k: num("k", 8)? as u32, depth: num("depth", 2)? as u32, nodes: num("nodes", 200_000)?, rng }))
+        }
+        "ismcts" => {
+            known(&["iterations", "c", "rollout", "scale"])?;
+            Ok(Box::new(IsmctsBot {
+                iterations: num("iterations", 1000)? as u32,
+                c: real("c", 0.7)?,
+                rollout: num("rollout", 20)? as u32,
+                scale: real("scale", 600.0)?,
+                rng,
+            }))
+        }
+        _ => Err(format!("unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N])")),
+    }
+}

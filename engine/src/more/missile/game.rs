@@ -1,0 +1,544 @@
+//! The missile-xiangqi game state behind [`crate::game::Game`] (RULES-more.md §3.7, §3.8).
+//!
+//! * **End rules (§3.7):** no legal move loses (checkmate, stalemate, unavoidable facing, and
+//!   the "dead general" of win 3 under the strict reading, where a palace-missile check allows
+//!   only general moves); a third occurrence of a position is a draw when only permitted moves
+//!   made the cycle; a move that would make a third occurrence while every move its side made in
+//!   the cycle (that move included) gave check (forbidden 1) or chased (forbidden 2, not by the
+//!   general or a soldier) is illegal, so that side must vary; [`MissileRules::no_capture_plies`]
+//!   plies without removal draw, and a ply horizon ends the game as a draw.
+//! * **Chase [ASM, §3.7]:** a move chases when the moved piece (not a general or soldier),
+//!   standing on its destination, newly attacks an enemy non-general piece that is unprotected
+//!   (no piece of its own side attacks its square) or is a chariot attacked by a non-chariot.
+//! * **Hidden set-up (§3.8 [ASM]):** under `missile-hidden-5` / `missile-hidden-centre` the game
+//!   starts with a set-up phase: Red places its free pieces one by one (action = square), then
+//!   Black does, without seeing Red's placements (a simultaneous commit); both are revealed
+//!   before Red's first move. Information-set keys hide the opponent's placements;
+//!   [`Game::sample_determinization`] re-places them at random.
+//!
+//! # Action numbering
+//! | code | meaning |
+//! |---|---|
+//! | `from | to << 7` | a move (squares are mailbox indices, see [`crate::more::geometry`]) |
+//! | `0x0001_00ss` | set-up: place the next piece of the side's set-up order on square `ss` |
+
+use rand::Rng;
+
+use super::fen;
+use super::position::{MMove, MissilePosition};
+use super::rules::{MissilePreset, MissileRules, SetupMethod};
+use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
+use crate::more::geometry::Sq;
+use crate::more::history::{color_of, mix, player_of, seat_return, Ply, Record};
+use crate::more::piece::{Kind, Piece};
+use crate::more::MoreError;
+use crate::piece::Color;
+
+const SETUP_TAG: u32 = 1 << 16;
+
+/// How a missile game ended (RULES-more.md §3.7).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum MissileEnd {
+    /// The side to move has no legal move while in check: checkmate (`winner` won).
+    Checkmate(Color),
+    /// The side to move has no legal move while a missile in its palace checks it: 死將.
+    DeadGeneral(Color),
+    /// The side to move has no legal move and is not in check: 困斃.
+    Stalemate(Color),
+    /// Third occurrence with permitted moves only (draw 3).
+    Repetition,
+    /// [`MissileRules::no_capture_plies`] plies without removal (draw 1 [ASM]).
+    NoCapture,
+    /// The ply horizon (a draw).
+    Horizon,
+}
+
+impl MissileEnd {
+    /// The winner, if any.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            MissileEnd::Checkmate(c) | MissileEnd::DeadGeneral(c) | MissileEnd::Stalemate(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub fn result(self) -> &'static str {
+        crate::more::history::result_text(self.winner())
+    }
+
+    /// Short reason.
+    pub fn reason(self) -> &'static str {
+        match self {
+            MissileEnd::Checkmate(_) => "checkmate",
+            MissileEnd::DeadGeneral(_) => "dead general",
+            MissileEnd::Stalemate(_) => "stalemate",
+            MissileEnd::Repetition => "repetition",
+            MissileEnd::NoCapture => "no-capture rule",
+            MissileEnd::Horizon => "ply limit",
+        }
+    }
+}
+
+/// The hidden set-up phase (§3.8): the order of free pieces and where each side put them.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Setup {
+    order: &'static [Kind],
+    placed: [Vec<Sq>; 2],
+}
+
+const ORDER_FIVE: [Kind; 8] =
+    [Kind::Chariot, Kind::Chariot, Kind::Horse, Kind::Horse, Kind::Cannon, Kind::Cannon, Kind::Fighter, Kind::Fighter];
+const ORDER_CENTRE: [Kind; 12] = [
+    Kind::Soldier,
+    Kind::Soldier,
+    Kind::Soldier,
+    Kind::Soldier,
+    Kind::Chariot,
+    Kind::Chariot,
+    Kind::Horse,
+    Kind::Horse,
+    Kind::Cannon,
+    Kind::Cannon,
+    Kind::Fighter,
+    Kind::Fighter,
+];
+
+impl Setup {
+    fn placing(&self) -> Option<Color> {
+        if self.placed[0].len() < self.order.len() {
+            Some(Color::Red)
+        } else if self.placed[1].len() < self.order.len() {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+}
+
+/// A missile-xiangqi game state; see the module documentation.
+#[derive(Clone, Debug)]
+pub struct MissileGame {
+    preset: MissilePreset,
+    pos: MissilePosition,
+    setup: Option<Setup>,
+    record: Record,
+    own_path: [u64; 2],
+    public_path: u64,
+    plies: u32,
+    max_plies: u32,
+    legal: Vec<Action>,
+    end: Option<MissileEnd>,
+}
+
+/// The action code of a move.
+pub fn encode(m: MMove) -> Action {
+    Action(m.from as u32 | (m.to as u32) << 7)
+}
+
+/// The move of a move code (`None` for set-up codes).
+pub fn decode(a: Action) -> Option<MMove> {
+    (a.0 < SETUP_TAG).then_some(MMove { from: (a.0 & 0x7F) as u8, to: (a.0 >> 7 & 0x7F) as u8 })
+}
+
+/// Whether a pseudo-legal move in `before` gives check or chases (§3.7 forbidden 1 and 2 [ASM]),
+/// as banned by the rules.
+pub fn forbidden_if_repeated(before: &MissilePosition, m: MMove, after: &MissilePosition) -> bool {
+    let r = before.rules();
+    let mover = before.turn();
+    (r.ban_perpetual_check && after.in_check(mover.opponent())) || (r.ban_perpetual_chase && chases(before, m, after))
+}
+
+/// Whether `m` chases (§3.7 forbidden 2, [ASM] definition in the module documentation).
+pub fn chases(before: &MissilePosition, m: MMove, after: &MissilePosition) -> bool {
+    let Some(p) = before.board().get(m.from) else { return false };
+    if matches!(p.kind, Kind::General | Kind::Soldier) || after.board().get(m.to) != Some(p) {
+        return false;
+    }
+    let targets = |pos: &MissilePosition, at: Sq| {
+        let mut v = Vec::new();
+        pos.piece_moves(at, &mut v);
+        v.into_iter()
+            .filter_map(|x| pos.board().get(x.to).filter(|t| t.color != p.color && t.kind != Kind::General).map(|_| x.to))
+            .collect::<Vec<_>>()
+    };
+    let old = targets(before, m.from);
+    targets(after, m.to).into_iter().any(|t| {
+        let Some(tp) = after.board().get(t) else { return false };
+        !old.contains(&t) && ((tp.kind == Kind::Chariot && p.kind != Kind::Chariot) || !after.attacked(t, tp.color))
+    })
+}
+
+impl MissileGame {
+    /// A new game of `preset` from its start: the §3.6 array, or the hidden set-up phase.
+    pub fn new(preset: MissilePreset) -> MissileGame {
+        let rules = preset.rules;
+        let (pos, setup) = match rules.setup {
+            SetupMethod::Open => (MissilePosition::start(rules), None),
+            m => {
+                let order: &'static [Kind] = if m == SetupMethod::HiddenFiveSoldiers { &ORDER_FIVE } else { &ORDER_CENTRE };
+                let mut pos = MissilePosition::start(rules);
+                let g = pos.geo();
+                for c in Color::ALL {
+                    // Take the free pieces off the array: they are placed in the set-up phase.
+                    for s in 0..g.len() as u8 {
+                        let Some(p) = pos.board.get(s) else { continue };
+                        let centre = g.file(s) == g.files / 2;
+                        if p.color == c && (order.contains(&p.kind) && !(p.kind == Kind::Soldier && centre)) {
+                            pos.board.set(s, None);
+                        }
+                    }
+                }
+                (pos, Some(Setup { order, placed: [Vec::new(), Vec::new()] }))
+            }
+        };
+        MissileGame::from_parts(preset, pos, setup)
+    }
+
+    /// A game of `preset` from a FEN (after set-up).
+    ///
+    /// # Errors
+    /// [`MoreError::Fen`] from [`fen::parse`].
+    pub fn from_fen(preset: MissilePreset, text: &str) -> Result<MissileGame, MoreError> {
+        Ok(MissileGame::from_parts(preset, fen::parse(preset.rules, text)?, None))
+    }
+
+    /// A game of the named preset from its start.
+    ///
+    /// # Errors
+    /// [`MoreError::UnknownPreset`].
+    pub fn preset(name: &str) -> Result<MissileGame, MoreError> {
+        Ok(MissileGame::new(MissileRules::preset(name)?))
+    }
+
+    fn from_parts(preset: MissilePreset, pos: MissilePosition, setup: Option<Setup>) -> MissileGame {
+        let root = pos.hash();
+        let mut g = MissileGame {
+            preset,
+            record: Record::new(root),
+            pos,
+            setup,
+            own_path: [0x5EED_0000_0000_0001, 0x5EED_0000_0000_0002],
+            public_path: 0x0A0A_1234_5678_9ABC ^ root,
+            plies: 0,
+            max_plies: 400,
+            legal: Vec::new(),
+            end: None,
+        };
+        g.refresh();
+        g
+    }
+
+    /// This game with a ply horizon of `n` plies (default 400), after which it is a draw.
+    pub fn with_max_plies(mut self, n: u32) -> MissileGame {
+        self.max_plies = n;
+        self.refresh();
+        self
+    }
+
+    /// The preset.
+    pub fn preset_info(&self) -> &MissilePreset {
+        &self.preset
+    }
+
+    /// The position (during set-up: the fixed pieces and every placement so far).
+    pub fn position(&self) -> &MissilePosition {
+        &self.pos
+    }
+
+    /// Whether the set-up phase is under way.
+    pub fn in_setup(&self) -> bool {
+        self.setup.is_some()
+    }
+
+    /// How the game ended, if it did.
+    pub fn end(&self) -> Option<MissileEnd> {
+        self.end
+    }
+
+    /// Plies played (set-up placements included).
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// The acting colour (the placing side during set-up).
+    pub fn to_act(&self) -> Color {
+        match &self.setup {
+            Some(s) => s.placing().unwrap_or(Color::Red),
+            None => self.pos.turn(),
+        }
+    }
+
+    /// The squares on which `c` may put the next piece of its set-up order (§3.8 [ASM]): empty
+    /// points of its ranks 1-3 (our 0-2), or 1-5 for soldiers.
+    fn setup_squares(&self, c: Color, kind: Kind) -> Vec<Sq> {
+        let g = self.pos.geo();
+        let depth = if kind == Kind::Soldier { 5 } else { 3 };
+        (0..g.len() as u8)
+            .filter(|&s| {
+                let rel = if c == Color::Red { g.rank(s) } else { g.ranks - 1 - g.rank(s) };
+                rel < depth && self.pos.board.is_empty(s)
+            })
+            .collect()
+    }
+
+    fn refresh(&mut self) {
+        self.legal.clear();
+        self.end = None;
+        if let Some(s) = &self.setup {
+            if let Some(c) = s.placing() {
+                let kind = s.order[s.placed[c.index()].len()];
+                for sq in self.setup_squares(c, kind) {
+                    self.legal.push(Action(SETUP_TAG | sq as u32));
+                }
+            }
+            return;
+        }
+        if self.plies >= self.max_plies {
+            self.end = Some(MissileEnd::Horizon);
+            return;
+        }
+        // Third occurrence by permitted moves: a draw (§3.7 draw 3).
+        // (A cycle in which one side only made forbidden moves is no draw: that side's next
+        // repeating move is illegal instead, below.)
+        let n = self.record.plies.len();
+        if let Some(last) = self.record.plies.last() {
+            let lo = n.saturating_sub(self.pos.halfmove() as usize);
+            let (count, first) = self.record.occurrences(last.hash, lo, n, 3);
+            if count >= 3 && !self.record.all_forbidden(first, Color::Red) && !self.record.all_forbidden(first, Color::Black) {
+                self.end = Some(MissileEnd::Repetition);
+                return;
+            }
+        }
+        let mut moves = Vec::new();
+        self.pos.legal_moves(&mut moves);
+        let me = self.pos.turn();
+        for m in moves {
+            let after = self.pos.after(m);
+            let h = after.hash();
+            let lo = (n + 1).saturating_sub(after.halfmove() as usize);
+            let (count, first) = if lo <= n { self.record.occurrences(h, lo, n, 2) } else { (0, 0) };
+            if count >= 2 {
+                // This move would make a third occurrence: banned if every move of ours in the
+                // cycle, this one included, was a check or chase (§3.7 forbidden 1-2).
+                let ours_forbidden = self.record.all_forbidden(first, me);
+                if ours_forbidden && forbidden_if_repeated(&self.pos, m, &after) {
+                    continue;
+                }
+            }
+            self.legal.push(encode(m));
+        }
+        self.legal.sort_unstable();
+        if self.legal.is_empty() {
+            let winner = me.opponent();
+            self.end = Some(if self.pos.palace_missile_check(me) {
+                MissileEnd::DeadGeneral(winner)
+            } else if self.pos.in_check(me) {
+                MissileEnd::Checkmate(winner)
+            } else {
+                MissileEnd::Stalemate(winner)
+            });
+            return;
+        }
+        if let Some(limit) = self.pos.rules().no_capture_plies {
+            if self.pos.halfmove() >= limit {
+                self.end = Some(MissileEnd::NoCapture);
+                self.legal.clear();
+            }
+        }
+    }
+
+    /// Plays a move given as a string (`b0c2`) or, during set-up, a square (`b0`).
+    ///
+    /// # Errors
+    /// [`MoreError::Move`] when it is not legal here.
+    pub fn play_str(&mut self, text: &str) -> Result<(), MoreError> {
+        let a = if self.setup.is_some() {
+            let s = self.pos.geo().parse(text.trim().trim_start_matches(|c: char| c.is_ascii_uppercase() || c == '@'))?;
+            Action(SETUP_TAG | s as u32)
+        } else {
+            encode(fen::parse_move(&self.pos, text)?)
+        };
+        if !self.legal.contains(&a) {
+            return Err(MoreError::Move(format!("{text:?} is not legal here")));
+        }
+        self.apply(a);
+        Ok(())
+    }
+
+    /// The full-state FEN (during set-up: the board so far).
+    pub fn fen(&self) -> String {
+        fen::write(&self.pos)
+    }
+
+    /// The material balance from `c`'s point of view, in centipawns (for bots).
+    pub fn material(&self, c: Color) -> i32 {
+        self.pos
+            .board()
+            .pieces()
+            .filter(|(_, p)| p.kind != Kind::General)
+            .map(|(_, p)| if p.color == c { p.kind.value() } else { -p.kind.value() })
+            .sum()
+    }
+
+    /// The material the mover gains with action `a` (captured value minus lost value).
+    pub fn gain(&self, a: Action) -> i32 {
+        let Some(m) = decode(a) else { return 0 };
+        let b = self.pos.board();
+        let (Some(mv), tv) = (b.get(m.from), b.get(m.to).map(|t| t.kind.value()).unwrap_or(0)) else { return 0 };
+        match self.pos.effect(m) {
+            Some(super::Effect::Mutual) => tv - mv.kind.value(),
+            Some(super::Effect::SelfDestruct) => -mv.kind.value(),
+            _ => tv,
+        }
+    }
+
+    fn reveal(&mut self) {
+        self.setup = None;
+        self.public_path = mix(mix(self.public_path, self.own_path[0]), self.own_path[1]);
+        self.record = Record::new(self.pos.hash());
+    }
+
+    /// The view of `c`: the FEN with the opponent's set-up placements hidden while set-up lasts.
+    pub fn view_fen(&self, c: Color) -> String {
+        match &self.setup {
+            None => self.fen(),
+            Some(s) => {
+                let mut p = self.pos.clone();
+                for &sq in &s.placed[c.opponent().index()] {
+                    p.board.set(sq, None);
+                }
+                format!("{} setup {}/{}", fen::write(&p), s.placed[0].len(), s.placed[1].len())
+            }
+        }
+    }
+}
+
+impl Game for MissileGame {
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            name: self.preset.name,
+            num_players: 2,
+            chance: ChanceMode::Deterministic,
+            information: if self.preset.rules.setup == SetupMethod::Open { Information::Perfect } else { Information::Imperfect },
+            utility: Utility::ZeroSum,
+            min_utility: -1.0,
+            max_utility: 1.0,
+        }
+    }
+
+    fn turn(&self) -> Turn {
+        if self.end.is_some() {
+            Turn::Terminal
+        } else {
+            Turn::Player(player_of(self.to_act()))
+        }
+    }
+
+    fn legal_actions_into(&self, out: &mut Vec<Action>) {
+        out.clear();
+        out.extend_from_slice(&self.legal);
+    }
+
+    fn chance_outcomes_into(&self, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+    }
+
+    fn apply(&mut self, action: Action) {
+        assert!(self.legal.contains(&action), "illegal action {action} in {}", self.fen());
+        if let Some(s) = &mut self.setup {
+            let c = s.placing().unwrap_or(Color::Red);
+            let sq = (action.0 & 0x7F) as u8;
+            let kind = s.order[s.placed[c.index()].len()];
+            s.placed[c.index()].push(sq);
+            self.pos.board.set(sq, Some(Piece::new(c, kind)));
+            self.own_path[c.index()] = mix(self.own_path[c.index()], sq as u64);
+            self.plies += 1;
+            if s.placing().is_none() {
+                self.reveal();
+            }
+            self.refresh();
+            return;
+        }
+        let Some(m) = decode(action) else { return };
+        let before = self.pos.clone();
+        self.pos.play_unchecked(m);
+        let forbidden = forbidden_if_repeated(&before, m, &self.pos);
+        self.record.plies.push(Ply { hash: self.pos.hash(), mover: before.turn(), forbidden });
+        self.public_path = mix(self.public_path, action.0 as u64);
+        self.plies += 1;
+        self.refresh();
+    }
+
+    fn returns(&self, player: PlayerId) -> f64 {
+        seat_return(self.end.and_then(MissileEnd::winner), player)
+    }
+
+    fn infoset_key(&self, player: PlayerId) -> u64 {
+        let c = color_of(player);
+        match &self.setup {
+            Some(s) => mix(mix(self.own_path[c.index()], s.placed[c.opponent().index()].len() as u64), 1 + c as u64),
+            None => mix(mix(self.public_path, self.own_path[c.index()]), 3 + c as u64),
+        }
+    }
+
+    fn infoset_string(&self, player: PlayerId) -> String {
+        let c = color_of(player);
+        format!("{} #{:016x}", self.view_fen(c), self.infoset_key(player))
+    }
+
+    fn sample_determinization<R: Rng + ?Sized>(&self, player: PlayerId, rng: &mut R) -> Self {
+        let c = color_of(player);
+        let o = c.opponent();
+        let Some(s) = &self.setup else { return self.clone() };
+        if s.placed[o.index()].is_empty() {
+            return self.clone();
+        }
+        // Re-place the opponent's hidden pieces uniformly among its set-up squares.
+        let mut g = self.clone();
+        let Some(gs) = g.setup.as_mut() else { return self.clone() };
+        let placed = std::mem::take(&mut gs.placed[o.index()]);
+        let order = gs.order;
+        for &sq in &placed {
+            g.pos.board.set(sq, None);
+        }
+        g.own_path[o.index()] = if o == Color::Red { 0x5EED_0000_0000_0001 } else { 0x5EED_0000_0000_0002 };
+        for &kind in order.iter().take(placed.len()) {
+            let squares = g.setup_squares(o, kind);
+            let sq = squares[rng.random_range(0..squares.len())];
+            g.pos.board.set(sq, Some(Piece::new(o, kind)));
+            g.own_path[o.index()] = mix(g.own_path[o.index()], sq as u64);
+            if let Some(gs) = g.setup.as_mut() {
+                gs.placed[o.index()].push(sq);
+            }
+        }
+        g.refresh();
+        g
+    }
+
+    fn action_string(&self, action: Action) -> String {
+        match decode(action) {
+            Some(m) => fen::move_string(&self.pos, m),
+            None => {
+                let sq = (action.0 & 0x7F) as u8;
+                let kind = self
+                    .setup
+                    .as_ref()
+                    .and_then(|s| s.placing().map(|c| s.order[s.placed[c.index()].len()]))
+                    .map(|k| k.upper_char())
+                    .unwrap_or('?');
+                format!("{kind}@{}", self.pos.geo().name(sq))
+            }
+        }
+    }
+}
+
+impl crate::more::bots::Scored for MissileGame {
+    fn eval_cp(&self, player: PlayerId) -> i32 {
+        self.material(color_of(player))
+    }
+
+    fn gain_cp(&self, action: Action) -> i32 {
+        self.gain(action)
+    }
+}

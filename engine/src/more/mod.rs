@@ -1,0 +1,29 @@
+//! The three games of `shared/RULES-more.md` on a geometry described by data: skill-tile
+//! xiangqi (§1), camel xiangqi (§2) and missile xiangqi (§3).
+//!
+//! * [`geometry`]: files, ranks, river (between ranks or a river row) and palaces;
+//! * [`board`]: a mailbox board on any geometry and the FEN board field;
+//! * [`piece`]: piece kinds of all three games;
+//! * [`missile`]: missile xiangqi (§3), its presets, FEN, perft and [`crate::game::Game`] state;
+//! * [`skill`]: skill-tile xiangqi (§1), the same parts plus the 32 tiles;
+//! * [`camel`]: camel xiangqi editions 1-7 (§2), the same parts plus plates and stacks;
+//! * [`history`]: the repetition record, path hashing and returns shared by the game states;
+//! * [`bots`]: the bots (random, greedy, alpha-beta, IS-MCTS, PIMC) written against the
+//!   [`crate::game::Game`] trait, so they play every game here without special cases;
+//! * [`notation`]: Chinese move records on any geometry;
+//! * [`presets`]: the preset names and one entry point per preset for the CLI.
+
+pub mod board;
+pub mod camel;
+pub mod bots;
+pub mod error;
+pub mod geometry;
+pub mod history;
+pub mod missile;
+pub mod notation;
+pub mod piece;
+pub mod presets;
+pub mod skill;
+
+pub use error::MoreError;
+pub use geometry::{Geometry, River, Sq};

@@ -1,0 +1,405 @@
+//! Preset names of the RULES-more.md games and one entry point per command, so that the CLI
+//! (`anqi variants`, `anqi play`, `anqi perft`) handles every preset here the same way: each
+//! game plugs in through [`Playable`] and the generic helpers below.
+
+use super::bots::{from_spec, Scored};
+use super::missile::{self, MissileGame};
+use super::camel::{self, CamelGame};
+use super::skill::{self, SkillGame};
+use super::MoreError;
+use crate::game::{Game, Turn};
+
+/// What the CLI needs of a game beyond [`Scored`]: its FEN, result and perft.
+pub trait Playable: Scored {
+    /// The full-state FEN.
+    fn full_fen(&self) -> String;
+    /// `(result, reason)` once the game is over (`1-0`, `0-1`, `1/2-1/2`).
+    fn result(&self) -> Option<(&'static str, &'static str)>;
+    /// Perft of the position rules from this state (RULES.md §P): legal moves only.
+    fn perft(&self, depth: u32) -> u64;
+    /// Perft below each legal move, as move strings.
+    fn divide(&self, depth: u32) -> Vec<(String, u64)>;
+    /// The Chinese record of a legal action ([`super::notation`]); set-up actions keep their
+    /// action string.
+    fn chinese(&self, a: crate::game::Action) -> String;
+    /// Plays the legal action with this action string.
+    ///
+    /// # Errors
+    /// [`MoreError::Move`] when no legal action has that string.
+    fn play_text(&mut self, text: &str) -> Result<(), MoreError>;
+}
+
+impl Playable for MissileGame {
+    fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
+        self.play_str(text)
+    }
+    fn chinese(&self, a: crate::game::Action) -> String {
+        let p = self.position();
+        match missile::game::decode(a) {
+            Some(m) if !self.in_setup() => {
+                let effect = match p.effect(m) {
+                    Some(missile::Effect::Mutual) => "炸",
+                    Some(missile::Effect::SelfDestruct) => "自毁",
+                    _ => "",
+                };
+                super::notation::move_record(p.board(), m.from, m.to, effect)
+            }
+            _ => self.action_string(a),
+        }
+    }
+    fn full_fen(&self) -> String {
+        self.fen()
+    }
+    fn result(&self) -> Option<(&'static str, &'static str)> {
+        self.end().map(|e| (e.result(), e.reason()))
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        missile::perft::perft(self.position(), depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let p = self.position();
+        missile::perft::divide(p, depth).0.into_iter().map(|(m, n)| (missile::fen::move_string(p, m), n)).collect()
+    }
+}
+
+impl Playable for SkillGame {
+    fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
+        self.play_str(text)
+    }
+    fn chinese(&self, a: crate::game::Action) -> String {
+        let p = self.position();
+        let s = self.action_string(a);
+        if let Some(sq) = s.strip_prefix('-') {
+            let name = p.geo().parse(sq).ok().and_then(|q| p.board().get(q)).map(super::notation::piece_char).unwrap_or('?');
+            return format!("提{name}{sq}");
+        }
+        match skill::game::decode(a) {
+            Some(m) if !self.in_setup() => {
+                let mut effect = if m.exchange { "兑".to_string() } else { String::new() };
+                if let Some(k) = m.promote {
+                    effect.push_str(&super::notation::promotion_word(p.turn(), k));
+                }
+                super::notation::move_record(p.board(), m.from, m.to, &effect)
+            }
+            _ => s,
+        }
+    }
+    fn full_fen(&self) -> String {
+        self.fen()
+    }
+    fn result(&self) -> Option<(&'static str, &'static str)> {
+        self.end().map(|e| (e.result(), e.reason()))
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        skill::game::perft(self.position(), depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        // One row per first action (a move, or a first removal with everything after it).
+        let p = self.position();
+        let mut rows = Vec::new();
+        let mut moves = Vec::new();
+        p.legal_moves(&mut moves);
+        for m in moves {
+            let mut q = p.clone();
+            q.play_unchecked(m);
+            rows.push((skill::fen::move_string(p, m), if depth <= 1 { 1 } else { skill::game::perft(&q, depth - 1) }));
+        }
+        for s in p.removable() {
+            let mut q = p.clone();
+            q.remove(s);
+            let mut n = 0;
+            skill::game::turns(&q, Some(s), &mut |r| n += if depth <= 1 { 1 } else { skill::game::perft(r, depth - 1) });
+            rows.push((format!("-{}", p.geo().name(s)), n));
+        }
+        rows
+    }
+}
+
+impl Playable for CamelGame {
+    fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
+        self.play_str(text)
+    }
+    fn chinese(&self, a: crate::game::Action) -> String {
+        let p = self.position();
+        match camel::game::decode(a) {
+            Some(camel::CAction::Move { from, to, unit, promote }) => {
+                let mut effect = if unit { "合".to_string() } else { String::new() };
+                if let Some(k) = promote {
+                    effect.push_str(&super::notation::promotion_word(p.turn(), k));
+                }
+                super::notation::move_record(p.board(), from, to, &effect)
+            }
+            Some(camel::CAction::Rotate { cw }) => if cw { "转宫顺" } else { "转宫逆" }.to_string(),
+            Some(camel::CAction::Translate { .. }) => format!("移宫{}", self.action_string(a).trim_start_matches("shift")),
+            Some(camel::CAction::Flip { front_back }) => if front_back { "翻板前后" } else { "翻板左右" }.to_string(),
+            None => self.action_string(a),
+        }
+    }
+    fn full_fen(&self) -> String {
+        self.fen()
+    }
+    fn result(&self) -> Option<(&'static str, &'static str)> {
+        self.end().map(|e| (e.result(), e.reason()))
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        camel::game::perft(self.position(), depth)
+    }
+    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        let p = self.position();
+        let mut v = Vec::new();
+        p.legal_actions(&mut v);
+        v.into_iter()
+            .map(|a| {
+                let mut q = p.clone();
+                q.play_unchecked(a);
+                (camel::fen::action_string(p, a), if depth <= 1 { 1 } else { camel::game::perft(&q, depth - 1) })
+            })
+            .collect()
+    }
+}
+
+/// Every preset of this module, with its one-line description.
+pub fn presets() -> Vec<(&'static str, &'static str)> {
+    let mut v = Vec::new();
+    for name in camel::rules::PRESETS {
+        if let Ok(p) = camel::CamelRules::preset(name) {
+            v.push((p.name, p.description));
+        }
+    }
+    for name in skill::rules::PRESETS {
+        if let Ok(p) = skill::SkillRules::preset(name) {
+            v.push((p.name, p.description));
+        }
+    }
+    for name in missile::rules::PRESETS {
+        if let Ok(p) = missile::MissileRules::preset(name) {
+            v.push((p.name, p.description));
+        }
+    }
+    v
+}
+
+/// The resolved rule table of a preset, one `option = value` per line (for `anqi variants
+/// --show`).
+///
+/// # Errors
+/// [`MoreError::UnknownPreset`].
+pub fn describe(name: &str) -> Result<String, MoreError> {
+    let (d, rules) = if missile::rules::PRESETS.contains(&name) {
+        let p = missile::MissileRules::preset(name)?;
+        (p.description, format!("{:#?}", p.rules))
+    } else if skill::rules::PRESETS.contains(&name) {
+        let p = skill::SkillRules::preset(name)?;
+        (p.description, format!("{:#?}", p.rules))
+    } else {
+        let p = camel::CamelRules::preset(name)?;
+        (p.description, format!("{:#?}", p.rules))
+    };
+    Ok(format!("# {name}: {d}\n{rules}\n"))
+}
+
+/// Whether `name` is a preset of this module.
+pub fn is_preset(name: &str) -> bool {
+    presets().iter().any(|(n, _)| *n == name)
+}
+
+/// A finished (or cut) bot game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// Preset name.
+    pub variant: String,
+    /// Bot names.
+    pub red: String,
+    /// Bot names.
+    pub black: String,
+    /// FEN of the start (the board before set-up, for hidden set-ups).
+    pub start_fen: String,
+    /// FEN at the end.
+    pub end_fen: String,
+    /// Action strings in order (set-up placements included).
+    pub moves: Vec<String>,
+    /// The same actions as Chinese records ([`super::notation`]).
+    pub chinese: Vec<String>,
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` when cut at `max_plies`.
+    pub result: String,
+    /// Why it ended.
+    pub reason: String,
+}
+
+fn play_game<G: Playable>(mut g: G, variant: &str, opts: PlayOptions<'_>) -> Result<Record, MoreError> {
+    let PlayOptions { red, black, seed, max_plies, opening_plies } = opts;
+    let mut bots = [from_spec::<G>(red, seed.wrapping_mul(2)).map_err(MoreError::Bot)?, from_spec::<G>(black, seed.wrapping_mul(2) + 1).map_err(MoreError::Bot)?];
+    let mut opening = from_spec::<G>("random", seed ^ 0x0BE4_1A95).map_err(MoreError::Bot)?;
+    let start_fen = g.full_fen();
+    let mut moves = Vec::new();
+    let mut chinese = Vec::new();
+    let mut played = 0;
+    while let Turn::Player(p) = g.turn() {
+        if moves.len() >= max_plies {
+            break;
+        }
+        // Set-up actions are the bots' own; the random opening counts board plies only.
+        let setup_phase = g.action_string(g.legal_actions()[0]).contains('@');
+        let a = if !setup_phase && played < opening_plies { opening.choose(&g) } else { bots[p.index()].choose(&g) };
+        if !setup_phase {
+            played += 1;
+        }
+        moves.push(g.action_string(a));
+        chinese.push(g.chinese(a));
+        g.apply(a);
+    }
+    let (result, reason) = g.result().map(|(r, why)| (r.to_string(), why.to_string())).unwrap_or(("*".into(), format!("unfinished after {} plies", moves.len())));
+    Ok(Record { variant: variant.into(), red: bots[0].name(), black: bots[1].name(), start_fen, end_fen: g.full_fen(), moves, chinese, result, reason })
+}
+
+/// How [`play`] plays a game.
+#[derive(Copy, Clone, Debug)]
+pub struct PlayOptions<'a> {
+    /// Red's bot spec ([`super::bots::from_spec`]).
+    pub red: &'a str,
+    /// Black's bot spec.
+    pub black: &'a str,
+    /// Seed of both bots and of the random opening.
+    pub seed: u64,
+    /// Stop (unfinished, `*`) after this many plies.
+    pub max_plies: usize,
+    /// Uniformly random board plies before the bots take over (for studies).
+    pub opening_plies: usize,
+}
+
+/// Plays one game of preset `name` from the start or from `fen` (see [`PlayOptions`]).
+///
+/// # Errors
+/// An unknown preset, a bad FEN, a bad bot spec.
+pub fn play(name: &str, fen: Option<&str>, opts: PlayOptions<'_>) -> Result<Record, MoreError> {
+    if missile::rules::PRESETS.contains(&name) {
+        let preset = missile::MissileRules::preset(name)?;
+        let g = match fen {
+            Some(f) => MissileGame::from_fen(preset, f)?,
+            None => MissileGame::new(preset),
+        }
+        .with_max_plies(u32::MAX);
+        return play_game(g, name, opts);
+    }
+    if skill::rules::PRESETS.contains(&name) {
+        let preset = skill::SkillRules::preset(name)?;
+        let g = match fen {
+            Some(f) => SkillGame::from_fen(preset, f)?,
+            None => SkillGame::new(preset),
+        }
+        .with_max_plies(u32::MAX);
+        return play_game(g, name, opts);
+    }
+    if camel::rules::PRESETS.contains(&name) {
+        let preset = camel::CamelRules::preset(name)?;
+        let g = match fen {
+            Some(f) => CamelGame::from_fen(preset, f)?,
+            None => CamelGame::new(preset),
+        }
+        .with_max_plies(u32::MAX);
+        return play_game(g, name, opts);
+    }
+    Err(MoreError::UnknownPreset(name.to_string()))
+}
+
+/// Perft (RULES.md §P) of preset `name` from `fen` or its start (after set-up: the §3.6 array
+/// for the hidden missile set-ups, §P4); with `divide`, the count below each move too.
+///
+/// # Errors
+/// An unknown preset or a bad FEN.
+pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<(Vec<(String, u64)>, u64), MoreError> {
+    fn run<G: Playable>(g: &G, depth: u32, divide: bool) -> (Vec<(String, u64)>, u64) {
+        if divide {
+            let rows = g.divide(depth);
+            let total = rows.iter().map(|r| r.1).sum();
+            (rows, total)
+        } else {
+            (Vec::new(), g.perft(depth))
+        }
+    }
+    if missile::rules::PRESETS.contains(&name) {
+        let preset = missile::MissileRules::preset(name)?;
+        let open = missile::MissileRules { setup: missile::SetupMethod::Open, ..preset.rules };
+        let start = missile::fen::write(&missile::MissilePosition::start(open));
+        let g = MissileGame::from_fen(preset, fen.unwrap_or(&start))?;
+        return Ok(run(&g, depth, divide));
+    }
+    if skill::rules::PRESETS.contains(&name) {
+        // §P4: after set-up; without a FEN both sides hold T1-T8 in recess order.
+        let preset = skill::SkillRules::preset(name)?;
+        let g = match fen {
+            Some(f) => SkillGame::from_fen(preset, f)?,
+            None => SkillGame::with_tiles(preset, skill::game::DEFAULT_TILES),
+        };
+        return Ok(run(&g, depth, divide));
+    }
+    if camel::rules::PRESETS.contains(&name) {
+        let preset = camel::CamelRules::preset(name)?;
+        let g = match fen {
+            Some(f) => CamelGame::from_fen(preset, f)?,
+            None => CamelGame::new(preset),
+        };
+        return Ok(run(&g, depth, divide));
+    }
+    Err(MoreError::UnknownPreset(name.to_string()))
+}
+
+/// What `anqi actions` prints: the FEN after the moves, the legal action strings (sorted) and
+/// how the game ended, if it did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionsReport {
+    /// Full-state FEN after the moves.
+    pub fen: String,
+    /// Legal action strings, sorted.
+    pub actions: Vec<String>,
+    /// `(result, reason)` when the game is over.
+    pub end: Option<(String, String)>,
+}
+
+fn actions_of<G: Playable>(mut g: G, moves: &str) -> Result<ActionsReport, MoreError> {
+    for (i, m) in moves.split_whitespace().enumerate() {
+        g.play_text(m).map_err(|e| MoreError::Move(format!("move {} ({m:?}): {e}", i + 1)))?;
+    }
+    let mut actions: Vec<String> = g.legal_actions().into_iter().map(|a| g.action_string(a)).collect();
+    actions.sort();
+    Ok(ActionsReport { fen: g.full_fen(), actions, end: g.result().map(|(r, w)| (r.to_string(), w.to_string())) })
+}
+
+/// Plays `moves` (action strings, space separated; set-up actions included when starting from
+/// the preset's start) and reports the legal actions after them.
+///
+/// # Errors
+/// An unknown preset, a bad FEN, an illegal move.
+pub fn actions(name: &str, fen: Option<&str>, moves: &str) -> Result<ActionsReport, MoreError> {
+    if missile::rules::PRESETS.contains(&name) {
+        let preset = missile::MissileRules::preset(name)?;
+        let g = match fen {
+            Some(f) => MissileGame::from_fen(preset, f)?,
+            None => MissileGame::new(preset),
+        };
+        return actions_of(g.with_max_plies(u32::MAX), moves);
+    }
+    if skill::rules::PRESETS.contains(&name) {
+        let preset = skill::SkillRules::preset(name)?;
+        let g = match fen {
+            Some(f) => SkillGame::from_fen(preset, f)?,
+            None => SkillGame::new(preset),
+        };
+        return actions_of(g.with_max_plies(u32::MAX), moves);
+    }
+    let preset = camel::CamelRules::preset(name)?;
+    let g = match fen {
+        Some(f) => CamelGame::from_fen(preset, f)?,
+        None => CamelGame::new(preset),
+    };
+    actions_of(g.with_max_plies(u32::MAX), moves)
+}
+
+/// The start position and depth `anqi perft --bench` measures for preset `name`.
+pub fn bench_depth(name: &str) -> u32 {
+    match name {
+        n if n.starts_with("missile") => 4,
+        n if n.starts_with("skill") => 3,
+        _ => 3,
+    }
+}

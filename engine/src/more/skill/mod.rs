@@ -1,0 +1,14 @@
+//! Skill-tile xiangqi 奇策象棋 (RULES-more.md §1): rule table and presets ([`rules`]), the tile
+//! catalogue ([`tiles`]), position, activation and move generation ([`position`]), FEN and
+//! action strings ([`fen`]) and the game state with tile set-up, stagnation removals and the end
+//! rules ([`game`]).
+
+pub mod fen;
+pub mod game;
+pub mod position;
+pub mod rules;
+pub mod tiles;
+
+pub use game::{SkillEnd, SkillGame};
+pub use position::{SMove, SkillPosition};
+pub use rules::{RingReading, SkillBoard, SkillPreset, SkillRules};

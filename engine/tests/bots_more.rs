@@ -1,0 +1,72 @@
+//! The Game-trait bots of `engine::more::bots` on the RULES-more.md games.
+
+use engine::game::Game;
+use engine::more::bots::from_spec;
+use engine::more::missile::{MissileGame, MissileRules};
+
+#[test]
+fn every_bot_plays_every_missile_preset() {
+    for name in ["missile", "missile-hidden-5", "missile-hidden-centre"] {
+        for spec in ["random", "greedy", "alphabeta:depth=2", "pimc:k=2,depth=1", "ismcts:iterations=60"] {
+            let mut g = MissileGame::preset(name).expect("test fixture").with_max_plies(40);
+            let mut bot = from_spec::<MissileGame>(spec, 3).expect("test fixture");
+            while !g.is_terminal() {
+                let a = bot.choose(&g);
+                assert!(g.legal_actions().contains(&a), "{spec} chose a legal action");
+                g.apply(a);
+            }
+        }
+    }
+}
+
+#[test]
+fn alphabeta_finds_mate_in_one_and_greedy_takes_material() {
+    let preset = MissileRules::preset("missile").expect("test fixture");
+    // Red chariot a1 to a9 mates (black general f9, red chariot b8 covers rank 8).
+    let g = MissileGame::from_fen(preset, "5k5/1R9/11/11/11/11/11/11/R10/4K6 w - 0 1").expect("test fixture");
+    let mut ab = from_spec::<MissileGame>("alphabeta:depth=2", 1).expect("test fixture");
+    let a = ab.choose(&g);
+    assert!(g.child(a).is_terminal(), "{}", g.action_string(a));
+    let g = MissileGame::from_fen(preset, "5k5/11/11/11/11/r10/11/11/R10/4K6 w - 0 1").expect("test fixture");
+    let mut gr = from_spec::<MissileGame>("greedy", 1).expect("test fixture");
+    assert_eq!(g.action_string(gr.choose(&g)), "a1a4");
+}
+
+#[test]
+fn bad_specs_are_errors() {
+    assert!(from_spec::<MissileGame>("nosuch", 1).is_err());
+    assert!(from_spec::<MissileGame>("alphabeta:depth=x", 1).is_err());
+    assert!(from_spec::<MissileGame>("alphabeta:foo=1", 1).is_err());
+}
+
+#[test]
+fn every_bot_plays_every_skill_preset() {
+    use engine::more::skill::SkillGame;
+    for name in ["skill", "skill-points", "skill-secret"] {
+        for spec in ["random", "greedy", "alphabeta:depth=1", "pimc:k=2,depth=1", "ismcts:iterations=30"] {
+            let mut g = SkillGame::preset(name).expect("test fixture").with_max_plies(24);
+            let mut bot = from_spec::<SkillGame>(spec, 3).expect("test fixture");
+            while !g.is_terminal() {
+                let a = bot.choose(&g);
+                assert!(g.legal_actions().contains(&a), "{spec} chose a legal action");
+                g.apply(a);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_bot_plays_every_camel_preset() {
+    use engine::more::camel::CamelGame;
+    for ed in 1..=7 {
+        for spec in ["random", "greedy", "alphabeta:depth=1", "pimc:k=1,depth=1", "ismcts:iterations=20"] {
+            let mut g = CamelGame::preset(&format!("camel-{ed}")).expect("test fixture").with_max_plies(16);
+            let mut bot = from_spec::<CamelGame>(spec, 3).expect("test fixture");
+            while !g.is_terminal() {
+                let a = bot.choose(&g);
+                assert!(g.legal_actions().contains(&a), "{spec} chose a legal action");
+                g.apply(a);
+            }
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! Clause tests of camel xiangqi, named after the RULES-more.md §2 sections.
+
+use engine::game::Game;
+use engine::more::camel::game::perft;
+use engine::more::camel::{fen, CAction, CamelEnd, CamelGame, CamelPosition, CamelRules};
+use engine::more::piece::Kind;
+use engine::piece::Color;
+
+/// An 11x10 board field from `Kf0 kf9 Jb0` style lists.
+fn field(list: &str) -> String {
+    let g = engine::more::camel::position::geometry();
+    let mut b = engine::more::board::Board::empty(g);
+    for item in list.split_whitespace() {
+        let mut ch = item.chars();
+        let p = engine::more::piece::Piece::from_char(ch.next().expect("test fixture")).expect("test fixture");
+        b.set(g.parse(ch.as_str()).expect("test fixture"), Some(p));
+    }
+    b.fen_field()
+}
+
+fn pos(ed: u8, list: &str, side: &str) -> CamelPosition {
+    fen::parse(CamelRules::edition(ed), &format!("{} {side}", field(list))).expect("test fixture")
+}
+
+fn legal(p: &CamelPosition) -> Vec<String> {
+    let mut v = Vec::new();
+    p.legal_actions(&mut v);
+    v.iter().map(|&a| fen::action_string(p, a)).collect()
+}
+
+fn from(p: &CamelPosition, sq: &str) -> Vec<String> {
+    let mut l = legal(p);
+    l.retain(|m| m.starts_with(sq) && !m[sq.len()..].starts_with(|c: char| c.is_ascii_digit()));
+    l.sort();
+    l
+}
+
+#[test]
+fn c2_5_start_position_and_fen_round_trip() {
+    for ed in 1..=7 {
+        let p = CamelPosition::start(CamelRules::edition(ed));
+        let text = fen::write(&p);
+        assert_eq!(fen::write(&fen::parse(CamelRules::edition(ed), &text).expect("test fixture")), text);
+        assert_eq!(legal(&p).len(), 56, "edition {ed}");
+        assert_eq!(p.count(Color::Red, Kind::Camel), 2);
+        assert_eq!(p.count(Color::Black, Kind::Chancellor), 2);
+    }
+}
+
+#[test]
+fn c2_11_edition_7_start_fen_shows_numbers_up_and_tricks_beneath() {
+    let p = CamelPosition::start(CamelRules::edition(7));
+    assert_eq!(
+        fen::write(&p),
+        "rjnbakabnjr/11/1qc5cq1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1QC5CQ1/11/RJNBAKABNJR w e0:hafcegdib:187206345 e7:hafcegdib:187206345 0n0n - -,- 0 1"
+    );
+    let p1 = CamelPosition::start(CamelRules::edition(1));
+    assert!(fen::write(&p1).contains("e0:.........:......... e7:.........:........."));
+}
+
+#[test]
+fn c2_4_camel_leaps_and_is_blocked_diagonally() {
+    let p = pos(1, "Kf0 kg9 Jc4", "w");
+    assert_eq!(from(&p, "c4").len(), 6, "{:?}", from(&p, "c4"));
+    let q = pos(1, "Kf0 kg9 Jc4 Pd5", "w");
+    assert!(!from(&q, "c4").iter().any(|m| m == "c4e7" || m == "c4f6"), "d5 blocks the (+,+) leaps");
+}
+
+#[test]
+fn c2_4_chancellor_moves_like_an_elephant_and_captures_by_jumping() {
+    let p = pos(1, "Kf0 kg9 Qd2 pe3", "w");
+    let f = from(&p, "d2");
+    assert!(f.contains(&"d2f4".to_string()), "jumps e3 to f4: {f:?}");
+    let q = p.clone();
+    let mut v = Vec::new();
+    q.legal_actions(&mut v);
+    let a = v.into_iter().find(|&a| fen::action_string(&q, a) == "d2f4").expect("test fixture");
+    let mut r = q.clone();
+    r.play_unchecked(a);
+    assert!(r.board().get(r.geo().parse("e3").expect("test fixture")).is_none());
+    // No landing capture, no river crossing.
+    let s = pos(1, "Kf0 kg9 Qd2 pf4", "w");
+    assert!(!from(&s, "d2").contains(&"d2f4".to_string()));
+    let t = pos(1, "Kf0 kg9 Qd4", "w");
+    assert!(!from(&t, "d4").iter().any(|m| m.ends_with('6')));
+}
+
+#[test]
+fn c2_6_camel_redemption_lets_the_general_stand_guarded() {
+    // A black chariot on f9 attacks f0's file only if f1..f8 are empty; Red's camel on c3
+    // (c3 -> f1? no). Use a red camel on d3 reaching f0 ((2,-3), block e2).
+    let text = "Kf0 ke9 Jd3 rf8";
+    let ed1 = pos(1, text, "w");
+    assert!(ed1.in_check(Color::Red), "edition 1: an ordinary check");
+    let ed2 = pos(2, text, "w");
+    assert!(!ed2.in_check(Color::Red), "edition 2: the camel on c3 could redeem f0");
+    // Black takes the general, Red must redeem.
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-2").expect("test fixture"), &format!("{} b", field(text))).expect("test fixture");
+    g.play_str("f8f0").expect("test fixture");
+    assert_eq!(g.legal_actions().len(), 1);
+    g.play_str("d3f0").expect("test fixture");
+    let p = g.position();
+    assert_eq!(p.general(Color::Red), Some(p.geo().parse("f0").expect("test fixture")));
+    assert_eq!(p.count(Color::Red, Kind::Camel), 0);
+    assert_eq!(p.count(Color::Black, Kind::Chariot), 0);
+}
+
+#[test]
+fn c2_6_camel_capture_cannot_be_redeemed() {
+    let text = "Kf0 ke9 Jc3 jh3";
+    let p = pos(2, text, "w");
+    // The black camel on h3 attacks f0 ((-2,-3), block g2): unredeemable, so check.
+    assert!(p.in_check(Color::Red));
+}
+
+#[test]
+fn c2_6_no_redemption_loses() {
+    // Two black chariots threaten f0; each capture alone is redeemable, so Red's position is
+    // legal. After f8xf0 the only redemption leaves the general to the chariot on a0: no legal
+    // move, Black wins.
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-2").expect("test fixture"), &format!("{} b", field("Kf0 ke9 Jd3 rf8 ra0"))).expect("test fixture");
+    assert!(!g.position().in_check(Color::Red));
+    g.play_str("f8f0").expect("test fixture");
+    assert_eq!(g.end(), Some(CamelEnd::GeneralCaptured(Color::Black)));
+}
+
+#[test]
+fn c2_7_plate_rotates_when_the_ring_is_empty() {
+    let p = pos(3, "Kf0 ke9 Ae0", "w");
+    assert!(legal(&p).contains(&"rot+".to_string()));
+    let mut v = Vec::new();
+    p.legal_actions(&mut v);
+    let a = v.into_iter().find(|a| matches!(a, CAction::Rotate { cw: true })).expect("test fixture");
+    let mut q = p.clone();
+    q.play_unchecked(a);
+    // Clockwise seen from above: e0 (local (0,0)) -> local (0,2) = e2.
+    assert!(q.board().get(q.geo().parse("e2").expect("test fixture")).is_some_and(|x| x.kind == Kind::Advisor));
+    assert!(q.board().get(q.geo().parse("f0").expect("test fixture")).is_none());
+    let blocked = pos(3, "Kf0 ke9 Pd1", "w");
+    assert!(!legal(&blocked).contains(&"rot+".to_string()));
+    assert!(!legal(&pos(2, "Kf0 ke9", "w")).contains(&"rot+".to_string()), "edition 2 has no rotation");
+}
+
+#[test]
+fn c2_8_plate_translates_without_elephants_and_soldiers_may_retreat() {
+    let p = pos(4, "Kf0 ke9", "w");
+    assert!(legal(&p).contains(&"shift+r".to_string()));
+    let q = pos(4, "Kf0 ke9 Bd0", "w");
+    assert!(!legal(&q).contains(&"shift+r".to_string()), "an elephant left: no translation");
+    // After Red's translation, Black's crossed soldier may step back.
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-4").expect("test fixture"), &format!("{} w", field("Kf0 ke9 pc3"))).expect("test fixture");
+    g.play_str("shift+r").expect("test fixture");
+    assert!(g.legal_actions().iter().any(|&a| g.action_string(a) == "c3c4"));
+    // Not consecutively.
+    g.play_str("e9e8").expect("test fixture");
+    assert!(!g.legal_actions().iter().any(|&a| g.action_string(a).starts_with("shift") || g.action_string(a).starts_with("rot")));
+}
+
+#[test]
+fn c2_9_flip_shows_the_trick_face_once() {
+    // From f0 no square outside the plate is adjacent: no flip.
+    assert!(!legal(&pos(5, "Kf0 kg9", "w")).iter().any(|m| m.starts_with("flip")));
+    let p = pos(5, "Ke1 kg9", "w");
+    let l = legal(&p);
+    assert!(l.contains(&"flip-lr".to_string()) && l.contains(&"flip-fb".to_string()), "{l:?}");
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-5").expect("test fixture"), &format!("{} w", field("Ke1 kg9"))).expect("test fixture");
+    g.play_str("flip-fb").expect("test fixture");
+    assert!(g.position().plate(Color::Red).trick_up());
+    // e1 is local (0,1); a front-back flip shows down[0][1] = K2 可飞将 there.
+    assert_eq!(g.position().trick(Color::Red), Some(2));
+    g.play_str("g9g8").expect("test fixture");
+    assert!(!g.legal_actions().iter().any(|&a| g.action_string(a).starts_with("flip")), "once per game");
+}
+
+#[test]
+fn c2_9_trick_k6_unhobbled_horse() {
+    // A left-right flip with the general on e1 (local (0,1)) shows down[2][1] = K6 马无蹩.
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-5").expect("test fixture"), &format!("{} w", field("Ke1 kg9 Nb0 Pb1"))).expect("test fixture");
+    assert!(!g.legal_actions().iter().any(|&a| g.action_string(a) == "b0c2"), "hobbled by b1");
+    g.play_str("flip-lr").expect("test fixture");
+    assert_eq!(g.position().trick(Color::Red), Some(6));
+    g.play_str("g9g8").expect("test fixture");
+    assert!(g.legal_actions().iter().any(|&a| g.action_string(a) == "b0c2"), "K6: the leg no longer blocks");
+}
+
+#[test]
+fn c2_10_stacking_rule_set_two() {
+    // One chariot and one horse left: the horse may join the chariot; the stack moves as a
+    // unit by the top's rule and not across the river.
+    let p = pos(6, "Kf0 ke9 Ra0 Nb2", "w");
+    let f = from(&p, "b2");
+    assert!(f.contains(&"b2a0".to_string()), "{f:?}");
+    let mut v = Vec::new();
+    p.legal_actions(&mut v);
+    let a = v.into_iter().find(|&a| fen::action_string(&p, a) == "b2a0").expect("test fixture");
+    let mut q = p.clone();
+    q.play_unchecked(a);
+    assert_eq!(q.under(q.geo().parse("a0").expect("test fixture")).map(|x| x.kind), Some(Kind::Chariot));
+    assert!(fen::write(&q).starts_with("5") || fen::write(&q).contains("(NR)"));
+    // Edition 5 has no stacking.
+    let r = pos(5, "Kf0 ke9 Ra0 Nb2", "w");
+    assert!(!from(&r, "b2").contains(&"b2a0".to_string()));
+}
+
+#[test]
+fn c2_11_number_face_freezes_soldiers() {
+    // Edition 7: the number face is up. Two black pieces on Red's plate with a larger sum than
+    // Red's own pieces there freeze Red's soldiers.
+    let p = pos(7, "Kf0 ke9 ne2 ng2 Pa3", "w");
+    // f0 = 1; e2 = 4, g2 = 2 (Red's frame): enemy 6 > own 1.
+    assert!(p.frozen(Color::Red));
+    assert!(from(&p, "a3").is_empty());
+    let q = pos(7, "Kf1 ke9 ne2 Pa3", "w");
+    // f1 = 5 vs e2 = 4: not frozen.
+    assert!(!q.frozen(Color::Red));
+}
+
+#[test]
+fn c2_perft_start() {
+    let p = CamelPosition::start(CamelRules::edition(1));
+    assert_eq!(perft(&p, 1), 56);
+    for ed in [1, 2, 3, 5, 7] {
+        let q = CamelPosition::start(CamelRules::edition(ed));
+        // The plates are blocked and no general can be reached in three plies: all editions agree.
+        assert_eq!((perft(&q, 2), perft(&q, 3)), (3032, 164426), "edition {ed}");
+    }
+}
+
+/// A position of edition `ed` whose Red plate shows only trick `k` on its centre cell (f1).
+fn trick_pos(ed: u8, list: &str, k: char) -> CamelPosition {
+    let text = format!("{} w e0:....{k}....:......... e7:.........:......... 0n0n - -,- 0 1", field(list));
+    fen::parse(CamelRules::edition(ed), &text).expect("test fixture")
+}
+
+#[test]
+fn c2_9_k1_river_screen_cannon() {
+    let p = trick_pos(5, "Kf1 kg9 Cd1 nd8", '1');
+    assert_eq!(p.trick(Color::Red), Some(1));
+    assert!(from(&p, "d1").contains(&"d1d8".to_string()), "{:?}", from(&p, "d1"));
+    let q = trick_pos(5, "Kf1 kg9 Cd1 nd8 Ra0", '1');
+    assert!(!from(&q, "d1").contains(&"d1d8".to_string()), "a chariot could screen");
+}
+
+#[test]
+fn c2_9_k2_flying_general_checks_by_facing() {
+    let p = trick_pos(5, "Kf1 kf8 Pa3", '2');
+    assert!(p.in_check(Color::Black) && !p.in_check(Color::Red));
+}
+
+#[test]
+fn c2_9_k3_promotion_on_arrival() {
+    let p = trick_pos(5, "Kf1 kg9 Pc8", '3');
+    let f = from(&p, "c8");
+    assert!(f.contains(&"c8c9=J".to_string()) && f.contains(&"c8c9".to_string()), "{f:?}");
+}
+
+#[test]
+fn c2_9_k4_soldier_retreats_in_the_enemy_half() {
+    let p = trick_pos(5, "Kf1 kg9 Pc7 pc6", '4');
+    assert!(from(&p, "c7").contains(&"c7c6".to_string()), "retreat may capture");
+    let q = trick_pos(5, "Kf1 kg9 Pc5", '4');
+    assert!(!from(&q, "c5").contains(&"c5c4".to_string()), "not back onto its own bank");
+}
+
+#[test]
+fn c2_9_k5_chancellor_and_elephant_share_captures() {
+    let p = trick_pos(5, "Kf1 kg9 Qb2 pd4", '5');
+    assert!(from(&p, "b2").contains(&"b2d4".to_string()), "丞 lands on an enemy");
+    let q = trick_pos(5, "Kf1 kg9 Bb2 pc3", '5');
+    assert!(from(&q, "b2").contains(&"b2d4".to_string()), "elephant jumps like a 丞");
+}
+
+#[test]
+fn c2_9_k7_vaulting_chariot_moves_only() {
+    let p = trick_pos(5, "Kf1 kg9 Ra0 Pa3 pa6", '7');
+    let f = from(&p, "a0");
+    assert!(f.contains(&"a0a4".to_string()) && f.contains(&"a0a5".to_string()), "{f:?}");
+    assert!(!f.contains(&"a0a6".to_string()), "no capture over a piece");
+}
+
+#[test]
+fn c2_9_k8_unblocked_camel() {
+    let p = trick_pos(5, "Kf1 kg9 Jb0 Pc1", '8');
+    assert!(from(&p, "b0").contains(&"b0d3".to_string()));
+    let q = trick_pos(5, "Kf1 kg9 Jb0 Pc1", '6');
+    assert!(!from(&q, "b0").contains(&"b0d3".to_string()));
+}
+
+#[test]
+fn c2_10_stack_moves_as_a_unit_and_is_captured_whole() {
+    // (NR) on a0: horse on top of a chariot. Rule set II: the unit moves as a horse.
+    let text = format!("{} w", field("Kf0 kg9").replacen("11", "(NR)10", 1).chars().collect::<String>());
+    let _ = text;
+    let base = field("Kf0 kg9 Ra0");
+    let board = base.replace("R4K", "(NR)4K");
+    let p = fen::parse(CamelRules::edition(6), &format!("{board} w")).expect("test fixture");
+    let l = legal(&p);
+    assert!(l.contains(&"a0b2*".to_string()), "unit by the top's rule: {l:?}");
+    assert!(l.contains(&"a0b2".to_string()), "the top alone");
+    assert!(!l.contains(&"a0a5*".to_string()), "not by the bottom's rule under set II");
+    let mut r1 = CamelRules::edition(6);
+    r1.stacking = engine::more::camel::StackRules::I;
+    let q = fen::parse(r1, &format!("{board} w")).expect("test fixture");
+    assert!(legal(&q).contains(&"a0a5*".to_string()), "set I: either piece's rule");
+    // A black chariot takes the whole stack.
+    let board2 = field("Kf0 kg9 Ra0 ra8").replace("R4K", "(NR)4K");
+    let mut g = CamelGame::from_fen(CamelRules::preset("camel-6").expect("test fixture"), &format!("{board2} b")).expect("test fixture");
+    g.play_str("a8a0").expect("test fixture");
+    assert_eq!(g.position().count(Color::Red, Kind::Chariot), 0);
+    assert_eq!(g.position().count(Color::Red, Kind::Horse), 0);
+}
+
+#[test]
+fn c2_14_one_chancellor_alternative_start() {
+    let r = CamelRules { one_chancellor: true, ..CamelRules::edition(1) };
+    let p = CamelPosition::start(r);
+    assert_eq!(p.count(Color::Red, Kind::Chancellor), 1);
+    assert_eq!(p.board().get(p.geo().parse("f7").expect("test fixture")).map(|x| x.kind), Some(Kind::Chancellor));
+    assert!(!legal(&p).is_empty());
+}
