@@ -123,3 +123,58 @@ fn never_allows_a_mate_in_one_without_a_net() {
     }
     assert!(found >= 3, "only {found} positions found");
 }
+
+/// With as many simulations as legal actions every root action gets about one visit, so the move
+/// played is decided by the tie-break: it must be the better value, not the higher prior. Here the
+/// highest-prior action repeats the start position (scored as a draw, worth `-draw_contempt` to
+/// the searcher) and every other action is worth 0: the search must not repeat.
+#[test]
+fn equal_visits_break_ties_by_value_not_prior() {
+    let v = variant("xiangqi");
+    let s0 = State::start(v, None).expect("start");
+    let h0 = s0.position().hash();
+    // s0 -a-> s1 -b-> s2 -r-> s3, where Black's move k at s3 returns to s0's position.
+    let mut found = None;
+    'search: for a in s0.legal_actions() {
+        let s1 = s0.child(a);
+        for b in s1.legal_actions() {
+            let s2 = s1.child(b);
+            for r in s2.legal_actions() {
+                let s3 = s2.child(r);
+                for k in s3.legal_actions() {
+                    if s3.child(k).position().hash() == h0 {
+                        found = Some((vec![h0, s1.position().hash(), s2.position().hash(), s3.position().hash()], s3, k));
+                        break 'search;
+                    }
+                }
+            }
+        }
+    }
+    let (history, s3, back) = found.expect("a reversible pair of moves from the start");
+    let mut cfg = SearchConfig::with_simulations(0);
+    cfg.dirichlet_fraction = 0.0;
+    cfg.draw_contempt = 0.15;
+    let acts = s3.legal_actions();
+    cfg.simulations = acts.len() as u32 + 1;
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let mut srch = Search::new(View::new(&s3, s3.turn()), acts.clone(), &cfg, false, &history);
+    let back_slot = srch_slot(&acts, back, &s3);
+    while srch.advance(&mut rng) {
+        let slots = srch.request().1.to_vec();
+        let n = slots.len() as f32;
+        let priors: Vec<f32> = slots.iter().map(|&x| if x == back_slot { 3.0 / (n + 2.0) } else { 1.0 / (n + 2.0) }).collect();
+        srch.deliver(&priors, 0.0, &mut rng);
+    }
+    let visits = srch.visits();
+    let back_visits = visits.iter().find(|x| x.0 == back).map(|x| x.2).expect("the repeating move is a root edge");
+    let max = visits.iter().map(|x| x.2).max().unwrap_or(0);
+    assert_eq!(back_visits, max, "the repeating move is among the most visited (visits {visits:?})");
+    let chosen = srch.choose(0.0, &mut rng);
+    assert_ne!(chosen, back, "played the repetition: {visits:?}");
+    assert!(srch.root_value() > -0.15);
+}
+
+fn srch_slot(acts: &[engine::variant::Action], a: engine::variant::Action, s: &State) -> u16 {
+    assert!(acts.contains(&a));
+    models::encoding::action_index(a, s.turn()) as u16
+}

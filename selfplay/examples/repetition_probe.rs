@@ -1,0 +1,70 @@
+//! Diagnostic: plays evaluation games (trained checkpoint vs another, same search, no noise) and
+//! prints, for each game drawn by repetition, the last plies: mover, action, visits of the chosen
+//! root edge, whether the position after it was already in the history, and the root value.
+//!
+//! `cargo run --release -p anqi-selfplay --example repetition_probe -- RUN/checkpoints/step-600.json RUN/checkpoints/step-0.json [games] [sims]`
+use selfplay::farm::search::{Search, SearchConfig};
+use selfplay::farm::start_state;
+use engine::variant::game::VariantGame;
+use engine::variant::{Variant, View};
+use models::checkpoint::{self, Expect};
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::path::PathBuf;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let a = checkpoint::load(&PathBuf::from(&args[1]), tch::Device::Cpu, Expect::default()).expect("a").0;
+    let b = checkpoint::load(&PathBuf::from(&args[2]), tch::Device::Cpu, Expect::default()).expect("b").0;
+    let games: u64 = args.get(3).map(|s| s.parse().expect("games")).unwrap_or(6);
+    let sims: u32 = args.get(4).map(|s| s.parse().expect("sims")).unwrap_or(32);
+    let v: &'static Variant = Box::leak(Box::new(Variant::load("surprise").expect("surprise")));
+    let mut cfg = SearchConfig::with_simulations(sims);
+    cfg.draw_contempt = 0.15;
+    cfg.dirichlet_fraction = 0.0;
+    for g in 0..games {
+        let mut rng = Pcg64Mcg::seed_from_u64(1000 + g);
+        let mut game = VariantGame::new(start_state(v, &mut rng));
+        let mut hist = vec![game.state().position().hash()];
+        let mut log: Vec<String> = Vec::new();
+        let trained_red = g % 2 == 0;
+        loop {
+            if let Some(end) = game.outcome() {
+                let r = end.reason();
+                println!("game {g}: trained {} -> {} {r} after {} plies", if trained_red { "red" } else { "black" }, end.result(), game.plies().len());
+                if r.contains("repetition") {
+                    for l in log.iter().rev().take(10).rev() {
+                        println!("   {l}");
+                    }
+                }
+                break;
+            }
+            if game.plies().len() >= 400 {
+                println!("game {g}: ply limit");
+                break;
+            }
+            let s = game.state().clone();
+            let me = s.turn();
+            let trained = (me == engine::Color::Red) == trained_red;
+            let net = if trained { &a } else { &b };
+            let mut search = Search::new(View::new(&s, me), s.legal_actions(), &cfg, false, &hist);
+            while search.advance(&mut rng) {
+                let (obs, legal) = search.request();
+                let ev = net.evaluate(obs, &[legal]);
+                let p = ev.priors(0).to_vec();
+                search.deliver(&p, ev.value(0), &mut rng);
+            }
+            let temp = if game.plies().len() < 4 { 1.0 } else { 0.0 };
+            let act = search.choose(temp, &mut rng);
+            let visits = search.visits();
+            let n = visits.iter().find(|x| x.0 == act).map(|x| x.2).unwrap_or(0);
+            let nlegal = visits.len();
+            let q = search.root_value();
+            game.play(act, |outs| outs[0].0);
+            let h = game.state().position().hash();
+            let rep = hist.contains(&h);
+            hist.push(h);
+            log.push(format!("{} {:?} {act:?} visits {n}/{sims} of {nlegal} legal, repeats {rep}, root q {q:.2}", if trained { "T" } else { "U" }, me));
+        }
+    }
+}
