@@ -32,31 +32,25 @@ pub trait GameBot<G: Scored>: Send {
     fn choose(&mut self, g: &G) -> Action;
 }
 
-/// Uniformly random legal actions.
-pub struct RandomBot(Pcg64Mcg);
+pub use crate::search::{GreedyBot, RandomBot};
 
+/// The variants' `random` bot, on any [`Scored`] game: the same type and code.
 impl<G: Scored> GameBot<G> for RandomBot {
     fn name(&self) -> String {
         "random".into()
     }
     fn choose(&mut self, g: &G) -> Action {
-        let l = g.legal_actions();
-        l[self.0.random_range(0..l.len())]
+        self.pick(&g.legal_actions())
     }
 }
 
-/// One-ply material greedy: the action of highest [`Scored::gain_cp`], random among equals.
-pub struct GreedyBot(Pcg64Mcg);
-
+/// The variants' `greedy` bot on any [`Scored`] game, scoring actions by [`Scored::gain_cp`].
 impl<G: Scored> GameBot<G> for GreedyBot {
     fn name(&self) -> String {
         "greedy".into()
     }
     fn choose(&mut self, g: &G) -> Action {
-        let l = g.legal_actions();
-        let best = l.iter().map(|&a| g.gain_cp(a)).max().unwrap_or(0);
-        let top: Vec<Action> = l.into_iter().filter(|&a| g.gain_cp(a) == best).collect();
-        top[self.0.random_range(0..top.len())]
+        self.pick(&g.legal_actions(), |&a| g.gain_cp(a))
     }
 }
 
@@ -275,11 +269,11 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
     match name {
         "random" => {
             known(&[])?;
-            Ok(Box::new(RandomBot(rng)))
+            Ok(Box::new(RandomBot::new(seed)))
         }
         "greedy" => {
             known(&[])?;
-            Ok(Box::new(GreedyBot(rng)))
+            Ok(Box::new(GreedyBot::new(seed)))
         }
         "alphabeta" => {
             known(&["depth", "nodes"])?;
