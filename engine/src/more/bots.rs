@@ -6,7 +6,10 @@
 //! information Monte Carlo: alpha-beta on determinizations drawn by
 //! [`Game::sample_determinization`], Long et al. 2010).
 //!
-//! Specs are the variant bots' (`alphabeta:depth=3`, `ismcts:iterations=2000`, `pimc:k=8,depth=2`).
+//! `random` and `greedy` are the variant bots themselves ([`crate::search::RandomBot`],
+//! [`crate::search::GreedyBot`]), implemented here for any [`Scored`] game. Specs are parsed as the
+//! variant bots' are (`alphabeta:depth=3`, `ismcts:iterations=2000`, `pimc:k=8,depth=2`, also
+//! `pimc:k=8,search=alphabeta:depth=2`, or a `.toml` file with a `[bot]` table).
 
 use std::collections::HashMap;
 
@@ -242,26 +245,42 @@ impl<G: Scored> GameBot<G> for IsmctsBot {
 }
 
 /// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N]`,
-/// `pimc[:k=N,depth=N,nodes=N]`, `ismcts[:iterations=N,c=X,rollout=N,scale=X]`.
+/// `pimc[:k=N,depth=N,nodes=N]` (or, in the variants' spelling, `pimc:k=N,search=alphabeta:depth=N,nodes=N`),
+/// `ismcts[:iterations=N,c=X,rollout=N,scale=X]`, or a path ending in `.toml` whose `[bot]`
+/// table names the bot. The parameter syntax and its parsing are the variant bots'
+/// ([`crate::search::parse_params`], [`crate::search::spec_from_toml`]), so one spec means the same
+/// bot in a variant and in a preset wherever both bots take its parameters.
 ///
 /// # Errors
 /// The unknown bot or parameter, as text.
 pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
-    let (name, params) = spec.trim().split_once(':').unwrap_or((spec.trim(), ""));
-    let mut kv: HashMap<String, String> = HashMap::new();
-    for part in params.split([',', ':']).map(str::trim).filter(|p| !p.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| format!("bot parameter {part:?}: expected key=value"))?;
-        kv.insert(k.trim().to_string(), v.trim().to_string());
+    use crate::search::{param_f64, param_u64, parse_params};
+    let spec = spec.trim();
+    if spec.ends_with(".toml") {
+        let text = std::fs::read_to_string(spec).map_err(|e| format!("bot file {spec:?}: {e}"))?;
+        return from_spec(&crate::search::spec_from_toml(&text)?, seed);
     }
-    let num = |k: &str, d: u64| -> Result<u64, String> {
-        kv.get(k).map_or(Ok(d), |v| v.parse().map_err(|_| format!("{name} parameter {k}: {v:?} is not a non-negative integer")))
-    };
-    let real = |k: &str, d: f64| -> Result<f64, String> {
-        kv.get(k).map_or(Ok(d), |v| v.parse().map_err(|_| format!("{name} parameter {k}: {v:?} is not a number")))
-    };
+    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
+    let mut kv: HashMap<String, String> = HashMap::new();
+    for (k, v) in parse_params(params)? {
+        if k == "search" && name == "pimc" {
+            // PIMC's inner search: only the full-state alpha-beta here.
+            let (inner, p) = v.split_once(':').unwrap_or((v.as_str(), ""));
+            if inner != "alphabeta" {
+                return Err(format!("pimc search {inner:?}: only alphabeta[:depth=N,nodes=N] plays the RULES-more.md games"));
+            }
+            for (k, v) in parse_params(p)? {
+                kv.insert(k, v);
+            }
+            continue;
+        }
+        kv.insert(k, v);
+    }
+    let num = |k: &str, d: u64| -> Result<u64, String> { kv.get(k).map_or(Ok(d), |v| param_u64(name, k, v)) };
+    let real = |k: &str, d: f64| -> Result<f64, String> { kv.get(k).map_or(Ok(d), |v| param_f64(name, k, v)) };
     let known = |keys: &[&str]| -> Result<(), String> {
         match kv.keys().find(|k| !keys.contains(&k.as_str())) {
-            Some(k) => Err(format!("{name}: unknown parameter {k:?} (known: {})", keys.join(", "))),
+            Some(k) => Err(format!("{name}: unknown parameter {k:?} (known: {})", if keys.is_empty() { "none".to_string() } else { keys.join(", ") })),
             None => Ok(()),
         }
     };
@@ -293,6 +312,8 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
                 rng,
             }))
         }
-        _ => Err(format!("unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N])")),
+        _ => Err(format!(
+            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N], or a .toml file with a [bot] table)"
+        )),
     }
 }
