@@ -27,6 +27,24 @@ pub trait Scored: Game + Send + 'static {
     fn gain_cp(&self, action: Action) -> i32;
 }
 
+/// The variant games as a [`Scored`] game, so that these bots play them too (measured against
+/// the variant bots in `engine/examples/bots_generic_vs_variant.rs`): the static evaluation of
+/// [`crate::search::eval::evaluate`] and the captured piece's [`crate::search::material`] on the
+/// public position, the variant `greedy`'s score.
+impl Scored for crate::variant::game_state::VariantGameState {
+    fn eval_cp(&self, player: PlayerId) -> i32 {
+        crate::search::eval::evaluate(self.state(), crate::variant::game_state::color_of(player))
+    }
+    fn gain_cp(&self, action: Action) -> i32 {
+        match crate::variant::game_state::decode(action) {
+            Some(crate::variant::Action::Move { to, .. }) => {
+                self.state().position().piece_at(to).map(|p| crate::search::material(p.role)).unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+}
+
 /// A move chooser over any [`Scored`] game. Deterministic given its seed.
 pub trait GameBot<G: Scored>: Send {
     /// Name for records.
