@@ -353,6 +353,24 @@ fn presets_play_every_bot_kind_from_shared_setups() {
 }
 
 #[test]
+fn every_preset_plays_records_and_replays() {
+    // Every RULES-more.md preset, greedy against random: records that parse back (action strings
+    // as PGN move tokens) and replay from their set-up FEN to the recorded end.
+    for (name, _) in engine::more::presets::presets() {
+        let cfg = config(&format!(
+            "name = \"all-{name}\"\nvariant = \"{name}\"\npairs = 1\nmax_plies = 120\nopening_plies = 6\n[[player]]\nspec = \"greedy\"\n[[player]]\nspec = \"random\"\n"
+        ));
+        let pgn = tmp(&format!("all-{name}.pgn"));
+        let s = tournament::run(&cfg, &quiet(&pgn)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert_eq!(s.games, 2, "{name}");
+        let rs = records(&pgn);
+        assert_eq!(rs.len(), 2, "{name}");
+        assert!(rs.iter().all(|r| r.variant == name && r.moves.len() >= 6), "{name}");
+        check_replays(&rs);
+    }
+}
+
+#[test]
 fn uci_players_are_refused_for_presets() {
     let cfg = config("name = \"uci-missile\"\nvariant = \"missile\"\npairs = 1\n[[player]]\nspec = \"uci:/bin/true\"\nmovetime_ms = 10\n[[player]]\nspec = \"random\"\n");
     let e = tournament::run(&cfg, &quiet(&tmp("uci-missile.pgn"))).expect_err("refused");
