@@ -35,7 +35,7 @@ fn positions(v: &'static Variant, n: usize, seed: u64) -> Vec<State> {
             let l = g.state().legal_actions();
             let a = l[rng.random_range(0..l.len())];
             g.play(a, |outs| draw_outcome(outs, &mut rng));
-            if g.plies().len() % 6 == 0 && g.outcome().is_none() {
+            if g.plies().len().is_multiple_of(6) && g.outcome().is_none() {
                 out.push(g.state().clone());
             }
         }
