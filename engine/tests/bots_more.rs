@@ -97,3 +97,18 @@ fn every_bot_plays_every_camel_preset() {
         }
     }
 }
+
+#[test]
+fn ms_budgets_bound_the_search_time() {
+    // Budgets far beyond 60 ms without `ms`: depth 9, 10^6 iterations, 10^4 determinizations.
+    let g = MissileGame::preset("missile").expect("test fixture");
+    for spec in ["alphabeta:depth=9,nodes=1000000000,ms=60", "ismcts:iterations=1000000,ms=60", "pimc:k=10000,depth=3,ms=60"] {
+        let mut bot = from_spec::<MissileGame>(spec, 1).expect("test fixture");
+        let t = std::time::Instant::now();
+        let a = bot.choose(&g);
+        let took = t.elapsed();
+        assert!(g.legal_actions().contains(&a), "{spec}");
+        assert!(took.as_millis() < 2_000, "{spec} took {took:?}");
+    }
+    assert!(from_spec::<MissileGame>("alphabeta:ms=x", 1).is_err());
+}

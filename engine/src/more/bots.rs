@@ -13,6 +13,8 @@
 
 use std::collections::HashMap;
 
+use std::time::{Duration, Instant};
+
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -77,16 +79,45 @@ impl<G: Scored> GameBot<G> for GreedyBot {
 
 const MATE: i32 = 1_000_000;
 
-/// Negamax alpha-beta to a fixed depth with a node budget; captures first.
-fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut u64, budget: u64, ply: i32) -> i32 {
-    *nodes += 1;
+/// A search's budget: nodes per search and an optional wall-clock deadline (the `ms` parameter,
+/// checked every 256 nodes).
+struct Limit {
+    nodes: u64,
+    budget: u64,
+    deadline: Option<Instant>,
+    out_of_time: bool,
+}
+
+impl Limit {
+    fn new(budget: u64, deadline: Option<Instant>) -> Limit {
+        Limit { nodes: 0, budget, deadline, out_of_time: false }
+    }
+
+    /// Counts a node; whether the budget is spent.
+    fn spent(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.out_of_time && self.nodes % 256 == 0 {
+            self.out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.out_of_time || self.nodes >= self.budget
+    }
+}
+
+/// The deadline `ms` milliseconds from now.
+fn deadline(ms: Option<u64>) -> Option<Instant> {
+    ms.map(|ms| Instant::now() + Duration::from_millis(ms))
+}
+
+/// Negamax alpha-beta to a fixed depth within a [`Limit`]; captures first.
+fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, lim: &mut Limit, ply: i32) -> i32 {
+    let spent = lim.spent();
     let me = match g.turn() {
         Turn::Player(p) => p,
         // Callers score terminal children themselves (from the mover's side); chance nodes do not
         // occur in the games here.
         Turn::Terminal | Turn::Chance => return 0,
     };
-    if depth == 0 || *nodes >= budget {
+    if depth == 0 || spent {
         return g.eval_cp(me);
     }
     let mut l = g.legal_actions();
@@ -103,8 +134,8 @@ fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut 
                     (MATE - ply - 1) * r.signum() as i32
                 }
             }
-            Turn::Player(p) if p == me => negamax(&c, depth - 1, alpha, beta, nodes, budget, ply + 1),
-            _ => -negamax(&c, depth - 1, -beta, -alpha, nodes, budget, ply + 1),
+            Turn::Player(p) if p == me => negamax(&c, depth - 1, alpha, beta, lim, ply + 1),
+            _ => -negamax(&c, depth - 1, -beta, -alpha, lim, ply + 1),
         };
         if v > best {
             best = v;
@@ -118,27 +149,29 @@ fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut 
 }
 
 /// Scores every legal action of `g` by negamax at `depth` (from the acting player's view).
-fn score_actions<G: Scored>(g: &G, depth: u32, budget: u64) -> Vec<(Action, i32)> {
+fn score_actions<G: Scored>(g: &G, depth: u32, budget: u64, deadline: Option<Instant>) -> Vec<(Action, i32)> {
     let Turn::Player(me) = g.turn() else { return Vec::new() };
-    let mut nodes = 0;
+    let mut lim = Limit::new(budget, deadline);
     g.legal_actions()
         .into_iter()
         .map(|a| {
             let c = g.child(a);
             let v = match c.turn() {
                 Turn::Terminal => (c.returns(me) * MATE as f64) as i32,
-                Turn::Player(p) if p == me => negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut nodes, budget, 1),
-                _ => -negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut nodes, budget, 1),
+                Turn::Player(p) if p == me => negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut lim, 1),
+                _ => -negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut lim, 1),
             };
             (a, v)
         })
         .collect()
 }
 
-/// Fixed-depth alpha-beta on the full state (random among equal best).
+/// Fixed-depth alpha-beta on the full state (random among equal best), within `nodes` and, if
+/// set, `ms` milliseconds (leaves past the budget are scored statically).
 pub struct AlphaBetaBot {
     depth: u32,
     nodes: u64,
+    ms: Option<u64>,
     rng: Pcg64Mcg,
 }
 
@@ -147,7 +180,7 @@ impl<G: Scored> GameBot<G> for AlphaBetaBot {
         format!("alphabeta:depth={}", self.depth)
     }
     fn choose(&mut self, g: &G) -> Action {
-        let s = score_actions(g, self.depth, self.nodes);
+        let s = score_actions(g, self.depth, self.nodes, deadline(self.ms));
         let best = s.iter().map(|x| x.1).max().unwrap_or(0);
         let top: Vec<Action> = s.iter().filter(|x| x.1 == best).map(|x| x.0).collect();
         top[self.rng.random_range(0..top.len())]
@@ -155,11 +188,13 @@ impl<G: Scored> GameBot<G> for AlphaBetaBot {
 }
 
 /// PIMC: `k` determinizations from the acting player's information, alpha-beta on each; the
-/// action with the best mean score.
+/// action with the best mean score. With `ms`, no determinization starts after `ms`
+/// milliseconds (the first always runs) and the searches stop at that deadline.
 pub struct PimcBot {
     k: u32,
     depth: u32,
     nodes: u64,
+    ms: Option<u64>,
     rng: Pcg64Mcg,
 }
 
@@ -171,9 +206,13 @@ impl<G: Scored> GameBot<G> for PimcBot {
         let Turn::Player(me) = g.turn() else { return g.legal_actions()[0] };
         let legal = g.legal_actions();
         let mut sum: HashMap<Action, i64> = HashMap::new();
-        for _ in 0..self.k.max(1) {
+        let end = deadline(self.ms);
+        for i in 0..self.k.max(1) {
+            if i > 0 && end.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let d = g.sample_determinization(me, &mut self.rng);
-            for (a, v) in score_actions(&d, self.depth, self.nodes) {
+            for (a, v) in score_actions(&d, self.depth, self.nodes, end) {
                 *sum.entry(a).or_insert(0) += v as i64;
             }
         }
@@ -189,9 +228,11 @@ struct Node {
     stats: HashMap<Action, (u32, f64, u32)>,
 }
 
-/// Single-observer IS-MCTS over information-set keys.
+/// Single-observer IS-MCTS over information-set keys: `iterations`, or fewer when `ms`
+/// milliseconds pass first (checked every 16 iterations).
 pub struct IsmctsBot {
     iterations: u32,
+    ms: Option<u64>,
     c: f64,
     rollout: u32,
     scale: f64,
@@ -216,7 +257,11 @@ impl<G: Scored> GameBot<G> for IsmctsBot {
         let Turn::Player(me) = root.turn() else { return root.legal_actions()[0] };
         let mut tree: HashMap<(u64, PlayerId), Node> = HashMap::new();
         let root_key = (root.infoset_key(me), me);
-        for _ in 0..self.iterations.max(1) {
+        let end = deadline(self.ms);
+        for i in 0..self.iterations.max(1) {
+            if i % 16 == 15 && end.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let mut d = root.sample_determinization(me, &mut self.rng);
             let mut path: Vec<((u64, PlayerId), Action, PlayerId)> = Vec::new();
             let mut expanded = false;
@@ -262,9 +307,10 @@ impl<G: Scored> GameBot<G> for IsmctsBot {
     }
 }
 
-/// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N]`,
-/// `pimc[:k=N,depth=N,nodes=N]` (or, in the variants' spelling, `pimc:k=N,search=alphabeta:depth=N,nodes=N`),
-/// `ismcts[:iterations=N,c=X,rollout=N,scale=X]`, or a path ending in `.toml` whose `[bot]`
+/// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N,ms=N]`,
+/// `pimc[:k=N,depth=N,nodes=N,ms=N]` (or, in the variants' spelling,
+/// `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`), `ismcts[:iterations=N,ms=N,c=X,rollout=N,scale=X]`
+/// (`ms`: milliseconds per move, as the variant bots take it), or a path ending in `.toml` whose `[bot]`
 /// table names the bot. The parameter syntax and its parsing are the variant bots'
 /// ([`crate::search::parse_params`], [`crate::search::spec_from_toml`]), so one spec means the same
 /// bot in a variant and in a preset wherever both bots take its parameters.
@@ -295,6 +341,7 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
         kv.insert(k, v);
     }
     let num = |k: &str, d: u64| -> Result<u64, String> { kv.get(k).map_or(Ok(d), |v| param_u64(name, k, v)) };
+    let ms = || -> Result<Option<u64>, String> { kv.get("ms").map(|v| param_u64(name, "ms", v).map(|m| m.max(1))).transpose() };
     let real = |k: &str, d: f64| -> Result<f64, String> { kv.get(k).map_or(Ok(d), |v| param_f64(name, k, v)) };
     let known = |keys: &[&str]| -> Result<(), String> {
         match kv.keys().find(|k| !keys.contains(&k.as_str())) {
@@ -313,17 +360,18 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
             Ok(Box::new(GreedyBot::new(seed)))
         }
         "alphabeta" => {
-            known(&["depth", "nodes"])?;
-            Ok(Box::new(AlphaBetaBot { depth: num("depth", 3)? as u32, nodes: num("nodes", 2_000_000)?, rng }))
+            known(&["depth", "nodes", "ms"])?;
+            Ok(Box::new(AlphaBetaBot { depth: num("depth", 3)? as u32, nodes: num("nodes", 2_000_000)?, ms: ms()?, rng }))
         }
         "pimc" => {
-            known(&["k", "depth", "nodes"])?;
-            Ok(Box::new(PimcBot { k: num("k", 8)? as u32, depth: num("depth", 2)? as u32, nodes: num("nodes", 200_000)?, rng }))
+            known(&["k", "depth", "nodes", "ms"])?;
+            Ok(Box::new(PimcBot { k: num("k", 8)? as u32, depth: num("depth", 2)? as u32, nodes: num("nodes", 200_000)?, ms: ms()?, rng }))
         }
         "ismcts" => {
-            known(&["iterations", "c", "rollout", "scale"])?;
+            known(&["iterations", "ms", "c", "rollout", "scale"])?;
             Ok(Box::new(IsmctsBot {
                 iterations: num("iterations", 1000)? as u32,
+                ms: ms()?,
                 c: real("c", 0.7)?,
                 rollout: num("rollout", 20)? as u32,
                 scale: real("scale", 600.0)?,
