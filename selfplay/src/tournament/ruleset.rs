@@ -8,7 +8,8 @@
 //! drawn uniformly at random from the set-up seed, as the variants' hidden set-ups are (Surprise
 //! layouts, owner's-choice arrangements), so both games of a pair start from the same position;
 //! the record's start FEN is the full state after the set-up, and the moves are the games' action
-//! strings. Players are the Game-trait bots of [`engine::more::bots`] (`random`, `greedy`,
+//! strings. These games reveal a hidden set-up when it is complete (RULES-more.md §1.9, §3.8), so
+//! a game started from that FEN hides nothing the rules still hide. Players are the Game-trait bots of [`engine::more::bots`] (`random`, `greedy`,
 //! `alphabeta`, `pimc`, `ismcts`); UCI engines have no protocol for these games and are refused
 //! ([`PresetError::Uci`]).
 
