@@ -37,6 +37,33 @@ fn bad_specs_are_errors() {
     assert!(from_spec::<MissileGame>("nosuch", 1).is_err());
     assert!(from_spec::<MissileGame>("alphabeta:depth=x", 1).is_err());
     assert!(from_spec::<MissileGame>("alphabeta:foo=1", 1).is_err());
+    assert!(from_spec::<MissileGame>("random:depth=1", 1).is_err());
+    assert!(from_spec::<MissileGame>("pimc:k=2,search=expectimax:depth=1", 1).is_err());
+}
+
+#[test]
+fn specs_read_as_the_variant_bots_do() {
+    // The variants' PIMC spelling (`search=alphabeta:…`) and a `[bot]` TOML file build the same bot
+    // as the plain parameters: the same choices from the same seed.
+    let path = std::env::temp_dir().join(format!("anqi-bots-more-{}.toml", std::process::id()));
+    std::fs::write(&path, "[bot]\nkind = \"pimc\"\nk = 3\n[bot.search]\nkind = \"alphabeta\"\ndepth = 1\n").expect("temp file");
+    let specs = ["pimc:k=3,depth=1".to_string(), "pimc:k=3,search=alphabeta:depth=1".to_string(), path.display().to_string()];
+    let mut runs = Vec::new();
+    for spec in &specs {
+        let mut g = MissileGame::preset("missile-hidden-5").expect("test fixture").with_max_plies(30);
+        let mut bot = from_spec::<MissileGame>(spec, 9).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let mut moves = Vec::new();
+        while !g.is_terminal() {
+            let a = bot.choose(&g);
+            moves.push(g.action_string(a));
+            g.apply(a);
+        }
+        runs.push(moves);
+    }
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(runs[0].len(), 30);
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(runs[0], runs[2]);
 }
 
 #[test]
@@ -69,4 +96,19 @@ fn every_bot_plays_every_camel_preset() {
             }
         }
     }
+}
+
+#[test]
+fn ms_budgets_bound_the_search_time() {
+    // Budgets far beyond 60 ms without `ms`: depth 9, 10^6 iterations, 10^4 determinizations.
+    let g = MissileGame::preset("missile").expect("test fixture");
+    for spec in ["alphabeta:depth=9,nodes=1000000000,ms=60", "ismcts:iterations=1000000,ms=60", "pimc:k=10000,depth=3,ms=60"] {
+        let mut bot = from_spec::<MissileGame>(spec, 1).expect("test fixture");
+        let t = std::time::Instant::now();
+        let a = bot.choose(&g);
+        let took = t.elapsed();
+        assert!(g.legal_actions().contains(&a), "{spec}");
+        assert!(took.as_millis() < 2_000, "{spec} took {took:?}");
+    }
+    assert!(from_spec::<MissileGame>("alphabeta:ms=x", 1).is_err());
 }

@@ -1,11 +1,14 @@
 //! Tournaments end to end: greedy beats random; PGN records replay exactly; a killed tournament
 //! resumes without losing or repeating games (and ends with the same games as an uninterrupted
 //! run); paired games share their hidden set-up; external UCI engines (our own `anqi uci`, and
-//! Pikafish when it is built and can search) play through the UCI client.
+//! Pikafish when it is built and can search) play through the UCI client; the RULES-more.md
+//! presets (missile, skill, camel) run through the same runner with their own bots, record,
+//! replay and resume alike, and refuse UCI players.
 
 use selfplay::tournament::game::{self, Setup};
 use selfplay::tournament::pgn::{self, Record};
-use selfplay::tournament::{self, Config, Options};
+use selfplay::tournament::ruleset::PresetError;
+use selfplay::tournament::{self, Config, Options, Ruleset};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -32,15 +35,17 @@ fn records(pgn: &Path) -> Vec<Record> {
 }
 
 /// Every record replays from its set-up to the same moves (reveal letters included) and, unless
-/// adjudicated or forfeited, to the same ending.
+/// adjudicated or forfeited, to the same ending. Variants and RULES-more.md presets alike.
 fn check_replays(rs: &[Record]) {
     for r in rs {
-        let v = selfplay::cli::variant_arg::load(&r.variant).expect("variant");
-        let g = game::replay(v, &r.setup, &r.moves).unwrap_or_else(|e| panic!("{:?}: {e:#}", r.key));
+        let rules = Ruleset::load(&r.variant).expect("variant");
+        let end = rules.replay(&r.setup, &r.moves).unwrap_or_else(|e| panic!("{:?}: {e:#}", r.key));
         if r.outcome.reason != "ply limit" && !r.outcome.reason.starts_with("forfeit") {
-            let end = g.outcome().unwrap_or_else(|| panic!("{:?}: replay does not end", r.key));
-            assert_eq!(end.winner(), r.outcome.winner, "{:?}", r.key);
-            assert_eq!(end.reason(), r.outcome.reason, "{:?}", r.key);
+            let end = end.unwrap_or_else(|| panic!("{:?}: replay does not end", r.key));
+            assert_eq!(end.winner, r.outcome.winner, "{:?}", r.key);
+            assert_eq!(end.reason, r.outcome.reason, "{:?}", r.key);
+        } else if r.outcome.reason == "ply limit" {
+            assert!(end.is_none(), "{:?}: adjudicated, but the rules end it: {end:?}", r.key);
         }
     }
 }
@@ -269,4 +274,112 @@ fn pikafish_if_it_can_search() {
         Ok(s) => eprintln!("skipped: Pikafish forfeits (no NNUE net?): {:?}", s.reasons),
         Err(e) => eprintln!("skipped: Pikafish cannot play here: {e:#}"),
     }
+}
+
+const MISSILE: &str = r#"
+name = "missile-gr"
+variant = "missile"
+pairs = 2
+seed = 5
+max_plies = 300
+[[player]]
+spec = "greedy"
+[[player]]
+spec = "random"
+"#;
+
+#[test]
+fn missile_tournament_records_replays_and_resumes() {
+    let cfg = config(MISSILE);
+    let full_pgn = tmp("missile-full.pgn");
+    let full = tournament::run(&cfg, &quiet(&full_pgn)).expect("runs");
+    assert_eq!((full.games, full.played_now, full.variant.as_str()), (4, 4, "missile"));
+    assert!(full.table[0][1].points() > full.table[1][0].points(), "greedy against random: {:?}", full.table[0][1]);
+    assert!(full.render().contains("Tournament missile-gr (missile): 4 games"), "{}", full.render());
+    let rs = records(&full_pgn);
+    assert_eq!(rs.len(), 4);
+    for r in &rs {
+        assert_eq!(r.variant, "missile");
+        assert!(!r.moves.is_empty() && r.setup.fen.split_whitespace().count() >= 4, "{r:?}");
+    }
+    check_replays(&rs);
+    // A rerun finds every game in the PGN and plays none.
+    let again = tournament::run(&cfg, &quiet(&full_pgn)).expect("reruns");
+    assert_eq!((again.resumed, again.played_now, again.games), (4, 0, 4));
+    assert_eq!(records(&full_pgn).len(), 4);
+    // Killed after one game: the rest is played on restart, without repeats, and the games are
+    // those of the uninterrupted run.
+    let pgn = tmp("missile-killed.pgn");
+    let first = tournament::run(&cfg, &Options { max_new_games: Some(1), ..quiet(&pgn) }).expect("first part");
+    assert_eq!(first.played_now, 1);
+    let second = tournament::run(&cfg, &quiet(&pgn)).expect("resumed");
+    assert_eq!((second.resumed, second.played_now, second.games), (1, 3, 4));
+    let mut a: Vec<_> = rs.into_iter().map(|r| (r.key, r.setup, r.moves, r.outcome)).collect();
+    let mut b: Vec<_> = records(&pgn).into_iter().map(|r| (r.key, r.setup, r.moves, r.outcome)).collect();
+    a.sort_by_key(|x| x.0);
+    b.sort_by_key(|x| x.0);
+    assert_eq!(a, b);
+    assert_eq!(full.table, second.table);
+}
+
+#[test]
+fn presets_play_every_bot_kind_from_shared_setups() {
+    // A hidden missile set-up, a secret tile set-up and a camel edition with plate actions; the
+    // search bots with small budgets; short games.
+    for variant in ["missile-hidden-centre", "skill-secret", "camel-3"] {
+        let cfg = config(&format!(
+            "name = \"bots-{variant}\"\nvariant = \"{variant}\"\npairs = 2\nmax_plies = 40\nopening_plies = 2\n[budget]\nnodes = 3000\n\
+             [[player]]\nspec = \"alphabeta:depth=2\"\n[[player]]\nspec = \"pimc:k=2,depth=1\"\n[[player]]\nspec = \"ismcts:iterations=40\"\n"
+        ));
+        let pgn = tmp(&format!("bots-{variant}.pgn"));
+        let s = tournament::run(&cfg, &quiet(&pgn)).expect("runs");
+        assert_eq!(s.games, 12, "{variant}");
+        assert!(!s.reasons.contains_key("forfeit"), "{variant}: {:?}", s.reasons);
+        let rs = records(&pgn);
+        assert_eq!(rs.len(), 12);
+        // One set-up per pair, the same for every pairing; different pairs draw different ones.
+        let setups: BTreeSet<(u32, String)> = rs.iter().map(|r| (r.key.pair, r.setup.fen.clone())).collect();
+        assert_eq!(setups.len(), 2, "{variant}: {setups:?}");
+        if variant != "camel-3" {
+            assert!(rs.iter().all(|r| r.setup.label.starts_with("set-up drawn")), "{variant}: {:?}", rs[0].setup);
+        }
+        // Both games of a pair open with the same random plies.
+        for r in &rs {
+            let twin = rs.iter().find(|o| o.key.pairing == r.key.pairing && o.key.pair == r.key.pair && o.key.game != r.key.game).expect("twin");
+            assert_eq!(r.moves[..2], twin.moves[..2], "{variant} {:?}", r.key);
+        }
+        check_replays(&rs);
+    }
+}
+
+#[test]
+fn every_preset_plays_records_and_replays() {
+    // Every RULES-more.md preset, greedy against random: records that parse back (action strings
+    // as PGN move tokens) and replay from their set-up FEN to the recorded end.
+    for (name, _) in engine::more::presets::presets() {
+        let cfg = config(&format!(
+            "name = \"all-{name}\"\nvariant = \"{name}\"\npairs = 1\nmax_plies = 120\nopening_plies = 6\n[[player]]\nspec = \"greedy\"\n[[player]]\nspec = \"random\"\n"
+        ));
+        let pgn = tmp(&format!("all-{name}.pgn"));
+        let s = tournament::run(&cfg, &quiet(&pgn)).unwrap_or_else(|e| panic!("{name}: {e:#}"));
+        assert_eq!(s.games, 2, "{name}");
+        let rs = records(&pgn);
+        assert_eq!(rs.len(), 2, "{name}");
+        assert!(rs.iter().all(|r| r.variant == name && r.moves.len() >= 6), "{name}");
+        check_replays(&rs);
+    }
+}
+
+#[test]
+fn uci_players_are_refused_for_presets() {
+    let cfg = config("name = \"uci-missile\"\nvariant = \"missile\"\npairs = 1\n[[player]]\nspec = \"uci:/bin/true\"\nmovetime_ms = 10\n[[player]]\nspec = \"random\"\n");
+    let e = tournament::run(&cfg, &quiet(&tmp("uci-missile.pgn"))).expect_err("refused");
+    match e.downcast_ref::<PresetError>() {
+        Some(PresetError::Uci { preset, .. }) => assert_eq!(preset, "missile"),
+        _ => panic!("expected PresetError::Uci, got {e:#}"),
+    }
+    // A bot the presets' bot set does not have is named at load.
+    let cfg = config("name = \"bad-bot\"\nvariant = \"camel-1\"\npairs = 1\n[[player]]\nspec = \"expectimax\"\n[[player]]\nspec = \"random\"\n");
+    let e = tournament::run(&cfg, &quiet(&tmp("bad-bot.pgn"))).expect_err("unknown bot");
+    assert!(format!("{e:#}").contains("expectimax"), "{e:#}");
 }

@@ -6,9 +6,14 @@
 //! information Monte Carlo: alpha-beta on determinizations drawn by
 //! [`Game::sample_determinization`], Long et al. 2010).
 //!
-//! Specs are the variant bots' (`alphabeta:depth=3`, `ismcts:iterations=2000`, `pimc:k=8,depth=2`).
+//! `random` and `greedy` are the variant bots themselves ([`crate::search::RandomBot`],
+//! [`crate::search::GreedyBot`]), implemented here for any [`Scored`] game. Specs are parsed as the
+//! variant bots' are (`alphabeta:depth=3`, `ismcts:iterations=2000`, `pimc:k=8,depth=2`, also
+//! `pimc:k=8,search=alphabeta:depth=2`, or a `.toml` file with a `[bot]` table).
 
 use std::collections::HashMap;
+
+use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -24,6 +29,24 @@ pub trait Scored: Game + Send + 'static {
     fn gain_cp(&self, action: Action) -> i32;
 }
 
+/// The variant games as a [`Scored`] game, so that these bots play them too (measured against
+/// the variant bots in `engine/examples/bots_generic_vs_variant.rs`): the static evaluation of
+/// [`crate::search::eval::evaluate`] and the captured piece's [`crate::search::material`] on the
+/// public position, the variant `greedy`'s score.
+impl Scored for crate::variant::game_state::VariantGameState {
+    fn eval_cp(&self, player: PlayerId) -> i32 {
+        crate::search::eval::evaluate(self.state(), crate::variant::game_state::color_of(player))
+    }
+    fn gain_cp(&self, action: Action) -> i32 {
+        match crate::variant::game_state::decode(action) {
+            Some(crate::variant::Action::Move { to, .. }) => {
+                self.state().position().piece_at(to).map(|p| crate::search::material(p.role)).unwrap_or(0)
+            }
+            _ => 0,
+        }
+    }
+}
+
 /// A move chooser over any [`Scored`] game. Deterministic given its seed.
 pub trait GameBot<G: Scored>: Send {
     /// Name for records.
@@ -32,46 +55,69 @@ pub trait GameBot<G: Scored>: Send {
     fn choose(&mut self, g: &G) -> Action;
 }
 
-/// Uniformly random legal actions.
-pub struct RandomBot(Pcg64Mcg);
+pub use crate::search::{GreedyBot, RandomBot};
 
+/// The variants' `random` bot, on any [`Scored`] game: the same type and code.
 impl<G: Scored> GameBot<G> for RandomBot {
     fn name(&self) -> String {
         "random".into()
     }
     fn choose(&mut self, g: &G) -> Action {
-        let l = g.legal_actions();
-        l[self.0.random_range(0..l.len())]
+        self.pick(&g.legal_actions())
     }
 }
 
-/// One-ply material greedy: the action of highest [`Scored::gain_cp`], random among equals.
-pub struct GreedyBot(Pcg64Mcg);
-
+/// The variants' `greedy` bot on any [`Scored`] game, scoring actions by [`Scored::gain_cp`].
 impl<G: Scored> GameBot<G> for GreedyBot {
     fn name(&self) -> String {
         "greedy".into()
     }
     fn choose(&mut self, g: &G) -> Action {
-        let l = g.legal_actions();
-        let best = l.iter().map(|&a| g.gain_cp(a)).max().unwrap_or(0);
-        let top: Vec<Action> = l.into_iter().filter(|&a| g.gain_cp(a) == best).collect();
-        top[self.0.random_range(0..top.len())]
+        self.pick(&g.legal_actions(), |&a| g.gain_cp(a))
     }
 }
 
 const MATE: i32 = 1_000_000;
 
-/// Negamax alpha-beta to a fixed depth with a node budget; captures first.
-fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut u64, budget: u64, ply: i32) -> i32 {
-    *nodes += 1;
+/// A search's budget: nodes per search and an optional wall-clock deadline (the `ms` parameter,
+/// checked every 256 nodes).
+struct Limit {
+    nodes: u64,
+    budget: u64,
+    deadline: Option<Instant>,
+    out_of_time: bool,
+}
+
+impl Limit {
+    fn new(budget: u64, deadline: Option<Instant>) -> Limit {
+        Limit { nodes: 0, budget, deadline, out_of_time: false }
+    }
+
+    /// Counts a node; whether the budget is spent.
+    fn spent(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.out_of_time && self.nodes % 256 == 0 {
+            self.out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
+        self.out_of_time || self.nodes >= self.budget
+    }
+}
+
+/// The deadline `ms` milliseconds from now.
+fn deadline(ms: Option<u64>) -> Option<Instant> {
+    ms.map(|ms| Instant::now() + Duration::from_millis(ms))
+}
+
+/// Negamax alpha-beta to a fixed depth within a [`Limit`]; captures first.
+fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, lim: &mut Limit, ply: i32) -> i32 {
+    let spent = lim.spent();
     let me = match g.turn() {
         Turn::Player(p) => p,
         // Callers score terminal children themselves (from the mover's side); chance nodes do not
         // occur in the games here.
         Turn::Terminal | Turn::Chance => return 0,
     };
-    if depth == 0 || *nodes >= budget {
+    if depth == 0 || spent {
         return g.eval_cp(me);
     }
     let mut l = g.legal_actions();
@@ -88,8 +134,8 @@ fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut 
                     (MATE - ply - 1) * r.signum() as i32
                 }
             }
-            Turn::Player(p) if p == me => negamax(&c, depth - 1, alpha, beta, nodes, budget, ply + 1),
-            _ => -negamax(&c, depth - 1, -beta, -alpha, nodes, budget, ply + 1),
+            Turn::Player(p) if p == me => negamax(&c, depth - 1, alpha, beta, lim, ply + 1),
+            _ => -negamax(&c, depth - 1, -beta, -alpha, lim, ply + 1),
         };
         if v > best {
             best = v;
@@ -103,27 +149,29 @@ fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, nodes: &mut 
 }
 
 /// Scores every legal action of `g` by negamax at `depth` (from the acting player's view).
-fn score_actions<G: Scored>(g: &G, depth: u32, budget: u64) -> Vec<(Action, i32)> {
+fn score_actions<G: Scored>(g: &G, depth: u32, budget: u64, deadline: Option<Instant>) -> Vec<(Action, i32)> {
     let Turn::Player(me) = g.turn() else { return Vec::new() };
-    let mut nodes = 0;
+    let mut lim = Limit::new(budget, deadline);
     g.legal_actions()
         .into_iter()
         .map(|a| {
             let c = g.child(a);
             let v = match c.turn() {
                 Turn::Terminal => (c.returns(me) * MATE as f64) as i32,
-                Turn::Player(p) if p == me => negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut nodes, budget, 1),
-                _ => -negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut nodes, budget, 1),
+                Turn::Player(p) if p == me => negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut lim, 1),
+                _ => -negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut lim, 1),
             };
             (a, v)
         })
         .collect()
 }
 
-/// Fixed-depth alpha-beta on the full state (random among equal best).
+/// Fixed-depth alpha-beta on the full state (random among equal best), within `nodes` and, if
+/// set, `ms` milliseconds (leaves past the budget are scored statically).
 pub struct AlphaBetaBot {
     depth: u32,
     nodes: u64,
+    ms: Option<u64>,
     rng: Pcg64Mcg,
 }
 
@@ -132,7 +180,7 @@ impl<G: Scored> GameBot<G> for AlphaBetaBot {
         format!("alphabeta:depth={}", self.depth)
     }
     fn choose(&mut self, g: &G) -> Action {
-        let s = score_actions(g, self.depth, self.nodes);
+        let s = score_actions(g, self.depth, self.nodes, deadline(self.ms));
         let best = s.iter().map(|x| x.1).max().unwrap_or(0);
         let top: Vec<Action> = s.iter().filter(|x| x.1 == best).map(|x| x.0).collect();
         top[self.rng.random_range(0..top.len())]
@@ -140,11 +188,13 @@ impl<G: Scored> GameBot<G> for AlphaBetaBot {
 }
 
 /// PIMC: `k` determinizations from the acting player's information, alpha-beta on each; the
-/// action with the best mean score.
+/// action with the best mean score. With `ms`, no determinization starts after `ms`
+/// milliseconds (the first always runs) and the searches stop at that deadline.
 pub struct PimcBot {
     k: u32,
     depth: u32,
     nodes: u64,
+    ms: Option<u64>,
     rng: Pcg64Mcg,
 }
 
@@ -156,9 +206,13 @@ impl<G: Scored> GameBot<G> for PimcBot {
         let Turn::Player(me) = g.turn() else { return g.legal_actions()[0] };
         let legal = g.legal_actions();
         let mut sum: HashMap<Action, i64> = HashMap::new();
-        for _ in 0..self.k.max(1) {
+        let end = deadline(self.ms);
+        for i in 0..self.k.max(1) {
+            if i > 0 && end.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let d = g.sample_determinization(me, &mut self.rng);
-            for (a, v) in score_actions(&d, self.depth, self.nodes) {
+            for (a, v) in score_actions(&d, self.depth, self.nodes, end) {
                 *sum.entry(a).or_insert(0) += v as i64;
             }
         }
@@ -174,9 +228,11 @@ struct Node {
     stats: HashMap<Action, (u32, f64, u32)>,
 }
 
-/// Single-observer IS-MCTS over information-set keys.
+/// Single-observer IS-MCTS over information-set keys: `iterations`, or fewer when `ms`
+/// milliseconds pass first (checked every 16 iterations).
 pub struct IsmctsBot {
     iterations: u32,
+    ms: Option<u64>,
     c: f64,
     rollout: u32,
     scale: f64,
@@ -201,7 +257,11 @@ impl<G: Scored> GameBot<G> for IsmctsBot {
         let Turn::Player(me) = root.turn() else { return root.legal_actions()[0] };
         let mut tree: HashMap<(u64, PlayerId), Node> = HashMap::new();
         let root_key = (root.infoset_key(me), me);
-        for _ in 0..self.iterations.max(1) {
+        let end = deadline(self.ms);
+        for i in 0..self.iterations.max(1) {
+            if i % 16 == 15 && end.is_some_and(|d| Instant::now() >= d) {
+                break;
+            }
             let mut d = root.sample_determinization(me, &mut self.rng);
             let mut path: Vec<((u64, PlayerId), Action, PlayerId)> = Vec::new();
             let mut expanded = false;
@@ -247,27 +307,45 @@ impl<G: Scored> GameBot<G> for IsmctsBot {
     }
 }
 
-/// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N]`,
-/// `pimc[:k=N,depth=N,nodes=N]`, `ismcts[:iterations=N,c=X,rollout=N,scale=X]`.
+/// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N,ms=N]`,
+/// `pimc[:k=N,depth=N,nodes=N,ms=N]` (or, in the variants' spelling,
+/// `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`), `ismcts[:iterations=N,ms=N,c=X,rollout=N,scale=X]`
+/// (`ms`: milliseconds per move, as the variant bots take it), or a path ending in `.toml` whose `[bot]`
+/// table names the bot. The parameter syntax and its parsing are the variant bots'
+/// ([`crate::search::parse_params`], [`crate::search::spec_from_toml`]), so one spec means the same
+/// bot in a variant and in a preset wherever both bots take its parameters.
 ///
 /// # Errors
 /// The unknown bot or parameter, as text.
 pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
-    let (name, params) = spec.trim().split_once(':').unwrap_or((spec.trim(), ""));
-    let mut kv: HashMap<String, String> = HashMap::new();
-    for part in params.split([',', ':']).map(str::trim).filter(|p| !p.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| format!("bot parameter {part:?}: expected key=value"))?;
-        kv.insert(k.trim().to_string(), v.trim().to_string());
+    use crate::search::{param_f64, param_u64, parse_params};
+    let spec = spec.trim();
+    if spec.ends_with(".toml") {
+        let text = std::fs::read_to_string(spec).map_err(|e| format!("bot file {spec:?}: {e}"))?;
+        return from_spec(&crate::search::spec_from_toml(&text)?, seed);
     }
-    let num = |k: &str, d: u64| -> Result<u64, String> {
-        kv.get(k).map_or(Ok(d), |v| v.parse().map_err(|_| format!("{name} parameter {k}: {v:?} is not a non-negative integer")))
-    };
-    let real = |k: &str, d: f64| -> Result<f64, String> {
-        kv.get(k).map_or(Ok(d), |v| v.parse().map_err(|_| format!("{name} parameter {k}: {v:?} is not a number")))
-    };
+    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
+    let mut kv: HashMap<String, String> = HashMap::new();
+    for (k, v) in parse_params(params)? {
+        if k == "search" && name == "pimc" {
+            // PIMC's inner search: only the full-state alpha-beta here.
+            let (inner, p) = v.split_once(':').unwrap_or((v.as_str(), ""));
+            if inner != "alphabeta" {
+                return Err(format!("pimc search {inner:?}: only alphabeta[:depth=N,nodes=N] plays the RULES-more.md games"));
+            }
+            for (k, v) in parse_params(p)? {
+                kv.insert(k, v);
+            }
+            continue;
+        }
+        kv.insert(k, v);
+    }
+    let num = |k: &str, d: u64| -> Result<u64, String> { kv.get(k).map_or(Ok(d), |v| param_u64(name, k, v)) };
+    let ms = || -> Result<Option<u64>, String> { kv.get("ms").map(|v| param_u64(name, "ms", v).map(|m| m.max(1))).transpose() };
+    let real = |k: &str, d: f64| -> Result<f64, String> { kv.get(k).map_or(Ok(d), |v| param_f64(name, k, v)) };
     let known = |keys: &[&str]| -> Result<(), String> {
         match kv.keys().find(|k| !keys.contains(&k.as_str())) {
-            Some(k) => Err(format!("{name}: unknown parameter {k:?} (known: {})", keys.join(", "))),
+            Some(k) => Err(format!("{name}: unknown parameter {k:?} (known: {})", if keys.is_empty() { "none".to_string() } else { keys.join(", ") })),
             None => Ok(()),
         }
     };
@@ -275,30 +353,33 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
     match name {
         "random" => {
             known(&[])?;
-            Ok(Box::new(RandomBot(rng)))
+            Ok(Box::new(RandomBot::new(seed)))
         }
         "greedy" => {
             known(&[])?;
-            Ok(Box::new(GreedyBot(rng)))
+            Ok(Box::new(GreedyBot::new(seed)))
         }
         "alphabeta" => {
-            known(&["depth", "nodes"])?;
-            Ok(Box::new(AlphaBetaBot { depth: num("depth", 3)? as u32, nodes: num("nodes", 2_000_000)?, rng }))
+            known(&["depth", "nodes", "ms"])?;
+            Ok(Box::new(AlphaBetaBot { depth: num("depth", 3)? as u32, nodes: num("nodes", 2_000_000)?, ms: ms()?, rng }))
         }
         "pimc" => {
-            known(&["k", "depth", "nodes"])?;
-            Ok(Box::new(PimcBot { k: num("k", 8)? as u32, depth: num("depth", 2)? as u32, nodes: num("nodes", 200_000)?, rng }))
+            known(&["k", "depth", "nodes", "ms"])?;
+            Ok(Box::new(PimcBot { k: num("k", 8)? as u32, depth: num("depth", 2)? as u32, nodes: num("nodes", 200_000)?, ms: ms()?, rng }))
         }
         "ismcts" => {
-            known(&["iterations", "c", "rollout", "scale"])?;
+            known(&["iterations", "ms", "c", "rollout", "scale"])?;
             Ok(Box::new(IsmctsBot {
                 iterations: num("iterations", 1000)? as u32,
+                ms: ms()?,
                 c: real("c", 0.7)?,
                 rollout: num("rollout", 20)? as u32,
                 scale: real("scale", 600.0)?,
                 rng,
             }))
         }
-        _ => Err(format!("unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N])")),
+        _ => Err(format!(
+            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N], or a .toml file with a [bot] table)"
+        )),
     }
 }

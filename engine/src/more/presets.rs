@@ -27,9 +27,58 @@ pub trait Playable: Scored {
     /// # Errors
     /// [`MoreError::Move`] when no legal action has that string.
     fn play_text(&mut self, text: &str) -> Result<(), MoreError>;
+    /// Whether the game is still in its set-up phase (placements or tile choices, written with
+    /// `@`), before the first board move.
+    fn in_setup(&self) -> bool;
+}
+
+/// Something done with a preset's game whatever its concrete type: [`with_game`] builds the
+/// game and hands it to [`WithGame::run`], so callers (the CLI, tournaments, studies) write one
+/// generic body instead of one branch per game.
+pub trait WithGame {
+    /// What the body returns.
+    type Output;
+    /// The body, for the preset's game `g`.
+    fn run<G: Playable>(self, g: G) -> Self::Output;
+}
+
+/// Builds the game of preset `name`, from its start (set-up phase included) or from `fen`
+/// (after set-up), without a ply horizon of its own, and runs `body` on it.
+///
+/// # Errors
+/// [`MoreError::UnknownPreset`], or the FEN's error.
+pub fn with_game<W: WithGame>(name: &str, fen: Option<&str>, body: W) -> Result<W::Output, MoreError> {
+    if missile::rules::PRESETS.contains(&name) {
+        let preset = missile::MissileRules::preset(name)?;
+        let g = match fen {
+            Some(f) => MissileGame::from_fen(preset, f)?,
+            None => MissileGame::new(preset),
+        };
+        return Ok(body.run(g.with_max_plies(u32::MAX)));
+    }
+    if skill::rules::PRESETS.contains(&name) {
+        let preset = skill::SkillRules::preset(name)?;
+        let g = match fen {
+            Some(f) => SkillGame::from_fen(preset, f)?,
+            None => SkillGame::new(preset),
+        };
+        return Ok(body.run(g.with_max_plies(u32::MAX)));
+    }
+    if camel::rules::PRESETS.contains(&name) {
+        let preset = camel::CamelRules::preset(name)?;
+        let g = match fen {
+            Some(f) => CamelGame::from_fen(preset, f)?,
+            None => CamelGame::new(preset),
+        };
+        return Ok(body.run(g.with_max_plies(u32::MAX)));
+    }
+    Err(MoreError::UnknownPreset(name.to_string()))
 }
 
 impl Playable for MissileGame {
+    fn in_setup(&self) -> bool {
+        MissileGame::in_setup(self)
+    }
     fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
         self.play_str(text)
     }
@@ -63,6 +112,9 @@ impl Playable for MissileGame {
 }
 
 impl Playable for SkillGame {
+    fn in_setup(&self) -> bool {
+        SkillGame::in_setup(self)
+    }
     fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
         self.play_str(text)
     }
@@ -116,6 +168,9 @@ impl Playable for SkillGame {
 }
 
 impl Playable for CamelGame {
+    fn in_setup(&self) -> bool {
+        false
+    }
     fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
         self.play_str(text)
     }
@@ -239,7 +294,7 @@ fn play_game<G: Playable>(mut g: G, variant: &str, opts: PlayOptions<'_>) -> Res
             break;
         }
         // Set-up actions are the bots' own; the random opening counts board plies only.
-        let setup_phase = g.action_string(g.legal_actions()[0]).contains('@');
+        let setup_phase = g.in_setup();
         let a = if !setup_phase && played < opening_plies { opening.choose(&g) } else { bots[p.index()].choose(&g) };
         if !setup_phase {
             played += 1;
@@ -272,34 +327,14 @@ pub struct PlayOptions<'a> {
 /// # Errors
 /// An unknown preset, a bad FEN, a bad bot spec.
 pub fn play(name: &str, fen: Option<&str>, opts: PlayOptions<'_>) -> Result<Record, MoreError> {
-    if missile::rules::PRESETS.contains(&name) {
-        let preset = missile::MissileRules::preset(name)?;
-        let g = match fen {
-            Some(f) => MissileGame::from_fen(preset, f)?,
-            None => MissileGame::new(preset),
+    struct Body<'a>(&'a str, PlayOptions<'a>);
+    impl WithGame for Body<'_> {
+        type Output = Result<Record, MoreError>;
+        fn run<G: Playable>(self, g: G) -> Self::Output {
+            play_game(g, self.0, self.1)
         }
-        .with_max_plies(u32::MAX);
-        return play_game(g, name, opts);
     }
-    if skill::rules::PRESETS.contains(&name) {
-        let preset = skill::SkillRules::preset(name)?;
-        let g = match fen {
-            Some(f) => SkillGame::from_fen(preset, f)?,
-            None => SkillGame::new(preset),
-        }
-        .with_max_plies(u32::MAX);
-        return play_game(g, name, opts);
-    }
-    if camel::rules::PRESETS.contains(&name) {
-        let preset = camel::CamelRules::preset(name)?;
-        let g = match fen {
-            Some(f) => CamelGame::from_fen(preset, f)?,
-            None => CamelGame::new(preset),
-        }
-        .with_max_plies(u32::MAX);
-        return play_game(g, name, opts);
-    }
-    Err(MoreError::UnknownPreset(name.to_string()))
+    with_game(name, fen, Body(name, opts))?
 }
 
 /// Perft (RULES.md §P) of preset `name` from `fen` or its start (after set-up: the §3.6 array
@@ -371,28 +406,14 @@ fn actions_of<G: Playable>(mut g: G, moves: &str) -> Result<ActionsReport, MoreE
 /// # Errors
 /// An unknown preset, a bad FEN, an illegal move.
 pub fn actions(name: &str, fen: Option<&str>, moves: &str) -> Result<ActionsReport, MoreError> {
-    if missile::rules::PRESETS.contains(&name) {
-        let preset = missile::MissileRules::preset(name)?;
-        let g = match fen {
-            Some(f) => MissileGame::from_fen(preset, f)?,
-            None => MissileGame::new(preset),
-        };
-        return actions_of(g.with_max_plies(u32::MAX), moves);
+    struct Body<'a>(&'a str);
+    impl WithGame for Body<'_> {
+        type Output = Result<ActionsReport, MoreError>;
+        fn run<G: Playable>(self, g: G) -> Self::Output {
+            actions_of(g, self.0)
+        }
     }
-    if skill::rules::PRESETS.contains(&name) {
-        let preset = skill::SkillRules::preset(name)?;
-        let g = match fen {
-            Some(f) => SkillGame::from_fen(preset, f)?,
-            None => SkillGame::new(preset),
-        };
-        return actions_of(g.with_max_plies(u32::MAX), moves);
-    }
-    let preset = camel::CamelRules::preset(name)?;
-    let g = match fen {
-        Some(f) => CamelGame::from_fen(preset, f)?,
-        None => CamelGame::new(preset),
-    };
-    actions_of(g.with_max_plies(u32::MAX), moves)
+    with_game(name, fen, Body(moves))?
 }
 
 /// The start position and depth `anqi perft --bench` measures for preset `name`.

@@ -158,7 +158,8 @@ impl Analysis {
     }
 }
 
-/// Uniformly random legal actions.
+/// Uniformly random legal actions: the one `random` bot of every game, the variants here
+/// ([`Bot`]) and any [`crate::game::Game`] with [`crate::more::bots::GameBot`].
 pub struct RandomBot {
     rng: Pcg64Mcg,
 }
@@ -168,6 +169,11 @@ impl RandomBot {
     pub fn new(seed: u64) -> RandomBot {
         RandomBot { rng: Pcg64Mcg::seed_from_u64(seed) }
     }
+
+    /// One of `legal` (non-empty), uniformly.
+    pub fn pick<A: Copy>(&mut self, legal: &[A]) -> A {
+        legal[self.rng.random_range(0..legal.len())]
+    }
 }
 
 impl Bot for RandomBot {
@@ -175,8 +181,7 @@ impl Bot for RandomBot {
         "random".into()
     }
     fn choose(&mut self, d: &Decision) -> Action {
-        let acts = d.legal_actions();
-        acts[self.rng.random_range(0..acts.len())]
+        self.pick(&d.legal_actions())
     }
 }
 
@@ -193,8 +198,11 @@ pub fn material(role: Role) -> i32 {
     }
 }
 
-/// One-ply material greedy: takes the capture of highest value (face-down pieces count as the
-/// type they move as), random among equals; otherwise a random action.
+/// One-ply material greedy: the action that wins the most material, random among equals. The
+/// one `greedy` bot of every game: for the variants ([`Bot`]) a capture scores the captured
+/// piece's [`material`] (face-down pieces count as the type they move as); for any
+/// [`crate::more::bots::Scored`] game ([`crate::more::bots::GameBot`]) an action scores its
+/// [`crate::more::bots::Scored::gain_cp`].
 pub struct GreedyBot {
     rng: Pcg64Mcg,
 }
@@ -204,6 +212,14 @@ impl GreedyBot {
     pub fn new(seed: u64) -> GreedyBot {
         GreedyBot { rng: Pcg64Mcg::seed_from_u64(seed) }
     }
+
+    /// The action of `legal` (non-empty) with the highest `score`, uniformly among equals.
+    pub fn pick<A: Copy>(&mut self, legal: &[A], score: impl Fn(&A) -> i32) -> A {
+        let scores: Vec<i32> = legal.iter().map(&score).collect();
+        let best = scores.iter().copied().max().unwrap_or(0);
+        let top: Vec<A> = legal.iter().zip(&scores).filter(|(_, &s)| s == best).map(|(a, _)| *a).collect();
+        top[self.rng.random_range(0..top.len())]
+    }
 }
 
 impl Bot for GreedyBot {
@@ -211,15 +227,11 @@ impl Bot for GreedyBot {
         "greedy".into()
     }
     fn choose(&mut self, d: &Decision) -> Action {
-        let acts = d.legal_actions();
         let pos = d.public_position();
-        let score = |a: &Action| match *a {
+        self.pick(&d.legal_actions(), |a: &Action| match *a {
             Action::Move { to, .. } => pos.piece_at(to).map(|p| material(p.role)).unwrap_or(0),
             _ => 0,
-        };
-        let best = acts.iter().map(score).max().unwrap_or(0);
-        let top: Vec<Action> = acts.iter().copied().filter(|a| score(a) == best).collect();
-        top[self.rng.random_range(0..top.len())]
+        })
     }
 }
 

@@ -1,8 +1,9 @@
 //! The draw-rate study (`anqi experiment draw-rates`): does hidden information lower the draw rate?
 //!
 //! Equal-strength self-play — the same bot spec on both sides, independently seeded — in every
-//! variant of [`VARIANTS`], at each strength of `--bots`. Every game has its own hidden set-up
-//! and random opening ([`crate::tournament::game::Setup`]); the pairs with colours swapped that
+//! variant of [`VARIANTS`] (or of `--variants`, RULES-more.md presets included), at each strength
+//! of `--bots`. Every game has its own hidden set-up and random opening, drawn and played as in
+//! tournaments ([`crate::tournament::Ruleset`]: one code path for variants and presets); the pairs with colours swapped that
 //! tournaments use add nothing when one bot plays both sides (a deterministic bot would replay the
 //! first game of a pair move for move), so the games are independent. Draws are the
 //! rule draws (repetition, 60-move rule, no attacking material, agreed draw) plus games still
@@ -15,8 +16,8 @@
 
 use crate::tournament::config::fnv1a;
 use crate::tournament::elo::{wilson95, Z95};
-use crate::tournament::game::{self, build_bot, Agent, Rules, Setup};
-use engine::variant::Variant;
+use crate::tournament::game::{PlayerKind, Rules};
+use crate::tournament::Ruleset;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -24,12 +25,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
-
-/// A variant of the study: a RULES.md preset, or a RULES-more.md one (`engine::more`).
-enum StudyVariant {
-    Classic(&'static Variant),
-    More(String),
-}
 
 /// The variants of the study, in report order.
 pub const VARIANTS: [&str; 14] = [
@@ -175,20 +170,13 @@ fn game_seed(master: u64, variant: &str, index: u32) -> u64 {
 /// # Errors
 /// An unknown variant or bot spec, or a failed game.
 pub fn run(settings: Settings) -> anyhow::Result<Results> {
-    // A RULES-more.md preset is played by `engine::more::presets::play` (Game-trait bots).
-    let variants: Vec<StudyVariant> = settings
-        .variants
-        .iter()
-        .map(|v| {
-            if engine::more::presets::is_preset(v) {
-                Ok(StudyVariant::More(v.clone()))
-            } else {
-                crate::cli::variant_arg::load(v).map(StudyVariant::Classic)
-            }
-        })
-        .collect::<anyhow::Result<_>>()?;
+    // RULES.md variants and RULES-more.md presets alike: a Ruleset, played by the tournaments'
+    // set-up and game loop.
+    let variants: Vec<Ruleset> = settings.variants.iter().map(|v| Ruleset::load(v)).collect::<anyhow::Result<_>>()?;
     for b in &settings.bots {
-        build_bot(b, 0).map_err(|e| anyhow::anyhow!("--bots {b:?}: {e}"))?;
+        for r in &variants {
+            r.check_bot(b).map_err(|e| anyhow::anyhow!("--bots {b:?} ({}): {e}", r.name()))?;
+        }
     }
     // Jobs interleaved so that a partial run covers every cell.
     let max_games = (0..settings.bots.len()).map(|b| settings.games_for(b)).max().unwrap_or(0);
@@ -223,43 +211,13 @@ pub fn run(settings: Settings) -> anyhow::Result<Results> {
                     break;
                 }
                 let spec = &settings.bots[b];
-                let variant = match &variants[v] {
-                    StudyVariant::Classic(x) => *x,
-                    StudyVariant::More(name) => {
-                        let seed = game_seed(settings.seed, name, index);
-                        let opts = engine::more::presets::PlayOptions { red: spec, black: spec, seed, max_plies: settings.max_plies, opening_plies: settings.opening_plies };
-                        let row = engine::more::presets::play(name, None, opts).map(|r| {
-                            let red_score = match r.result.as_str() {
-                                "1-0" => 1.0,
-                                "0-1" => 0.0,
-                                _ => 0.5,
-                            };
-                            let reason = if r.result == "*" { "ply limit".to_string() } else { r.reason };
-                            GameRow { variant: v, bot: b, index, red_score, reason, plies: r.moves.len() }
-                        });
-                        match row {
-                            Ok(row) => {
-                                if let Ok(mut r) = rows.lock() {
-                                    r.push(row);
-                                }
-                                bar.inc(1);
-                            }
-                            Err(e) => {
-                                if let Ok(mut x) = error.lock() {
-                                    x.get_or_insert(format!("{name} / {spec} game {index}: {e}"));
-                                }
-                            }
-                        }
-                        continue;
-                    }
-                };
+                let ruleset = &variants[v];
                 let play = || -> anyhow::Result<GameRow> {
-                    let setup = Setup::generate(variant, game_seed(settings.seed, &variant.name, index))?;
+                    let setup = ruleset.setup(game_seed(settings.seed, ruleset.name(), index))?;
                     let sr = fnv1a(format!("{}|{spec}|red", setup.seed).as_bytes());
                     let sb = fnv1a(format!("{}|{spec}|black", setup.seed).as_bytes());
-                    let mut red = Agent::Bot(build_bot(spec, sr).map_err(anyhow::Error::msg)?);
-                    let mut black = Agent::Bot(build_bot(spec, sb).map_err(anyhow::Error::msg)?);
-                    let p = game::play(variant, &setup, rules, &mut red, &mut black)?;
+                    let bot = PlayerKind::Bot(spec.clone());
+                    let p = ruleset.play(&setup, rules, &bot, &bot, (sr, sb))?;
                     Ok(GameRow { variant: v, bot: b, index, red_score: p.outcome.red_score(), reason: p.outcome.reason, plies: p.moves.len() })
                 };
                 match std::panic::catch_unwind(std::panic::AssertUnwindSafe(play)) {
@@ -271,12 +229,12 @@ pub fn run(settings: Settings) -> anyhow::Result<Results> {
                     }
                     Ok(Err(e)) => {
                         if let Ok(mut x) = error.lock() {
-                            x.get_or_insert(format!("{} / {spec} game {index}: {e:#}", variant.name));
+                            x.get_or_insert(format!("{} / {spec} game {index}: {e:#}", ruleset.name()));
                         }
                     }
                     Err(_) => {
                         if let Ok(mut x) = error.lock() {
-                            x.get_or_insert(format!("{} / {spec} game {index}: the bot panicked", variant.name));
+                            x.get_or_insert(format!("{} / {spec} game {index}: the bot panicked", ruleset.name()));
                         }
                     }
                 }
@@ -575,6 +533,32 @@ mod tests {
         let again = run(settings()).expect("runs");
         let key = |r: &Results| r.rows.iter().map(|g| (g.variant, g.bot, g.index, g.plies, g.reason.clone())).collect::<Vec<_>>();
         assert_eq!(key(&r), key(&again));
+    }
+
+    #[test]
+    fn presets_play_in_the_study_like_the_variants() {
+        let st = Settings {
+            bots: vec!["greedy".into()],
+            games: vec![3],
+            variants: vec!["xiangqi".into(), "missile".into(), "skill-secret".into(), "camel-2".into()],
+            max_plies: 60,
+            ..settings()
+        };
+        let r = run(st.clone()).expect("runs");
+        assert_eq!(r.rows.len(), 4 * 3);
+        for v in 0..4 {
+            assert_eq!(r.cells[v][0].games, 3, "{}", st.variants[v]);
+            assert!(r.rows.iter().filter(|g| g.variant == v).all(|g| g.plies > 0 && g.plies <= 60));
+        }
+        let md = r.report(&[]);
+        assert!(md.contains("| skill-secret | private set-up | 3 |"), "{md}");
+        let again = run(st).expect("runs");
+        let key = |r: &Results| r.rows.iter().map(|g| (g.variant, g.index, g.plies, g.reason.clone())).collect::<Vec<_>>();
+        assert_eq!(key(&r), key(&again));
+        // A spec the presets' bots do not know is refused before any game, naming the preset.
+        let bad = Settings { bots: vec!["expectimax".into()], variants: vec!["missile".into()], ..settings() };
+        let e = run(bad).err().expect("refused");
+        assert!(format!("{e:#}").contains("missile"), "{e:#}");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //!
 //! ```toml
 //! name = "greedy-vs-random"      # event name; default PGN runs/tournaments/<name>.pgn
-//! variant = "xiangqi"            # preset or variant TOML file
+//! variant = "xiangqi"            # preset or variant TOML file, or a RULES-more.md preset (missile, skill, camel-N)
 //! format = "round-robin"         # or "gauntlet": the first player meets every other
 //! pairs = 20                     # set-up pairs per pairing; each is played twice, colours swapped
 //! concurrency = 2                # games in parallel (0: one per core)

@@ -18,6 +18,7 @@
 
 use super::uci_client::{parse_spec, UciClient};
 use super::config::{Budget, PlayerConfig};
+use super::ruleset::Ruleset;
 use engine::search::{Bot, Decision};
 use engine::variant::game::VariantGame;
 use engine::variant::{config::Placement, fen as vfen, notation, Action, ChanceOutcome, Family, State, Variant};
@@ -48,7 +49,7 @@ impl Setup {
     /// # Errors
     /// The variant's start state cannot be built (a broken variant file).
     pub fn generate(v: &'static Variant, seed: u64) -> anyhow::Result<Setup> {
-        let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x5E70_5E70);
+        let mut rng = Pcg64Mcg::seed_from_u64(seed ^ SETUP_SALT);
         match v.family {
             Family::Surprise => {
                 let r = LAYOUTS[rng.random_range(0..LAYOUTS.len())];
@@ -157,7 +158,8 @@ pub fn sample(outs: &[(ChanceOutcome, f64)], rng: &mut Pcg64Mcg) -> ChanceOutcom
 /// How a player is built: a bot spec (with the budget folded in) or a UCI engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
-    /// A [`build_bot`] spec (built-in bot or `net:` checkpoint).
+    /// A bot spec: [`build_bot`] for the variants (built-in bot or `net:` checkpoint),
+    /// `engine::more::bots::from_spec` for the RULES-more.md presets.
     Bot(String),
     /// External engine.
     Uci {
@@ -175,15 +177,20 @@ pub enum PlayerKind {
 }
 
 impl PlayerKind {
-    /// From a `[[player]]` table and the default budget. Built-in specs are checked by building
-    /// the bot once.
+    /// From a `[[player]]` table and the default budget, for a game of `ruleset`. Built-in specs
+    /// are checked by building the bot once (the bots of `ruleset`'s games,
+    /// [`Ruleset::check_bot`]).
     ///
     /// # Errors
-    /// An unknown spec, a budget the bot rejects, or a UCI engine without any budget.
-    pub fn from_config(p: &PlayerConfig, default: &Budget) -> anyhow::Result<PlayerKind> {
+    /// An unknown spec, a budget the bot rejects, a UCI engine without any budget, or a UCI
+    /// engine for a RULES-more.md preset ([`super::ruleset::PresetError::Uci`]).
+    pub fn from_config(p: &PlayerConfig, default: &Budget, ruleset: &Ruleset) -> anyhow::Result<PlayerKind> {
         let own = Budget { nodes: p.nodes, movetime_ms: p.movetime_ms, depth: p.depth };
         let budget = own.or(default);
         if let Some((program, args)) = parse_spec(&p.spec) {
+            if let Ruleset::Preset(preset) = ruleset {
+                return Err(super::ruleset::PresetError::Uci { player: p.spec.clone(), preset: preset.clone() }.into());
+            }
             if budget.is_empty() {
                 anyhow::bail!("player {:?}: a UCI engine needs a budget (nodes, movetime_ms or depth)", p.spec);
             }
@@ -193,7 +200,7 @@ impl PlayerKind {
         if p.spec.starts_with("uci:") {
             anyhow::bail!("player {:?}: expected uci:<program> [args…]", p.spec);
         }
-        build_bot(&p.spec, 0).map_err(|e| anyhow::anyhow!("player {:?}: {e}", p.spec))?;
+        ruleset.check_bot(&p.spec).map_err(|e| anyhow::anyhow!("player {:?}: {e}", p.spec))?;
         // Each budget key is appended as a parameter (`nodes=`, `ms=`, `depth=`). A key from the
         // tournament's [budget] that the bot does not take (random and greedy take none,
         // ismcts counts iterations, not nodes) is skipped for it; a per-player key it does not
@@ -211,7 +218,7 @@ impl PlayerKind {
                 (None, None) => continue,
             };
             let with = format!("{spec}{}{key}={value}", if spec.contains(':') { "," } else { ":" });
-            match build_bot(&with, 0) {
+            match ruleset.check_bot(&with) {
                 Ok(_) => spec = with,
                 Err(e) if explicit => anyhow::bail!("player {:?}: budget {key}={value}: {e}", p.spec),
                 Err(_) => {}
@@ -327,39 +334,112 @@ pub struct Rules {
     pub opening_plies: usize,
 }
 
-/// Plays one game from `setup` between `red` and `black`.
+/// A game in progress as [`drive`] sees it: the one game loop of tournaments and studies runs
+/// the variant games ([`play`]) and the RULES-more.md presets ([`super::ruleset`]) through this.
+pub trait Match {
+    /// The end under the game's own rules, if it has ended.
+    fn outcome(&self) -> Option<Outcome>;
+    /// Plies played so far (the record's length).
+    fn plies(&self) -> usize;
+    /// The side to move.
+    fn mover(&self) -> Color;
+    /// Plays a uniformly random legal action drawn with `rng` (the random opening plies).
+    fn play_random(&mut self, rng: &mut Pcg64Mcg);
+    /// Asks the side to move's player and plays its action.
+    ///
+    /// # Errors
+    /// The player failed or answered an illegal move: a forfeit, with the reason.
+    fn play_player(&mut self) -> Result<(), String>;
+    /// The record strings of the plies.
+    fn moves(&self) -> Vec<String>;
+}
+
+/// Plays `m` to its end: the game's own end, the ply limit (a draw), or a forfeit; the first
+/// [`Rules::opening_plies`] plies are random, drawn with `opening`.
+pub fn drive<M: Match>(m: &mut M, rules: Rules, opening: &mut Pcg64Mcg) -> Played {
+    let outcome = loop {
+        if let Some(end) = m.outcome() {
+            break end;
+        }
+        if m.plies() >= rules.max_plies {
+            break Outcome { winner: None, reason: "ply limit".into() };
+        }
+        let mover = m.mover();
+        if m.plies() < rules.opening_plies {
+            m.play_random(opening);
+        } else if let Err(why) = m.play_player() {
+            break Outcome { winner: Some(mover.opponent()), reason: format!("forfeit: {why}") };
+        }
+    };
+    Played { moves: m.moves(), outcome }
+}
+
+/// A variant game between two [`Agent`]s, chance resolved by the set-up's deal.
+struct VariantMatch<'a> {
+    game: VariantGame,
+    deal: Deal,
+    chance_rng: Pcg64Mcg,
+    fen: &'a str,
+    red: &'a mut Agent,
+    black: &'a mut Agent,
+}
+
+impl VariantMatch<'_> {
+    fn play_action(&mut self, a: Action) {
+        let (deal, rng) = (&self.deal, &mut self.chance_rng);
+        self.game.play(a, |outs| deal.resolve(a, outs, rng));
+    }
+}
+
+impl Match for VariantMatch<'_> {
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome().map(|end| Outcome { winner: end.winner(), reason: end.reason().to_string() })
+    }
+    fn plies(&self) -> usize {
+        self.game.plies().len()
+    }
+    fn mover(&self) -> Color {
+        self.game.state().turn()
+    }
+    fn play_random(&mut self, rng: &mut Pcg64Mcg) {
+        let acts = self.game.state().legal_actions();
+        self.play_action(acts[rng.random_range(0..acts.len())]);
+    }
+    fn play_player(&mut self) -> Result<(), String> {
+        let agent = if self.mover() == Color::Red { &mut *self.red } else { &mut *self.black };
+        let a = agent.choose(self.fen, &self.game)?;
+        self.play_action(a);
+        Ok(())
+    }
+    fn moves(&self) -> Vec<String> {
+        self.game.plies().iter().map(|p| p.text.clone()).collect()
+    }
+}
+
+/// Plays one variant game from `setup` between `red` and `black` (through [`drive`]).
 ///
 /// # Errors
 /// The set-up FEN does not parse.
 pub fn play(v: &'static Variant, setup: &Setup, rules: Rules, red: &mut Agent, black: &mut Agent) -> anyhow::Result<Played> {
     let start = setup.state(v)?;
     let deal = setup.deal(&start);
-    let mut chance_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ 0xC4A1_7CE5);
-    let mut opening_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ 0x0BE1_0BE1);
-    let mut game = VariantGame::new(start);
-    let outcome = loop {
-        if let Some(end) = game.outcome() {
-            break Outcome { winner: end.winner(), reason: end.reason().to_string() };
-        }
-        if game.plies().len() >= rules.max_plies {
-            break Outcome { winner: None, reason: "ply limit".into() };
-        }
-        let mover = game.state().turn();
-        let action = if game.plies().len() < rules.opening_plies {
-            let acts = game.state().legal_actions();
-            Ok(acts[opening_rng.random_range(0..acts.len())])
-        } else if mover == Color::Red {
-            red.choose(&setup.fen, &game)
-        } else {
-            black.choose(&setup.fen, &game)
-        };
-        match action {
-            Ok(a) => game.play(a, |outs| deal.resolve(a, outs, &mut chance_rng)),
-            Err(why) => break Outcome { winner: Some(mover.opponent()), reason: format!("forfeit: {why}") },
-        }
+    let mut m = VariantMatch {
+        game: VariantGame::new(start),
+        deal,
+        chance_rng: Pcg64Mcg::seed_from_u64(setup.seed ^ CHANCE_SALT),
+        fen: &setup.fen,
+        red,
+        black,
     };
-    Ok(Played { moves: game.plies().iter().map(|p| p.text.clone()).collect(), outcome })
+    Ok(drive(&mut m, rules, &mut Pcg64Mcg::seed_from_u64(setup.seed ^ OPENING_SALT)))
 }
+
+/// Salt of the chance seed (the deal's fallback draws) of a set-up.
+const CHANCE_SALT: u64 = 0xC4A1_7CE5;
+/// Salt of the random opening plies' seed of a set-up, shared by every game kind.
+pub const OPENING_SALT: u64 = 0x0BE1_0BE1;
+/// Salt of the seed that draws a set-up, shared by every game kind.
+pub const SETUP_SALT: u64 = 0x5E70_5E70;
 
 /// Replays a record from its set-up, checking every move and that the record strings (with
 /// their reveal letters) come out identical. Returns the final game.
@@ -369,7 +449,7 @@ pub fn play(v: &'static Variant, setup: &Setup, rules: Rules, red: &mut Agent, b
 pub fn replay(v: &'static Variant, setup: &Setup, moves: &[String]) -> anyhow::Result<VariantGame> {
     let start = setup.state(v)?;
     let deal = setup.deal(&start);
-    let mut chance_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ 0xC4A1_7CE5);
+    let mut chance_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ CHANCE_SALT);
     let mut game = VariantGame::new(start);
     for (i, m) in moves.iter().enumerate() {
         let a = notation::parse_action(game.state(), m).map_err(|e| anyhow::anyhow!("ply {}: {e}", i + 1))?;

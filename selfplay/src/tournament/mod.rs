@@ -7,15 +7,19 @@
 //! - [`uci_client`]: external engines over UCI;
 //! - [`pgn`]: records, appending and resuming;
 //! - [`elo`], [`sprt`]: statistics;
+//! - [`ruleset`]: a RULES.md variant or a RULES-more.md preset (missile, skill, camel), the one
+//!   thing the runner plays;
 //! - [`runner`]: the schedule, the parallel run, the crosstable.
 
 pub mod config;
 pub mod elo;
 pub mod game;
 pub mod pgn;
+pub mod ruleset;
 pub mod runner;
 pub mod sprt;
 pub mod uci_client;
 
 pub use config::Config;
+pub use ruleset::Ruleset;
 pub use runner::{run, Options, Summary};

@@ -7,7 +7,9 @@
 //! replays exactly ([`super::game::replay`]); `[SetUpLabel "…"]`; `[GameKey "pairing=P pair=K
 //! game=G"]`, the game's place in the schedule; `[Tournament "<fingerprint>"]` (see
 //! [`super::config::Config::fingerprint`]); `[Termination "…"]` and `[PlyCount "…"]`. Moves are the
-//! record strings of `engine::variant::notation::record_string` (reveal letters included).
+//! record strings of `engine::variant::notation::record_string` (reveal letters included); for a
+//! RULES-more.md preset, the game's action strings (docs/notation.md §5) from the full-state FEN
+//! after its set-up ([`super::ruleset`]).
 //!
 //! A record is written with one `write_all` and flushed; a record is complete when its move
 //! text ends with its `Result`. [`Log::open`] keeps the complete records of a file, drops a
