@@ -51,6 +51,14 @@ pub struct SearchConfig {
     /// §K7) in every sampled determinization.
     #[serde(default = "default_true")]
     pub root_win_check: bool,
+    /// Extends the win check by two plies: play at once a checking move after which every
+    /// reply of the opponent allows a win in one (a mate in two), in every sampled
+    /// determinization. Only checking first moves are tried, so it costs a few thousand rule
+    /// lookups at most; it finishes won games that a small search shuffles (32 simulations
+    /// spread over ~40 moves see no mate two moves ahead, and with a saturated value every
+    /// move looks winning).
+    #[serde(default = "default_true")]
+    pub root_mate_in_two: bool,
     /// Never choose a root action after which the opponent can win at once (a reply that
     /// mates, stalemates §X4 or grinds §K7) in one of a few sampled determinizations, unless
     /// every action does. A few hundred rule lookups per move; with the small budgets of a CPU
@@ -95,6 +103,7 @@ impl SearchConfig {
             dirichlet_fraction: default_noise(),
             policy_temperature: 1.0,
             root_win_check: true,
+            root_mate_in_two: true,
             root_loss_check: true,
             draw_contempt: 0.0,
         }
@@ -174,6 +183,25 @@ pub fn terminal_value(s: &State, no_actions: bool) -> Option<f32> {
         return Some(0.0);
     }
     None
+}
+
+/// Whether the side to act in `s` has a move or flip after which the opponent has lost (mate,
+/// stalemate §X4, grinding §K7) without chance. As in the loss check, only answers that give
+/// check (or grind) are tested outside King chess: a stalemate without check is rare.
+fn has_win_in_one(s: &State) -> bool {
+    let king = s.variant().family == Family::King;
+    let mut won = false;
+    s.visit_actions(&mut |a| {
+        if won || !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
+            return;
+        }
+        let c = s.child(a);
+        if !king && !c.position().in_check() && c.grind_loss().is_none() {
+            return;
+        }
+        won = !c.is_chance() && c.turn() != s.turn() && terminal_value(&c, c.legal_actions().is_empty()) == Some(-1.0);
+    });
+    won
 }
 
 /// Samples a chance outcome by its probability.
@@ -280,7 +308,8 @@ impl Search {
         if !self.nodes[0].expanded {
             self.encode_root();
             if self.cfg.root_win_check {
-                if let Some(i) = self.immediate_win(rng) {
+                let win = self.immediate_win(rng).or_else(|| if self.cfg.root_mate_in_two { self.mate_in_two(rng) } else { None });
+                if let Some(i) = win {
                     let n = self.root_actions.len();
                     self.expand(0, self.view.player(), 1.0, &vec![1.0 / n as f32; n], self.root_actions.clone());
                     let slot = self.root_slots[i];
@@ -332,6 +361,44 @@ impl Search {
                 let c = d.child(a);
                 if c.is_chance() || terminal_value(&c, c.legal_actions().is_empty()) != Some(-1.0) || c.turn() == d.turn() {
                     continue 'actions;
+                }
+            }
+            return Some(i);
+        }
+        None
+    }
+
+    /// A root move that gives check and after which every reply of the opponent allows a win
+    /// in one ([`SearchConfig::root_mate_in_two`]), in each of a few determinizations (one
+    /// when the variant hides nothing); actions leading to chance are not considered.
+    fn mate_in_two(&self, rng: &mut impl Rng) -> Option<usize> {
+        let samples = match self.view.known().variant().family {
+            Family::Xiangqi | Family::King => 1,
+            _ => 2,
+        };
+        let me = self.view.player();
+        let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
+        if dets.iter().any(State::is_chance) {
+            return None;
+        }
+        'actions: for (i, &a) in self.root_actions.iter().enumerate() {
+            if !matches!(a, Action::Move { .. }) {
+                continue;
+            }
+            for d in &dets {
+                let c = d.child(a);
+                if c.is_chance() || c.turn() == me || !c.position().in_check() {
+                    continue 'actions;
+                }
+                let replies = c.legal_actions();
+                if replies.is_empty() {
+                    continue 'actions; // a win in one: immediate_win's case
+                }
+                for &b in &replies {
+                    let cc = c.child(b);
+                    if cc.is_chance() || cc.turn() != me || !has_win_in_one(&cc) {
+                        continue 'actions;
+                    }
                 }
             }
             return Some(i);
