@@ -2,7 +2,7 @@
 //! prints, for each game drawn by repetition, the last plies: mover, action, visits of the chosen
 //! root edge, whether the position after it was already in the history, and the root value.
 //!
-//! `cargo run --release -p anqi-selfplay --example repetition_probe -- RUN/checkpoints/step-600.json RUN/checkpoints/step-0.json [games] [sims]`
+//! `cargo run --release -p anqi-selfplay --example repetition_probe -- RUN/checkpoints/step-600.json (RUN/checkpoints/step-0.json | random) [games] [sims]`
 use selfplay::farm::search::{Search, SearchConfig};
 use selfplay::farm::start_state;
 use engine::variant::game::VariantGame;
@@ -15,7 +15,8 @@ use std::path::PathBuf;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let a = checkpoint::load(&PathBuf::from(&args[1]), tch::Device::Cpu, Expect::default()).expect("a").0;
-    let b = checkpoint::load(&PathBuf::from(&args[2]), tch::Device::Cpu, Expect::default()).expect("b").0;
+    let random = args[2] == "random";
+    let b = if random { None } else { Some(checkpoint::load(&PathBuf::from(&args[2]), tch::Device::Cpu, Expect::default()).expect("b").0) };
     let games: u64 = args.get(3).map(|s| s.parse().expect("games")).unwrap_or(6);
     let sims: u32 = args.get(4).map(|s| s.parse().expect("sims")).unwrap_or(32);
     let v: &'static Variant = Box::leak(Box::new(Variant::load("surprise").expect("surprise")));
@@ -46,7 +47,17 @@ fn main() {
             let s = game.state().clone();
             let me = s.turn();
             let trained = (me == engine::Color::Red) == trained_red;
-            let net = if trained { &a } else { &b };
+            if !trained && random {
+                let acts = s.legal_actions();
+                let act = acts[rand::Rng::random_range(&mut rng, 0..acts.len())];
+                game.play(act, |outs| outs[0].0);
+                let h = game.state().position().hash();
+                let rep = hist.contains(&h);
+                hist.push(h);
+                log.push(format!("R {me:?} {act:?}, repeats {rep}"));
+                continue;
+            }
+            let net = if trained { &a } else { b.as_ref().expect("opponent net") };
             let mut search = Search::new(View::new(&s, me), s.legal_actions(), &cfg, false, &hist);
             while search.advance(&mut rng) {
                 let (obs, legal) = search.request();
