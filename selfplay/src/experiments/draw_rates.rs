@@ -39,7 +39,11 @@ pub fn info_class(variant: &str) -> &'static str {
         "surprise" | "fanqi-3" | "fanqi-5" | "fanqi-7" | "fanqi-9" => "private set-up",
         // RULES-more.md games (`engine::more`).
         "skill-secret" | "missile-hidden-5" | "missile-hidden-centre" => "private set-up",
-        v if engine::more::presets::is_preset(v) => "none",
+        // Rule files of those games: by their set-up option.
+        v if engine::more::presets::is_spec(v) => match engine::more::MoreVariant::resolve(v) {
+            Ok(m) if m.hidden_setup() => "private set-up",
+            _ => "none",
+        },
         _ => "chance reveals",
     }
 }
