@@ -30,6 +30,9 @@ pub trait Playable: Scored {
     /// Whether the game is still in its set-up phase (placements or tile choices, written with
     /// `@`), before the first board move.
     fn in_setup(&self) -> bool;
+    /// The view FEN of `c` (docs/notation.md §5): what that player sees; the full FEN where
+    /// nothing is hidden.
+    fn view_fen(&self, c: crate::piece::Color) -> String;
 }
 
 /// Something done with a preset's game whatever its concrete type: [`with_game`] builds the
@@ -75,6 +78,9 @@ pub fn with_game<W: WithGame>(name: &str, fen: Option<&str>, body: W) -> Result<
 }
 
 impl Playable for MissileGame {
+    fn view_fen(&self, c: crate::piece::Color) -> String {
+        MissileGame::view_fen(self, c)
+    }
     fn in_setup(&self) -> bool {
         MissileGame::in_setup(self)
     }
@@ -111,6 +117,9 @@ impl Playable for MissileGame {
 }
 
 impl Playable for SkillGame {
+    fn view_fen(&self, c: crate::piece::Color) -> String {
+        SkillGame::view_fen(self, c)
+    }
     fn in_setup(&self) -> bool {
         SkillGame::in_setup(self)
     }
@@ -167,6 +176,9 @@ impl Playable for SkillGame {
 }
 
 impl Playable for CamelGame {
+    fn view_fen(&self, _: crate::piece::Color) -> String {
+        self.fen()
+    }
     fn in_setup(&self) -> bool {
         false
     }
