@@ -506,6 +506,14 @@ set-up, so the opening plies are what makes the perfect-information games differ
 mod tests {
     use super::*;
 
+    #[test]
+    fn rule_files_are_classed_by_their_set_up_option() {
+        // Tests run in selfplay/: the example rule files of RULES-more.md games.
+        assert_eq!(info_class("../configs/variants/examples/skill-secret-lshape.toml"), "private set-up");
+        assert_eq!(info_class("../configs/variants/examples/missile-broad-base.toml"), "none");
+        assert_eq!(info_class("missile-hidden-5"), "private set-up");
+    }
+
     fn settings() -> Settings {
         Settings {
             bots: vec!["greedy".into(), "random".into()],
