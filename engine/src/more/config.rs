@@ -17,6 +17,12 @@
 //! `no_capture_plies = 0` means no such draw. Unknown keys and bad values are errors naming the
 //! file and the key ([`MoreError::RulesFile`]). [`MoreVariant::to_toml`] writes the full table
 //! in this form (`anqi variants --show`), and what it writes loads back to the same rules.
+//!
+//! Every flagged [ASM] option of RULES-more.md §1.10, §2.14 and §3.9 is a field here. Not yet
+//! options (they change the board or add hidden state, not just a rule): camel xiangqi's board
+//! width (§2.14 #1) and doc 002's river row on its board (§2.3, §2.14 #12), secret trick tiles
+//! under each plate (§2.13), and missile xiangqi's "face-down until first moved" reading of the
+//! hidden set-up (§3.8); 梅花易數著法 (§3.8, §3.9 #16) is left out as the rules advise.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
