@@ -456,12 +456,16 @@ impl MissileGame {
         if own.len() != counts[viewer.index()] {
             return Err(bad(format!("{} own placements listed, {} counted", own.len(), counts[viewer.index()])));
         }
+        let mut own = own.into_iter();
         for c in Color::ALL {
-            for i in 0..counts[c.index()] {
+            for _ in 0..counts[c.index()] {
                 if g.setup.as_ref().and_then(Setup::placing) != Some(c) {
                     return Err(bad("more placements than the set-up order allows".into()));
                 }
-                let a = if c == viewer { Action(SETUP_TAG | own[i] as u32) } else { g.legal.first().copied().ok_or_else(|| bad("no legal placement".into()))? };
+                let a = match if c == viewer { own.next() } else { None } {
+                    Some(sq) => Action(SETUP_TAG | sq as u32),
+                    None => g.legal.first().copied().ok_or_else(|| bad("no legal placement".into()))?,
+                };
                 if !g.legal.contains(&a) {
                     return Err(bad(format!("placement {} is not legal", g.pos.geo().name((a.0 & 0x7F) as Sq))));
                 }
