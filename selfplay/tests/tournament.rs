@@ -383,3 +383,23 @@ fn uci_players_are_refused_for_presets() {
     let e = tournament::run(&cfg, &quiet(&tmp("bad-bot.pgn"))).expect_err("unknown bot");
     assert!(format!("{e:#}").contains("expectimax"), "{e:#}");
 }
+
+#[test]
+fn rule_file_plays_where_a_preset_name_does() {
+    // A RULES-more.md rule file (engine::more::config) as the tournament's `variant`: its games
+    // play, record the file as their variant and replay from it.
+    let file = "../configs/variants/examples/missile-broad-base.toml";
+    assert!(matches!(Ruleset::load(file).expect("rule file"), Ruleset::Preset(_)));
+    let cfg = config(&format!("name = \"rule-file\"\nvariant = \"{file}\"\npairs = 1\nmax_plies = 80\n[[player]]\nspec = \"greedy\"\n[[player]]\nspec = \"random\"\n"));
+    let pgn = tmp("rule-file.pgn");
+    let s = tournament::run(&cfg, &quiet(&pgn)).unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(s.games, 2);
+    let rs = records(&pgn);
+    assert!(rs.iter().all(|r| r.variant == file && !r.moves.is_empty()));
+    check_replays(&rs);
+    // A broken rule file is an error naming its bad key, not a fall-through to RULES.md variants.
+    let bad = tmp("bad-rules.toml");
+    std::fs::write(&bad, "base = \"camel-2\"\n[rules]\nstacking = \"iii\"\n").expect("write");
+    let e = format!("{:#}", Ruleset::load(bad.to_str().expect("utf-8")).and_then(|r| r.setup(1)).expect_err("bad value"));
+    assert!(e.contains("rules.stacking") && e.contains("ii"), "{e}");
+}

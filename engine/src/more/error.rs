@@ -21,4 +21,14 @@ pub enum MoreError {
     /// A preset name this module does not know.
     #[error("unknown preset {0:?}")]
     UnknownPreset(String),
+    /// A rule file ([`super::config`]) that cannot be read: the file, the key, what is wrong.
+    #[error("{file}: {key}: {problem}")]
+    RulesFile {
+        /// The file (or source name).
+        file: String,
+        /// The key (`rules.fighter_block`), `-` for the whole file.
+        key: String,
+        /// What is wrong, with the allowed keys or values.
+        problem: String,
+    },
 }

@@ -11,11 +11,13 @@
 //! * [`bots`]: the bots (random, greedy, alpha-beta, IS-MCTS, PIMC) written against the
 //!   [`crate::game::Game`] trait, so they play every game here without special cases;
 //! * [`notation`]: Chinese move records on any geometry;
+//! * [`config`]: the rule tables as TOML rule files (`anqi variants --show`, `--variant FILE`);
 //! * [`presets`]: the preset names and one entry point per preset for the CLI.
 
 pub mod board;
-pub mod camel;
 pub mod bots;
+pub mod camel;
+pub mod config;
 pub mod error;
 pub mod geometry;
 pub mod history;
@@ -25,5 +27,6 @@ pub mod piece;
 pub mod presets;
 pub mod skill;
 
+pub use config::MoreVariant;
 pub use error::MoreError;
 pub use geometry::{Geometry, River, Sq};

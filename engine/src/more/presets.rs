@@ -6,7 +6,7 @@ use super::bots::{from_spec, Scored};
 use super::missile::{self, MissileGame};
 use super::camel::{self, CamelGame};
 use super::skill::{self, SkillGame};
-use super::MoreError;
+use super::{MoreError, MoreVariant};
 use crate::game::{Game, Turn};
 
 /// What the CLI needs of a game beyond [`Scored`]: its FEN, result and perft.
@@ -30,6 +30,9 @@ pub trait Playable: Scored {
     /// Whether the game is still in its set-up phase (placements or tile choices, written with
     /// `@`), before the first board move.
     fn in_setup(&self) -> bool;
+    /// The view FEN of `c` (docs/notation.md §5): what that player sees; the full FEN where
+    /// nothing is hidden.
+    fn view_fen(&self, c: crate::piece::Color) -> String;
 }
 
 /// Something done with a preset's game whatever its concrete type: [`with_game`] builds the
@@ -42,40 +45,42 @@ pub trait WithGame {
     fn run<G: Playable>(self, g: G) -> Self::Output;
 }
 
-/// Builds the game of preset `name`, from its start (set-up phase included) or from `fen`
-/// (after set-up), without a ply horizon of its own, and runs `body` on it.
+/// Builds the game of preset or rule file `name` ([`MoreVariant::resolve`]), from its start
+/// (set-up phase included) or from `fen` (after set-up), without a ply horizon of its own, and
+/// runs `body` on it.
 ///
 /// # Errors
-/// [`MoreError::UnknownPreset`], or the FEN's error.
+/// [`MoreError::UnknownPreset`], a rule file's error, or the FEN's error.
 pub fn with_game<W: WithGame>(name: &str, fen: Option<&str>, body: W) -> Result<W::Output, MoreError> {
-    if missile::rules::PRESETS.contains(&name) {
-        let preset = missile::MissileRules::preset(name)?;
-        let g = match fen {
-            Some(f) => MissileGame::from_fen(preset, f)?,
-            None => MissileGame::new(preset),
-        };
-        return Ok(body.run(g.with_max_plies(u32::MAX)));
-    }
-    if skill::rules::PRESETS.contains(&name) {
-        let preset = skill::SkillRules::preset(name)?;
-        let g = match fen {
-            Some(f) => SkillGame::from_fen(preset, f)?,
-            None => SkillGame::new(preset),
-        };
-        return Ok(body.run(g.with_max_plies(u32::MAX)));
-    }
-    if camel::rules::PRESETS.contains(&name) {
-        let preset = camel::CamelRules::preset(name)?;
-        let g = match fen {
-            Some(f) => CamelGame::from_fen(preset, f)?,
-            None => CamelGame::new(preset),
-        };
-        return Ok(body.run(g.with_max_plies(u32::MAX)));
-    }
-    Err(MoreError::UnknownPreset(name.to_string()))
+    Ok(match MoreVariant::resolve(name)? {
+        MoreVariant::Missile(preset) => {
+            let g = match fen {
+                Some(f) => MissileGame::from_fen(preset, f)?,
+                None => MissileGame::new(preset),
+            };
+            body.run(g.with_max_plies(u32::MAX))
+        }
+        MoreVariant::Skill(preset) => {
+            let g = match fen {
+                Some(f) => SkillGame::from_fen(preset, f)?,
+                None => SkillGame::new(preset),
+            };
+            body.run(g.with_max_plies(u32::MAX))
+        }
+        MoreVariant::Camel(preset) => {
+            let g = match fen {
+                Some(f) => CamelGame::from_fen(preset, f)?,
+                None => CamelGame::new(preset),
+            };
+            body.run(g.with_max_plies(u32::MAX))
+        }
+    })
 }
 
 impl Playable for MissileGame {
+    fn view_fen(&self, c: crate::piece::Color) -> String {
+        MissileGame::view_fen(self, c)
+    }
     fn in_setup(&self) -> bool {
         MissileGame::in_setup(self)
     }
@@ -112,6 +117,9 @@ impl Playable for MissileGame {
 }
 
 impl Playable for SkillGame {
+    fn view_fen(&self, c: crate::piece::Color) -> String {
+        SkillGame::view_fen(self, c)
+    }
     fn in_setup(&self) -> bool {
         SkillGame::in_setup(self)
     }
@@ -168,6 +176,9 @@ impl Playable for SkillGame {
 }
 
 impl Playable for CamelGame {
+    fn view_fen(&self, _: crate::piece::Color) -> String {
+        self.fen()
+    }
     fn in_setup(&self) -> bool {
         false
     }
@@ -234,28 +245,24 @@ pub fn presets() -> Vec<(&'static str, &'static str)> {
     v
 }
 
-/// The resolved rule table of a preset, one `option = value` per line (for `anqi variants
-/// --show`).
+/// The resolved rule table of a preset or rule file as a rule file ([`MoreVariant::to_toml`],
+/// for `anqi variants --show`): what it prints loads back to the same rules.
 ///
 /// # Errors
-/// [`MoreError::UnknownPreset`].
+/// [`MoreError::UnknownPreset`], a rule file's error.
 pub fn describe(name: &str) -> Result<String, MoreError> {
-    let (d, rules) = if missile::rules::PRESETS.contains(&name) {
-        let p = missile::MissileRules::preset(name)?;
-        (p.description, format!("{:#?}", p.rules))
-    } else if skill::rules::PRESETS.contains(&name) {
-        let p = skill::SkillRules::preset(name)?;
-        (p.description, format!("{:#?}", p.rules))
-    } else {
-        let p = camel::CamelRules::preset(name)?;
-        (p.description, format!("{:#?}", p.rules))
-    };
-    Ok(format!("# {name}: {d}\n{rules}\n"))
+    Ok(MoreVariant::resolve(name)?.to_toml())
 }
 
 /// Whether `name` is a preset of this module.
 pub fn is_preset(name: &str) -> bool {
     presets().iter().any(|(n, _)| *n == name)
+}
+
+/// Whether `spec` is a preset of this module or a rule file based on one
+/// ([`MoreVariant::recognises`]): what `--variant` routes here.
+pub fn is_spec(spec: &str) -> bool {
+    MoreVariant::recognises(spec)
 }
 
 /// A finished (or cut) bot game.
@@ -337,7 +344,7 @@ pub fn play(name: &str, fen: Option<&str>, opts: PlayOptions<'_>) -> Result<Reco
     with_game(name, fen, Body(name, opts))?
 }
 
-/// Perft (RULES.md §P) of preset `name` from `fen` or its start (after set-up: the §3.6 array
+/// Perft (RULES.md §P) of preset or rule file `name` from `fen` or its start (after set-up: the §3.6 array
 /// for the hidden missile set-ups, §P4); with `divide`, the count below each move too.
 ///
 /// # Errors
@@ -352,31 +359,28 @@ pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<
             (Vec::new(), g.perft(depth))
         }
     }
-    if missile::rules::PRESETS.contains(&name) {
-        let preset = missile::MissileRules::preset(name)?;
-        let open = missile::MissileRules { setup: missile::SetupMethod::Open, ..preset.rules };
-        let start = missile::fen::write(&missile::MissilePosition::start(open));
-        let g = MissileGame::from_fen(preset, fen.unwrap_or(&start))?;
-        return Ok(run(&g, depth, divide));
-    }
-    if skill::rules::PRESETS.contains(&name) {
-        // §P4: after set-up; without a FEN both sides hold T1-T8 in recess order.
-        let preset = skill::SkillRules::preset(name)?;
-        let g = match fen {
-            Some(f) => SkillGame::from_fen(preset, f)?,
-            None => SkillGame::with_tiles(preset, skill::game::DEFAULT_TILES),
-        };
-        return Ok(run(&g, depth, divide));
-    }
-    if camel::rules::PRESETS.contains(&name) {
-        let preset = camel::CamelRules::preset(name)?;
-        let g = match fen {
-            Some(f) => CamelGame::from_fen(preset, f)?,
-            None => CamelGame::new(preset),
-        };
-        return Ok(run(&g, depth, divide));
-    }
-    Err(MoreError::UnknownPreset(name.to_string()))
+    Ok(match MoreVariant::resolve(name)? {
+        MoreVariant::Missile(preset) => {
+            let open = missile::MissileRules { setup: missile::SetupMethod::Open, ..preset.rules };
+            let start = missile::fen::write(&missile::MissilePosition::start(open));
+            run(&MissileGame::from_fen(preset, fen.unwrap_or(&start))?, depth, divide)
+        }
+        MoreVariant::Skill(preset) => {
+            // §P4: after set-up; without a FEN both sides hold T1-T8 in recess order.
+            let g = match fen {
+                Some(f) => SkillGame::from_fen(preset, f)?,
+                None => SkillGame::with_tiles(preset, skill::game::DEFAULT_TILES),
+            };
+            run(&g, depth, divide)
+        }
+        MoreVariant::Camel(preset) => {
+            let g = match fen {
+                Some(f) => CamelGame::from_fen(preset, f)?,
+                None => CamelGame::new(preset),
+            };
+            run(&g, depth, divide)
+        }
+    })
 }
 
 /// What `anqi actions` prints: the FEN after the moves, the legal action strings (sorted) and

@@ -30,7 +30,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    if engine::more::presets::is_preset(&a.variant) {
+    if engine::more::presets::is_spec(&a.variant) {
         // RULES-more.md games: action strings of docs/notation.md §5, no chance.
         let r = engine::more::presets::actions(&a.variant, a.fen.as_deref(), &a.play)?;
         println!("fen {}", r.fen);

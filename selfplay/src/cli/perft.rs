@@ -50,7 +50,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.bench {
         return if a.variant == "xiangqi" { bench() } else { bench_variants(&a.variant) };
     }
-    if engine::more::presets::is_preset(&a.variant) {
+    if engine::more::presets::is_spec(&a.variant) {
         return run_more(a);
     }
     if a.variant != "xiangqi" || a.identity || a.layouts.is_some() {
@@ -137,7 +137,7 @@ fn bench_variants(which: &str) -> anyhow::Result<()> {
     println!("{:<22} {:>5} {:>14} {:>9} {:>14.0} {:>7.2}", "xiangqi (core)", 5, 133312995u64, "", std_rate, 1.0);
     let mut total = 0u64;
     for name in names {
-        if engine::more::presets::is_preset(&name) {
+        if engine::more::presets::is_spec(&name) {
             let d = engine::more::presets::bench_depth(&name);
             let t = Instant::now();
             let (_, n) = engine::more::presets::perft(&name, None, d, false)?;

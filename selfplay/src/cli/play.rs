@@ -34,7 +34,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    if engine::more::presets::is_preset(&a.variant) {
+    if engine::more::presets::is_spec(&a.variant) {
         return run_more(a);
     }
     let v = super::variant_arg::load(&a.variant)?;

@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Draw full states consistent with one player's view, or benchmark the sampler.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Variant preset or TOML file.
+    /// Variant preset or TOML file (RULES-more.md presets and rule files too).
     #[arg(long, default_value = "surprise")]
     pub variant: String,
     /// Full-state FEN (RULES.md §N); default: a mid-game reached by random play from `--seed`.
@@ -83,6 +83,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         "black" | "b" => Color::Black,
         other => anyhow::bail!("--as {other:?}: expected red or black"),
     };
+    if engine::more::presets::is_spec(&a.variant) {
+        return sample_more(&a, player);
+    }
     let s = midgame(&a.variant, a.seed, a.plies, a.fen.as_deref())?;
     let view = View::new(&s, player);
     println!("full  {}", vfen::write(&s));
@@ -92,5 +95,40 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     for i in 0..a.count {
         println!("det{i}  {}", vfen::write(&view.sample(&mut rng)));
     }
+    Ok(())
+}
+
+/// `anqi sample` for the RULES-more.md games: `--plies` random actions from the start (set-up
+/// included) or `--fen`, then the player's view FEN (docs/notation.md §5), infoset string and
+/// determinizations (full FENs).
+fn sample_more(a: &Args, player: Color) -> anyhow::Result<()> {
+    use engine::game::{PlayerId, Turn};
+    use engine::more::presets::{with_game, Playable, WithGame};
+    struct Body<'a>(&'a Args, Color);
+    impl WithGame for Body<'_> {
+        type Output = ();
+        fn run<G: Playable>(self, mut g: G) {
+            let (a, c) = (self.0, self.1);
+            let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
+            for _ in 0..a.plies {
+                if !matches!(g.turn(), Turn::Player(_)) {
+                    break;
+                }
+                let acts = g.legal_actions();
+                if acts.is_empty() {
+                    break;
+                }
+                g.apply(acts[rng.random_range(0..acts.len())]);
+            }
+            let p = if c == Color::Red { PlayerId::FIRST } else { PlayerId::SECOND };
+            println!("full  {}", g.full_fen());
+            println!("view  {}", g.view_fen(c));
+            println!("key   {:016x}", g.infoset_key(p));
+            for i in 0..a.count {
+                println!("det{i}  {}", g.sample_determinization(p, &mut rng).full_fen());
+            }
+        }
+    }
+    with_game(&a.variant, a.fen.as_deref(), Body(a, player))?;
     Ok(())
 }

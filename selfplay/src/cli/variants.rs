@@ -13,7 +13,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    if let Some(spec) = a.show.as_deref().filter(|s| engine::more::presets::is_preset(s)) {
+    if let Some(spec) = a.show.as_deref().filter(|s| engine::more::presets::is_spec(s)) {
         // RULES-more.md presets: their typed rule table (options with the resolved values).
         print!("{}", engine::more::presets::describe(spec)?);
         return Ok(());

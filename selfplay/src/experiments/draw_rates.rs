@@ -39,7 +39,11 @@ pub fn info_class(variant: &str) -> &'static str {
         "surprise" | "fanqi-3" | "fanqi-5" | "fanqi-7" | "fanqi-9" => "private set-up",
         // RULES-more.md games (`engine::more`).
         "skill-secret" | "missile-hidden-5" | "missile-hidden-centre" => "private set-up",
-        v if engine::more::presets::is_preset(v) => "none",
+        // Rule files of those games: by their set-up option.
+        v if engine::more::presets::is_spec(v) => match engine::more::MoreVariant::resolve(v) {
+            Ok(m) if m.hidden_setup() => "private set-up",
+            _ => "none",
+        },
         _ => "chance reveals",
     }
 }
@@ -501,6 +505,14 @@ set-up, so the opening plies are what makes the perfect-information games differ
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rule_files_are_classed_by_their_set_up_option() {
+        // Tests run in selfplay/: the example rule files of RULES-more.md games.
+        assert_eq!(info_class("../configs/variants/examples/skill-secret-lshape.toml"), "private set-up");
+        assert_eq!(info_class("../configs/variants/examples/missile-broad-base.toml"), "none");
+        assert_eq!(info_class("missile-hidden-5"), "private set-up");
+    }
 
     fn settings() -> Settings {
         Settings {

@@ -61,7 +61,7 @@ impl Ruleset {
     /// # Errors
     /// Neither kind knows `spec`.
     pub fn load(spec: &str) -> anyhow::Result<Ruleset> {
-        if presets::is_preset(spec) {
+        if presets::is_spec(spec) {
             return Ok(Ruleset::Preset(spec.to_string()));
         }
         Ok(Ruleset::Variant(crate::cli::variant_arg::load(spec)?))

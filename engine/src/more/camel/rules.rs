@@ -5,7 +5,8 @@
 use super::super::MoreError;
 
 /// Stacking rule set (RULES-more.md §2.10, §2.14 #27).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum StackRules {
     /// 第一组合规则: the stack moves by either piece's rule; only the top leaves alone.
     I,
@@ -15,7 +16,8 @@ pub enum StackRules {
 }
 
 /// The rule table.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CamelRules {
     /// Edition 1-7 (§2.2).
     pub edition: u8,
@@ -29,6 +31,7 @@ pub struct CamelRules {
     /// §2.12 [ASM]: third repetition draws unless one side checked throughout (it loses).
     pub ban_perpetual_check: bool,
     /// §2.12 [ASM]: plies without capture that draw.
+    #[serde(with = "crate::more::config::plies")]
     pub no_capture_plies: Option<u16>,
 }
 

@@ -399,7 +399,11 @@ impl MissileGame {
         self.record = Record::new(self.pos.hash());
     }
 
-    /// The view of `c`: the FEN with the opponent's set-up placements hidden while set-up lasts.
+    /// The view FEN of `c` (docs/notation.md §5.1): after set-up the full FEN (nothing is
+    /// hidden); during the hidden set-up the FEN without the opponent's placements (their squares
+    /// are secret, so they are not marked on the board), then ` setup R/B V LIST`: the placements
+    /// made by Red and by Black, the viewer `w`/`b`, and the viewer's own placement squares in the
+    /// order made (`-` for none). [`MissileGame::from_view`] reads it back.
     pub fn view_fen(&self, c: Color) -> String {
         match &self.setup {
             None => self.fen(),
@@ -408,9 +412,70 @@ impl MissileGame {
                 for &sq in &s.placed[c.opponent().index()] {
                     p.board.set(sq, None);
                 }
-                format!("{} setup {}/{}", fen::write(&p), s.placed[0].len(), s.placed[1].len())
+                let own: Vec<String> = s.placed[c.index()].iter().map(|&q| self.pos.geo().name(q)).collect();
+                let own = if own.is_empty() { "-".to_string() } else { own.join(",") };
+                let side = if c == Color::Red { 'w' } else { 'b' };
+                format!("{} setup {}/{} {side} {own}", fen::write(&p), s.placed[0].len(), s.placed[1].len())
             }
         }
+    }
+
+    /// A game state that a view FEN ([`MissileGame::view_fen`]) describes: the viewer's
+    /// placements replayed in their order, the opponent's hidden placements put on its first legal
+    /// squares (one state of the information set; [`Game::sample_determinization`] draws others).
+    /// Its infoset string for the viewer is the viewed state's. A view after set-up is a FEN
+    /// ([`MissileGame::from_fen`], without the move history).
+    ///
+    /// # Errors
+    /// [`MoreError::Fen`]: a malformed view, a preset without hidden set-up, illegal or too many
+    /// placements, or a board that does not match the placements.
+    pub fn from_view(preset: MissilePreset, text: &str) -> Result<MissileGame, MoreError> {
+        let Some((_, rest)) = text.split_once(" setup ") else { return MissileGame::from_fen(preset, text) };
+        let bad = |why: String| MoreError::Fen(format!("view {text:?}: {why}"));
+        let mut fields = rest.split(' ');
+        let (r, b) = fields.next().and_then(|c| c.split_once('/')).ok_or_else(|| bad("set-up counts are R/B".into()))?;
+        let count = |t: &str| t.parse::<usize>().map_err(|_| bad(format!("{t:?} is not a count")));
+        let counts = [count(r)?, count(b)?];
+        let viewer = match fields.next() {
+            Some("w") => Color::Red,
+            Some("b") => Color::Black,
+            other => return Err(bad(format!("viewer {other:?} is not w or b"))),
+        };
+        let mut g = MissileGame::new(preset);
+        let own: Vec<Sq> = match fields.next() {
+            Some("-") => Vec::new(),
+            Some(list) => list.split(',').map(|q| g.pos.geo().parse(q)).collect::<Result<_, _>>()?,
+            None => return Err(bad("no placement list".into())),
+        };
+        if fields.next().is_some() {
+            return Err(bad("text after the placement list".into()));
+        }
+        if g.setup.is_none() {
+            return Err(bad(format!("{} has no hidden set-up", preset.name)));
+        }
+        if own.len() != counts[viewer.index()] {
+            return Err(bad(format!("{} own placements listed, {} counted", own.len(), counts[viewer.index()])));
+        }
+        let mut own = own.into_iter();
+        for c in Color::ALL {
+            for _ in 0..counts[c.index()] {
+                if g.setup.as_ref().and_then(Setup::placing) != Some(c) {
+                    return Err(bad("more placements than the set-up order allows".into()));
+                }
+                let a = match if c == viewer { own.next() } else { None } {
+                    Some(sq) => Action(SETUP_TAG | sq as u32),
+                    None => g.legal.first().copied().ok_or_else(|| bad("no legal placement".into()))?,
+                };
+                if !g.legal.contains(&a) {
+                    return Err(bad(format!("placement {} is not legal", g.pos.geo().name((a.0 & 0x7F) as Sq))));
+                }
+                g.apply(a);
+            }
+        }
+        if g.view_fen(viewer) != text {
+            return Err(bad(format!("the board does not match the placements (expected {:?})", g.view_fen(viewer))));
+        }
+        Ok(g)
     }
 }
 

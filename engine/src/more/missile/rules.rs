@@ -5,7 +5,8 @@
 use super::super::MoreError;
 
 /// Which in-base missiles the base rule protects (RULES-more.md §3.5, §3.9 #6).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BaseReading {
     /// Default: only when an in-base missile attacks an in-base missile.
     Narrow,
@@ -14,7 +15,8 @@ pub enum BaseReading {
 }
 
 /// What a protected missile attack does (RULES-more.md §3.5, §3.9 #7).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum BaseOutcome {
     /// Default: a legal move in which the attacker is removed and the target stays.
     SelfDestruct,
@@ -23,7 +25,8 @@ pub enum BaseOutcome {
 }
 
 /// The "dead general" reading (RULES-more.md §3.7 win 3, §3.9 #9).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum DeadGeneral {
     /// Default: under check by an enemy missile standing in the defender's palace only general
     /// moves are legal.
@@ -33,7 +36,8 @@ pub enum DeadGeneral {
 }
 
 /// Which points block a fighter (RULES-more.md §3.3, §3.9 #4).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum FighterBlock {
     /// Default: both points straight ahead on the long axis, (0,s) and (0,2s), are occupied.
     TwoAhead,
@@ -42,7 +46,8 @@ pub enum FighterBlock {
 }
 
 /// The set-up method (RULES-more.md §3.8).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum SetupMethod {
     /// 明布明著法: the fixed array of §3.6.
     Open,
@@ -55,7 +60,8 @@ pub enum SetupMethod {
 }
 
 /// The rule table (RULES-more.md §3), options with their defaults.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MissileRules {
     /// §3.5 base protection reading.
     pub base_reading: BaseReading,
@@ -70,6 +76,7 @@ pub struct MissileRules {
     /// §3.7 forbidden 2: perpetual chase by any piece except general and soldiers is banned.
     pub ban_perpetual_chase: bool,
     /// §3.7 draw 1 [ASM]: plies without removal after which the game is drawn (`None`: never).
+    #[serde(with = "crate::more::config::plies")]
     pub no_capture_plies: Option<u16>,
     /// §3.8 set-up method.
     pub setup: SetupMethod,

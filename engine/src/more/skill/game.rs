@@ -290,15 +290,80 @@ impl SkillGame {
         self.pos.board().pieces().filter(|(_, p)| p.kind != Kind::General).map(|(_, p)| if p.color == c { p.kind.value() } else { -p.kind.value() }).sum()
     }
 
-    fn view_fen(&self, c: Color) -> String {
-        if self.setup && self.preset.rules.secret_setup {
-            let mut p = self.pos.clone();
-            p.tiles[c.opponent().index()] = [0; 8];
-            let chosen = self.pos.tiles[c.opponent().index()].iter().filter(|&&t| t != 0).count();
-            format!("{} hidden {chosen}", fen::write(&p))
-        } else {
-            self.fen()
+    /// The view FEN of `c` (docs/notation.md §5.2): the full FEN, except that during the secret
+    /// tile set-up the opponent's chosen tiles are written `?` (chosen, not seen) in the tiles
+    /// field. [`SkillGame::from_view`] reads it back.
+    pub fn view_fen(&self, c: Color) -> String {
+        let full = self.fen();
+        if !(self.setup && self.preset.rules.secret_setup) {
+            return full;
         }
+        let o = c.opponent().index();
+        let chosen = self.pos.tiles[o].iter().filter(|&&t| t != 0).count();
+        let mut fields: Vec<String> = full.split(' ').map(str::to_string).collect();
+        if let Some(tiles) = fields.get_mut(2) {
+            let mut sides: Vec<String> = tiles.split('/').map(str::to_string).collect();
+            if let Some(side) = sides.get_mut(o) {
+                *side = side.split(',').enumerate().map(|(i, t)| if i < chosen { "?" } else { t }).collect::<Vec<_>>().join(",");
+            }
+            *tiles = sides.join("/");
+        }
+        fields.join(" ")
+    }
+
+    /// A game state that a view FEN ([`SkillGame::view_fen`]) describes. During set-up (a `0` or
+    /// `?` in the tiles field) the tile choices are replayed from the start in order, each hidden
+    /// `?` as the smallest tile still free for that side (one state of the information set;
+    /// [`Game::sample_determinization`] draws others), so its infoset string for the viewer is
+    /// the viewed state's. After set-up it is [`SkillGame::from_fen`] (without the move history).
+    ///
+    /// # Errors
+    /// [`MoreError::Fen`]: a malformed view, an illegal or out-of-order choice, `?` where nothing
+    /// is hidden, or fields that do not match the replayed set-up.
+    pub fn from_view(preset: SkillPreset, text: &str) -> Result<SkillGame, MoreError> {
+        let bad = |why: String| MoreError::Fen(format!("view {text:?}: {why}"));
+        let tiles = text.split(' ').nth(2).ok_or_else(|| bad("no tiles field".into()))?;
+        let sides: Vec<Vec<&str>> = tiles.split('/').map(|s| s.split(',').collect()).collect();
+        if sides.len() != 2 {
+            return Err(bad("the tiles field is RED/BLACK".into()));
+        }
+        if !sides.iter().flatten().any(|t| *t == "0" || *t == "?") {
+            return SkillGame::from_fen(preset, text);
+        }
+        let hidden: Vec<usize> = (0..2).filter(|&i| sides[i].contains(&"?")).collect();
+        let viewer = match hidden.as_slice() {
+            [] => None,
+            [o] => Some(if *o == 0 { Color::Black } else { Color::Red }),
+            _ => return Err(bad("both sides' tiles are hidden".into())),
+        };
+        let mut g = SkillGame::new(preset);
+        for (i, side) in sides.iter().enumerate() {
+            for t in side {
+                if *t == "0" {
+                    break;
+                }
+                if g.to_act().index() != i || !g.setup {
+                    return Err(bad("tile choices out of order".into()));
+                }
+                let a = if *t == "?" {
+                    g.legal.first().copied().ok_or_else(|| bad("no tile left".into()))?
+                } else {
+                    Action(SETUP_TAG | t.parse::<u8>().map_err(|_| bad(format!("{t:?} is not a tile")))? as u32)
+                };
+                if !g.legal.contains(&a) {
+                    return Err(bad(format!("tile {t} is not a legal choice here")));
+                }
+                g.apply(a);
+            }
+        }
+        let again = match viewer {
+            Some(c) => g.view_fen(c),
+            None => g.fen(),
+        };
+        if again != text {
+            return Err(bad(format!("does not match the replayed set-up (expected {again:?})")));
+        }
+        Ok(g)
     }
 }
 

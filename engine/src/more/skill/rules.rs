@@ -5,7 +5,8 @@
 use super::super::MoreError;
 
 /// Which board (RULES-more.md §1.2, §1.10 #1).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum SkillBoard {
     /// Default: 9x11 square-cell board with a river row.
     A,
@@ -14,7 +15,8 @@ pub enum SkillBoard {
 }
 
 /// T9 reading (RULES-more.md §1.6 T9, §1.10 #14).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum RingReading {
     /// Default (reading A): along the outer ring, turning once at a board corner.
     Perimeter,
@@ -23,7 +25,8 @@ pub enum RingReading {
 }
 
 /// The rule table.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SkillRules {
     /// §1.2 board.
     pub board: SkillBoard,
@@ -45,6 +48,7 @@ pub struct SkillRules {
     /// §1.8 [ASM]: repetition draws and perpetual check by one side loses its move (as missile).
     pub ban_perpetual_check: bool,
     /// §1.8 [ASM]: plies without removal that draw (`None`: never).
+    #[serde(with = "crate::more::config::plies")]
     pub no_capture_plies: Option<u16>,
 }
 
