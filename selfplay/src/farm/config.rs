@@ -135,6 +135,11 @@ pub struct EvalSection {
     /// Simulations per move in evaluation games (default: the search's).
     #[serde(default)]
     pub simulations: Option<u32>,
+    /// Simulations per move of the trained net in the match against `random` (default:
+    /// `simulations`). The match against the untrained net always gives both sides the same
+    /// search (`simulations`).
+    #[serde(default)]
+    pub vs_random_simulations: Option<u32>,
     /// Opening plies played at temperature 1 so that evaluation games differ.
     #[serde(default = "default_eval_temperature_plies")]
     pub temperature_plies: u32,
@@ -166,6 +171,7 @@ impl Default for EvalSection {
             gate_games: 0,
             gate_threshold: default_gate_threshold(),
             simulations: None,
+            vs_random_simulations: None,
             temperature_plies: default_eval_temperature_plies(),
             max_plies: None,
         }
@@ -273,6 +279,8 @@ impl RunConfig {
             ("train.batch_size", self.train.batch_size as u64),
             ("train.replay_samples", self.train.replay_samples as u64),
         ];
+        let optional = [("eval.simulations", self.eval.simulations), ("eval.vs_random_simulations", self.eval.vs_random_simulations)];
+        let positive = positive.into_iter().chain(optional.into_iter().filter_map(|(k, v)| v.map(|v| (k, u64::from(v)))));
         for (k, v) in positive {
             if v == 0 {
                 return Err(format!("key `{k}` must be positive"));

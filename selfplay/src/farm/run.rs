@@ -520,6 +520,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     let search = eval_search(cfg);
     let games = eval_games(cfg);
     if cfg.eval.vs_random_games > 0 {
+        let search = SearchConfig { simulations: cfg.eval.vs_random_simulations.unwrap_or(search.simulations), ..search.clone() };
         let bar = ui.bar(u64::from(cfg.eval.vs_random_games), "vs random");
         let m = play_match(
             variant,
