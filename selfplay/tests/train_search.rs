@@ -16,7 +16,12 @@ fn search(s: &State, sims: u32, rng: &mut Pcg64Mcg) -> Search {
     let mut cfg = SearchConfig::with_simulations(sims);
     cfg.dirichlet_fraction = 0.0;
     cfg.root_win_check = false;
-    let mut srch = Search::new(View::new(s, s.turn()), s.legal_actions(), &cfg, false, &[s.position().hash()]);
+    uniform_search(s, &cfg, rng)
+}
+
+/// Runs a search with `cfg`, uniform priors and value 0 at every leaf.
+fn uniform_search(s: &State, cfg: &SearchConfig, rng: &mut Pcg64Mcg) -> Search {
+    let mut srch = Search::new(View::new(s, s.turn()), s.legal_actions(), cfg, false, &[s.position().hash()]);
     while srch.advance(rng) {
         let n = srch.request().1.len();
         srch.deliver(&vec![1.0 / n as f32; n], 0.0, rng);
@@ -221,20 +226,12 @@ fn finds_mate_in_two_without_a_net() {
                 if !checking.is_empty() && m2.len() * 4 <= acts.len() {
                     let mut cfg = SearchConfig::with_simulations(8);
                     cfg.dirichlet_fraction = 0.0;
-                    let mut srch = Search::new(View::new(&s, s.turn()), acts.clone(), &cfg, false, &[s.position().hash()]);
-                    while srch.advance(&mut rng) {
-                        let n = srch.request().1.len();
-                        srch.deliver(&vec![1.0 / n as f32; n], 0.0, &mut rng);
-                    }
+                    let srch = uniform_search(&s, &cfg, &mut rng);
                     let chosen = srch.choose(0.0, &mut rng);
                     assert!(m2.contains(&chosen), "mate in two {m2:?} missed: chose {chosen:?} in {}", engine::variant::fen::write(&s));
                     found += 1;
                     cfg.root_mate_in_two = false;
-                    let mut srch = Search::new(View::new(&s, s.turn()), acts.clone(), &cfg, false, &[s.position().hash()]);
-                    while srch.advance(&mut rng) {
-                        let n = srch.request().1.len();
-                        srch.deliver(&vec![1.0 / n as f32; n], 0.0, &mut rng);
-                    }
+                    let srch = uniform_search(&s, &cfg, &mut rng);
                     if !m2.contains(&srch.choose(0.0, &mut rng)) {
                         missed_without += 1;
                     }
