@@ -212,5 +212,11 @@ fn battery_more_non_default_options() {
             let p = g.position();
             assert_eq!(&cfen::parse(*p.rules(), &cfen::write(p)).expect("round trip"), p);
         });
+        // §2.14 #1 and #12: the widest board with the river row, every edition's machinery.
+        let wide = CamelRules { files: 15, river_row: true, ..cp.rules };
+        playout(CamelGame::new(engine::more::camel::CamelPreset { rules: wide, ..cp }).with_max_plies(300), &mut rng, |g| {
+            let p = g.position();
+            assert_eq!(&cfen::parse(*p.rules(), &cfen::write(p)).expect("round trip"), p);
+        });
     }
 }

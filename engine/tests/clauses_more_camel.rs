@@ -8,7 +8,7 @@ use engine::piece::Color;
 
 /// An 11x10 board field from `Kf0 kf9 Jb0` style lists.
 fn field(list: &str) -> String {
-    let g = engine::more::camel::position::geometry();
+    let g = engine::more::camel::position::geometry(&CamelRules::edition(1));
     let mut b = engine::more::board::Board::empty(g);
     for item in list.split_whitespace() {
         let mut ch = item.chars();
@@ -317,4 +317,127 @@ fn c2_14_one_chancellor_alternative_start() {
     assert_eq!(p.count(Color::Red, Kind::Chancellor), 1);
     assert_eq!(p.board().get(p.geo().parse("f7").expect("test fixture")).map(|x| x.kind), Some(Kind::Chancellor));
     assert!(!legal(&p).is_empty());
+}
+
+/// Rules of edition `ed` on a board `files` wide, with or without the river row.
+fn shaped(ed: u8, files: u8, river_row: bool) -> CamelRules {
+    CamelRules {
+        files,
+        river_row,
+        ..CamelRules::edition(ed)
+    }
+}
+
+/// A position of `rules` from `Kf0 kf9` style lists on its own board.
+fn shaped_pos(rules: CamelRules, list: &str, side: &str) -> CamelPosition {
+    let g = engine::more::camel::position::geometry(&rules);
+    let mut b = engine::more::board::Board::empty(g);
+    for item in list.split_whitespace() {
+        let mut ch = item.chars();
+        let p = engine::more::piece::Piece::from_char(ch.next().expect("test fixture"))
+            .expect("test fixture");
+        b.set(g.parse(ch.as_str()).expect("test fixture"), Some(p));
+    }
+    fen::parse(rules, &format!("{} {side}", b.fen_field())).expect("test fixture")
+}
+
+#[test]
+fn c2_14_1_board_width_is_a_parameter() {
+    // 13 files: the §2.5 array on the centre 11 files (files a and m empty), palaces f-h.
+    let r = shaped(7, 13, false);
+    let p = CamelPosition::start(r);
+    assert_eq!(
+        fen::write(&p),
+        "1rjnbakabnjr1/13/2qc5cq2/2p1p1p1p1p2/13/13/2P1P1P1P1P2/2QC5CQ2/13/1RJNBAKABNJR1 w f0:hafcegdib:187206345 f7:hafcegdib:187206345 0n0n - -,- 0 1"
+    );
+    assert_eq!(
+        fen::write(&fen::parse(r, &fen::write(&p)).expect("round trip")),
+        fen::write(&p)
+    );
+    // Against the 56 moves of 11 files, by hand: each chariot gains the step to the empty edge
+    // file (+2), each camel the leap to a3/m3 (+2), each chancellor a4/k4-side and a0/m0 (+4).
+    assert_eq!(perft(&CamelPosition::start(shaped(1, 13, false)), 1), 64);
+    // Every width plays: the general's files follow the centre.
+    for files in CamelRules::WIDTHS {
+        let p = CamelPosition::start(shaped(4, files, false));
+        let g = p.geo();
+        assert_eq!(g.files, files);
+        assert_eq!(p.general(Color::Red).map(|s| g.file(s)), Some(files / 2));
+        assert_eq!(p.plate(Color::Black).origin, (files / 2 - 1, 7));
+    }
+    // A plate rotates on a wide board too (edition 3; ring d0-d3.. empty).
+    let q = shaped_pos(shaped(3, 13, false), "Kg0 Ag1 kg9", "w");
+    assert!(legal(&q).iter().any(|m| m == "rot+"), "{:?}", legal(&q));
+}
+
+#[test]
+fn c2_14_1_even_or_unknown_width_is_a_rules_file_error() {
+    for bad in ["files = 12", "files = 17"] {
+        let text = format!("base = \"camel-3\"\n[rules]\n{bad}\n");
+        let e = engine::more::MoreVariant::from_toml(&text, "w.toml").expect_err("bad width");
+        assert!(e.to_string().contains("rules.files"), "{e}");
+    }
+    let ok = engine::more::MoreVariant::from_toml(
+        "base = \"camel-3\"\n[rules]\nfiles = 15\nriver_row = true\n",
+        "w.toml",
+    )
+    .expect("15 files");
+    assert!(
+        ok.to_toml().contains("files = 15") && ok.to_toml().contains("river_row = true"),
+        "{}",
+        ok.to_toml()
+    );
+}
+
+#[test]
+fn c2_14_12_river_row_board_shifts_black_and_adds_distance() {
+    let r = shaped(1, 11, true);
+    let p = CamelPosition::start(r);
+    assert_eq!(p.geo().ranks, 11);
+    assert!(fen::write(&p).starts_with(
+        "rjnbakabnjr/11/1qc5cq1/1p1p1p1p1p1/11/11/11/1P1P1P1P1P1/1QC5CQ1/11/RJNBAKABNJR w"
+    ));
+    assert_eq!(p.plate(Color::Black).origin, (4, 8));
+    // By hand against the 56 of the point board: each chariot's file and each cannon's file is
+    // one square longer before the first enemy piece (+2, +2).
+    assert_eq!(perft(&p, 1), 60);
+}
+
+#[test]
+fn c2_14_12_river_row_soldier_crosses_in_one_step() {
+    let r = shaped(1, 11, true);
+    // §1.3: from its own bank (rank 4) a soldier steps into the river or jumps to rank 6, over a
+    // piece standing in the river.
+    let p = shaped_pos(r, "Kf0 ke10 Pc4 Nc5", "w");
+    assert_eq!(from(&p, "c4"), vec!["c4c6"]);
+    let p = shaped_pos(r, "Kf0 ke10 Pc4", "w");
+    assert_eq!(from(&p, "c4"), vec!["c4c5", "c4c6"]);
+    // In the river it moves forward only, and it is not crossed yet.
+    let p = shaped_pos(r, "Kf0 ke10 Pc5", "w");
+    assert_eq!(from(&p, "c5"), vec!["c5c6"]);
+    // Over the river it steps sideways, and the jump captures.
+    let p = shaped_pos(r, "Kf0 ke10 Pc6", "w");
+    assert_eq!(from(&p, "c6"), vec!["c6b6", "c6c7", "c6d6"]);
+    let p = shaped_pos(r, "Kf0 ke10 pc6 Pc4", "w");
+    assert!(from(&p, "c4").iter().any(|m| m == "c4c6"));
+    // Black's jump, mirrored: rank 6 -> 4.
+    let p = shaped_pos(r, "Kf0 ke10 pd6", "b");
+    assert_eq!(from(&p, "d6"), vec!["d6d4", "d6d5"]);
+    // Elephants and chancellors stay out of the river row (their (2,2) from the bank lands
+    // beyond it, on the enemy half); chariots and camels may stop in it.
+    let p = shaped_pos(r, "Kf0 ke10 Bc4 Qg4 Ra4 Ji2", "w");
+    assert!(
+        from(&p, "c4").iter().all(|m| m == "c4a2" || m == "c4e2"),
+        "{:?}",
+        from(&p, "c4")
+    );
+    assert!(
+        from(&p, "g4").iter().all(|m| m == "g4e2" || m == "g4i2"),
+        "{:?}",
+        from(&p, "g4")
+    );
+    assert!(from(&p, "a4").iter().any(|m| m == "a4a5"));
+    assert!(from(&p, "i2")
+        .iter()
+        .any(|m| m == "i2k5" || m == "i2g5" || m == "i2f4"));
 }

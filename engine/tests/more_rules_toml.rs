@@ -24,7 +24,7 @@ fn rules_eq(a: &MoreVariant, b: &MoreVariant) -> bool {
 #[test]
 fn every_preset_round_trips_through_its_printed_table() {
     let names: Vec<&str> = all_presets().into_iter().map(|(n, _)| n).collect();
-    assert_eq!(names.len(), 13);
+    assert_eq!(names.len(), 14);
     for name in names {
         let preset = MoreVariant::preset(name).expect("preset");
         let text = presets::describe(name).expect("describe");
@@ -101,6 +101,7 @@ fn example_rule_files_load_and_change_their_base() {
     for (file, base) in [
         ("../configs/variants/examples/missile-broad-base.toml", "missile"),
         ("../configs/variants/examples/camel-5-one-chancellor.toml", "camel-5"),
+        ("../configs/variants/examples/camel-7-wide-river.toml", "camel-7"),
         ("../configs/variants/examples/skill-secret-lshape.toml", "skill-secret"),
     ] {
         assert!(presets::is_spec(file), "{file}");

@@ -326,7 +326,12 @@ fn missile_tournament_records_replays_and_resumes() {
 fn presets_play_every_bot_kind_from_shared_setups() {
     // A hidden missile set-up, a secret tile set-up and a camel edition with plate actions; the
     // search bots with small budgets; short games.
-    for variant in ["missile-hidden-centre", "skill-secret", "camel-3"] {
+    for variant in [
+        "missile-hidden-centre",
+        "skill-secret",
+        "camel-3",
+        "camel-7-secret",
+    ] {
         let cfg = config(&format!(
             "name = \"bots-{variant}\"\nvariant = \"{variant}\"\npairs = 2\nmax_plies = 40\nopening_plies = 2\n[budget]\nnodes = 3000\n\
              [[player]]\nspec = \"alphabeta:depth=2\"\n[[player]]\nspec = \"pimc:k=2,depth=1\"\n[[player]]\nspec = \"ismcts:iterations=40\"\n"

@@ -2,7 +2,7 @@
 //! the canonical FEN (`docs/notation.md` §5): ranks from the top (Black's back rank) down,
 //! separated by `/`, runs of empty squares as decimal numbers (`11` on an 11-file board).
 
-use super::geometry::{Geometry, Sq};
+use super::geometry::{Geometry, Sq, MAX_SQUARES};
 use super::piece::Piece;
 use super::MoreError;
 use crate::piece::Color;
@@ -11,7 +11,7 @@ use crate::piece::Color;
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     geo: &'static Geometry,
-    cells: [u8; 128],
+    cells: [u8; MAX_SQUARES],
 }
 
 impl std::fmt::Debug for Board {
@@ -23,7 +23,7 @@ impl std::fmt::Debug for Board {
 impl Board {
     /// An empty board.
     pub fn empty(geo: &'static Geometry) -> Board {
-        Board { geo, cells: [0; 128] }
+        Board { geo, cells: [0; MAX_SQUARES] }
     }
 
     /// The geometry.

@@ -18,11 +18,9 @@
 //! file and the key ([`MoreError::RulesFile`]). [`MoreVariant::to_toml`] writes the full table
 //! in this form (`anqi variants --show`), and what it writes loads back to the same rules.
 //!
-//! Every flagged [ASM] option of RULES-more.md §1.10, §2.14 and §3.9 is a field here. Not yet
-//! options (they change the board or add hidden state, not just a rule): camel xiangqi's board
-//! width (§2.14 #1) and doc 002's river row on its board (§2.3, §2.14 #12), secret trick tiles
-//! under each plate (§2.13), and missile xiangqi's "face-down until first moved" reading of the
-//! hidden set-up (§3.8); 梅花易數著法 (§3.8, §3.9 #16) is left out as the rules advise.
+//! Every flagged [ASM] option of RULES-more.md §1.10, §2.14 and §3.9 is a field here, camel
+//! xiangqi's board width (`files`, §2.14 #1) and doc 002's river row on its board (`river_row`,
+//! §2.3, §2.14 #12) included. 梅花易數著法 (§3.8, §3.9 #16) is left out as the rules advise.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
@@ -213,6 +211,12 @@ impl MoreVariant {
                 if !(1..=7).contains(&rules.edition) {
                     return Err(file_error(file, "rules.edition", format!("{} is not an edition; the editions are 1 to 7", rules.edition)));
                 }
+                if rules.secret_tricks && !rules.tricks() {
+                    return Err(file_error(file, "rules.secret_tricks", format!("edition {} has no trick face; secret trick layouts need edition 5 or later", rules.edition)));
+                }
+                if !CamelRules::WIDTHS.contains(&rules.files) {
+                    return Err(file_error(file, "rules.files", format!("{} files is not a camel board width; the widths are {:?}", rules.files, CamelRules::WIDTHS)));
+                }
                 MoreVariant::Camel(CamelPreset { name, description, rules })
             }
         })
@@ -258,11 +262,11 @@ impl MoreVariant {
     }
 
     /// Whether a player's set-up is hidden from the other (a secret tile choice, a hidden
-    /// missile set-up).
+    /// missile set-up, secret camel trick layouts).
     pub fn hidden_setup(&self) -> bool {
         match self {
             MoreVariant::Skill(p) => p.rules.secret_setup,
-            MoreVariant::Camel(_) => false,
+            MoreVariant::Camel(p) => p.rules.secret_tricks,
             MoreVariant::Missile(p) => p.rules.setup != SetupMethod::Open,
         }
     }

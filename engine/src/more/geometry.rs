@@ -2,11 +2,15 @@
 //! number of files and ranks, where the river is (between two ranks, or a whole river row as on
 //! the skill-tile board A of RULES-more.md §1.2), and the two 3x3 palaces (§1.2, §2.3, §3.2).
 //!
-//! Squares are mailbox indices `rank * files + file` (below 128 for every board here: 9x11 = 99,
-//! 11x10 = 110). Ranks are numbered from 0 at Red's back rank, as everywhere in this project
+//! Squares are mailbox indices `rank * files + file`, below [`MAX_SQUARES`] (9x11 = 99, 11x10 =
+//! 110; camel boards up to 15 files with a river row, 15x11 = 165). Ranks are numbered from 0 at
+//! Red's back rank, as everywhere in this project
 //! (RULES.md coordinates; RULES-more.md numbers ranks from 1, so its "e1" is our `e0`).
 
 use crate::piece::Color;
+
+/// The most squares a board may have (fixed-size per-square arrays use it).
+pub const MAX_SQUARES: usize = 192;
 
 /// Where the river lies (RULES-more.md §0.3, §1.2).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -68,15 +72,15 @@ pub struct Geometry {
 pub type Sq = u8;
 
 impl Geometry {
-    /// A geometry. Palaces must lie on the board and the board must have at most 128 squares and
-    /// at most 26 files.
+    /// A geometry. Palaces must lie on the board and the board must have at most [`MAX_SQUARES`]
+    /// squares and at most 26 files.
     ///
     /// # Errors
     /// [`super::MoreError::Geometry`] when the description is inconsistent.
     pub fn new(files: u8, ranks: u8, river: River, palaces: [Palace; 2]) -> Result<Geometry, super::MoreError> {
         let n = files as usize * ranks as usize;
-        if files == 0 || ranks == 0 || files > 26 || n > 128 {
-            return Err(super::MoreError::Geometry(format!("{files}x{ranks} board is not supported (at most 128 squares, 26 files)")));
+        if files == 0 || ranks == 0 || files > 26 || n > MAX_SQUARES {
+            return Err(super::MoreError::Geometry(format!("{files}x{ranks} board is not supported (at most {MAX_SQUARES} squares, 26 files)")));
         }
         for p in &palaces {
             if p.file_lo as usize + 3 > files as usize || p.rank_lo as usize + 3 > ranks as usize {
@@ -104,6 +108,40 @@ impl Geometry {
     /// Camel xiangqi (RULES-more.md §2.3 [ASM]): the same 11x10 board as missile xiangqi.
     pub fn camel() -> Geometry {
         Self::eleven_by_ten()
+    }
+
+    /// A camel board of `files` files (§2.14 #1: the width is a parameter; odd, so that the
+    /// palaces have a centre file) and 10 ranks, or 11 with doc 002's river row (§2.3, §2.14 #12:
+    /// rank 5 of our numbering is the river row, as on the skill-tile board A of §1.2). The
+    /// palaces sit on the centre three files against each back edge.
+    ///
+    /// # Errors
+    /// [`super::MoreError::Geometry`] for an even width, or a board over [`MAX_SQUARES`].
+    pub fn camel_with(files: u8, river_row: bool) -> Result<Geometry, super::MoreError> {
+        if files % 2 == 0 || files < 3 {
+            return Err(super::MoreError::Geometry(format!("a camel board needs an odd number of files (a centre file for the palaces), not {files}")));
+        }
+        let (ranks, river) = if river_row {
+            (11, River::Row { rank: 5 })
+        } else {
+            (10, River::Between { red_last: 4 })
+        };
+        let lo = files / 2 - 1;
+        Geometry::new(
+            files,
+            ranks,
+            river,
+            [
+                Palace {
+                    file_lo: lo,
+                    rank_lo: 0,
+                },
+                Palace {
+                    file_lo: lo,
+                    rank_lo: ranks - 3,
+                },
+            ],
+        )
     }
 
     fn eleven_by_ten() -> Geometry {
@@ -198,6 +236,12 @@ impl Geometry {
     #[inline]
     pub fn crossed(&self, c: Color, s: Sq) -> bool {
         self.half(s) == Some(c.opponent())
+    }
+
+    /// Whether the board has a river row (§1.2 board A) rather than a river between two ranks.
+    #[inline]
+    pub fn is_river_row_board(&self) -> bool {
+        matches!(self.river, River::Row { .. })
     }
 
     /// Whether `s` is a river-row square.

@@ -1,6 +1,7 @@
 //! Chinese move records for the RULES-more.md games, in the traditional file-based form of
-//! [`crate::notation::chinese`] (`炮二平五`, `马８进７`) extended to 9x11 and 11x10 boards: files
-//! are counted from the mover's right (Red 一..十一, Black １..１１); 进 / 退 / 平; the number is
+//! [`crate::notation::chinese`] (`炮二平五`, `马８进７`) extended to 9x11 and 11x10 boards and
+//! camel boards up to 15 files: files are counted from the mover's right (Red 一..十五, Black
+//! １..１５); 进 / 退 / 平; the number is
 //! the destination file when the file changes and the rank too (or on a sideways move), else the
 //! number of ranks moved. Two pieces of one kind on the mover's file are 前 / 后, more are
 //! numbered from the front (一, 二, ...). New pieces: 机 fighter, 弹 missile (§3.3), 驼 camel, 丞

@@ -176,11 +176,11 @@ impl Playable for SkillGame {
 }
 
 impl Playable for CamelGame {
-    fn view_fen(&self, _: crate::piece::Color) -> String {
-        self.fen()
+    fn view_fen(&self, c: crate::piece::Color) -> String {
+        CamelGame::view_fen(self, c)
     }
     fn in_setup(&self) -> bool {
-        false
+        CamelGame::in_setup(self)
     }
     fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
         self.play_str(text)

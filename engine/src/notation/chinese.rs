@@ -29,9 +29,9 @@ use crate::piece::{Color, Role};
 use crate::position::Position;
 
 /// Chinese numerals used for Red's files and counts (and for tandem ordinals), 1-based.
-const RED_NUMERALS: [&str; 11] = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一"];
+const RED_NUMERALS: [&str; 15] = ["一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三", "十四", "十五"];
 /// Full-width digits used for Black's files and counts, 1-based.
-const BLACK_NUMERALS: [&str; 11] = ["１", "２", "３", "４", "５", "６", "７", "８", "９", "１０", "１１"];
+const BLACK_NUMERALS: [&str; 15] = ["１", "２", "３", "４", "５", "６", "７", "８", "９", "１０", "１１", "１２", "１３", "１４", "１５"];
 
 /// The piece's name in Chinese records (simplified characters).
 pub fn piece_name(color: Color, role: Role) -> char {

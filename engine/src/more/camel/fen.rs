@@ -5,7 +5,9 @@
 //!   `(TB)`, top then bottom, and counts as one file;
 //! * a plate: its lower-left square, `:`, the 9 visible cells, `:`, the 9 cells beneath, each in
 //!   the owner's frame, row 0 (back row) first, columns from the owner's left: `.` plain, `1`-`8`
-//!   the tricks K1-K8, `0` the blank trick cell, `a`-`i` the numbers 1-9;
+//!   the tricks K1-K8, `0` the blank trick cell, `a`-`i` the numbers 1-9; under the secret
+//!   layout option (§2.13) `-` is a trick cell not placed yet and, in a view FEN only, `?` one
+//!   the viewer cannot see;
 //! * `flags`: for Red then Black, flips made (a digit) and the kind of the last own action
 //!   (`n` piece move, `p` plate rotation/translation, `f` flip): `0n0n` at the start;
 //! * `redeem`: the square where the side to move's general was just captured, or `-`;
@@ -16,7 +18,7 @@
 //! the plate one file or rank), `flip-lr` / `flip-fb`.
 
 use super::movegen::CAction;
-use super::position::{geometry, CamelPosition, Cell, LastAct, Plate, BLANK, NUMBER, PLAIN};
+use super::position::{geometry, CamelPosition, Cell, LastAct, Plate, BLANK, HIDDEN, NUMBER, PLAIN, UNSET};
 use super::rules::CamelRules;
 use crate::more::board::Board;
 use crate::more::piece::{Kind, Piece};
@@ -28,7 +30,9 @@ fn cell_char(c: Cell) -> char {
         PLAIN => '.',
         BLANK => '0',
         1..=8 => (b'0' + c) as char,
-        n if n > NUMBER => (b'a' + (n - NUMBER - 1)) as char,
+        UNSET => '-',
+        HIDDEN => '?',
+        n if n > NUMBER && n < UNSET => (b'a' + (n - NUMBER - 1)) as char,
         _ => '?',
     }
 }
@@ -39,6 +43,8 @@ fn char_cell(ch: char) -> Option<Cell> {
         '0' => Some(BLANK),
         '1'..='8' => Some(ch as u8 - b'0'),
         'a'..='i' => Some(NUMBER + 1 + (ch as u8 - b'a')),
+        '-' => Some(UNSET),
+        '?' => Some(HIDDEN),
         _ => None,
     }
 }
@@ -127,7 +133,7 @@ pub fn parse(rules: CamelRules, text: &str) -> Result<CamelPosition, MoreError> 
     if f.len() < 2 || f.len() > 9 {
         return Err(MoreError::Fen(format!("expected 2-9 fields, got {}", f.len())));
     }
-    let g = geometry();
+    let g = geometry(&rules);
     let mut p = CamelPosition::start(rules);
     p.board = Board::empty(g);
     let rows: Vec<&str> = f[0].split('/').collect();

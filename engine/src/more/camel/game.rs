@@ -1,6 +1,12 @@
 //! The camel-xiangqi game state behind [`crate::game::Game`] (RULES-more.md §2.6, §2.12, §2.13).
 //!
-//! Perfect information (§2.13: fixed public trick and number layouts), no chance. End: no legal
+//! Perfect information by default (§2.13: fixed public trick and number layouts), no chance.
+//! Under the secret-layout option ([`CamelRules::secret_tricks`], preset `camel-7-secret`) the
+//! game starts with a set-up phase: Red places a trick (or the blank) on each cell of its plate's
+//! trick face in turn (owner-local cells, column-major from the back-left: action `K5@e0`, the
+//! ninth cell takes the last tile), then Black does, unseen by Red (a simultaneous commit). A
+//! layout stays hidden from the opponent until its plate is first flipped; infoset keys hide it
+//! and [`Game::sample_determinization`] re-deals it (the secret part is [`super::secret`]). End: no legal
 //! action loses (checkmate, stalemate, or a captured general that cannot be redeemed, §2.6 /
 //! §2.12); a third repetition draws unless one side checked on every move of the cycle (it
 //! loses, [ASM] standard); 120 plies without capture draw; a ply horizon draws.
@@ -8,24 +14,29 @@
 //! # Action numbering
 //! | code | meaning |
 //! |---|---|
-//! | `from | to << 7 | unit << 14 | promote << 15` | a move (promote: 0 none, 1 chariot, 2 horse, 3 cannon, 4 camel) |
-//! | `0x0004_000d` | rotate (`d` = 1 clockwise, 0 anticlockwise) |
-//! | `0x0008_000d` | translate in direction `d` (0 +file, 1 -file, 2 +rank, 3 -rank) |
-//! | `0x000C_000b` | flip (`b` = 1 front-back, 0 left-right) |
+//! | `from | to << 8 | unit << 16 | promote << 17` | a move (promote: 0 none, 1 chariot, 2 horse, 3 cannon, 4 camel) |
+//! | `0x0010_000d` | rotate (`d` = 1 clockwise, 0 anticlockwise) |
+//! | `0x0020_000d` | translate in direction `d` (0 +file, 1 -file, 2 +rank, 3 -rank) |
+//! | `0x0030_000b` | flip (`b` = 1 front-back, 0 left-right) |
+//! | `0x0040_000t` | secret set-up: trick `t` (1-8, 9 = the blank) on the next cell |
 
 use rand::Rng;
 
 use super::fen;
 use super::movegen::CAction;
-use super::position::CamelPosition;
+use super::position::{CamelPosition, Cell};
 use super::rules::{CamelPreset, CamelRules};
 use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
-use crate::more::history::{color_of, player_of, seat_return, Ply, Record};
+use crate::more::history::{color_of, mix, player_of, seat_return, Ply, Record};
 use crate::more::piece::Kind;
 use crate::more::MoreError;
 use crate::piece::Color;
 
-const TAG: u32 = 1 << 18;
+const TAG: u32 = 1 << 20;
+/// Set-up action codes: `SETUP | tile`.
+pub(super) const SETUP: u32 = 4 * TAG;
+/// The own paths before any placement.
+pub(super) const OWN_ROOT: [u64; 2] = [0x5EED_0000_0000_0C01, 0x5EED_0000_0000_0C02];
 
 /// How a camel game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -83,7 +94,7 @@ pub fn encode(a: CAction) -> Action {
                 Some(Kind::Cannon) => 3,
                 Some(_) => 4,
             };
-            from as u32 | (to as u32) << 7 | (unit as u32) << 14 | pr << 15
+            from as u32 | (to as u32) << 8 | (unit as u32) << 16 | pr << 17
         }
         CAction::Rotate { cw } => TAG | cw as u32,
         CAction::Translate { dir } => (2 * TAG) | dir as u32,
@@ -96,10 +107,10 @@ pub fn decode(a: Action) -> Option<CAction> {
     let c = a.0;
     Some(match c / TAG {
         0 => CAction::Move {
-            from: (c & 0x7F) as u8,
-            to: (c >> 7 & 0x7F) as u8,
-            unit: c >> 14 & 1 == 1,
-            promote: match c >> 15 & 7 {
+            from: (c & 0xFF) as u8,
+            to: (c >> 8 & 0xFF) as u8,
+            unit: c >> 16 & 1 == 1,
+            promote: match c >> 17 & 7 {
                 0 => None,
                 1 => Some(Kind::Chariot),
                 2 => Some(Kind::Horse),
@@ -119,9 +130,16 @@ pub fn decode(a: Action) -> Option<CAction> {
 #[derive(Clone, Debug)]
 pub struct CamelGame {
     preset: CamelPreset,
-    pos: CamelPosition,
-    record: Record,
-    path: u64,
+    pub(super) pos: CamelPosition,
+    pub(super) record: Record,
+    /// The public history (actions, and layouts as flips reveal them).
+    pub(super) path: u64,
+    /// The secret set-up (§2.13): tiles placed so far by Red and Black, in cell order.
+    pub(super) setup: Option<[Vec<Cell>; 2]>,
+    /// Each side's trick layout as placed (owner-local cells, column-major), secret games only.
+    pub(super) layouts: [Option<[Cell; 9]>; 2],
+    /// What each side alone knows: its own placements.
+    pub(super) own_path: [u64; 2],
     plies: u32,
     max_plies: u32,
     legal: Vec<Action>,
@@ -147,12 +165,27 @@ impl CamelGame {
     /// # Errors
     /// [`MoreError::Fen`].
     pub fn from_fen(preset: CamelPreset, text: &str) -> Result<CamelGame, MoreError> {
-        Ok(CamelGame::from_position(preset, fen::parse(preset.rules, text)?))
+        let pos = fen::parse(preset.rules, text)?;
+        super::secret::check_faces(&pos)?;
+        Ok(CamelGame::from_position(preset, pos))
     }
 
     fn from_position(preset: CamelPreset, pos: CamelPosition) -> CamelGame {
         let root = pos.hash();
-        let mut g = CamelGame { preset, record: Record::new(root), path: 0x0C0C_1234_5678_9ABC ^ root, pos, plies: 0, max_plies: 400, legal: Vec::new(), end: None };
+        let mut g = CamelGame {
+            preset,
+            record: Record::new(root),
+            path: 0x0C0C_1234_5678_9ABC ^ root,
+            setup: None,
+            layouts: [None, None],
+            own_path: OWN_ROOT,
+            pos,
+            plies: 0,
+            max_plies: 400,
+            legal: Vec::new(),
+            end: None,
+        };
+        g.adopt_layouts();
         g.refresh();
         g
     }
@@ -187,9 +220,13 @@ impl CamelGame {
         Ok(())
     }
 
-    fn refresh(&mut self) {
+    pub(super) fn refresh(&mut self) {
         self.legal.clear();
         self.end = None;
+        if let Some(c) = self.placing() {
+            self.legal.extend(self.free_tiles(c).into_iter().map(|t| Action(SETUP | t as u32)));
+            return;
+        }
         if self.plies >= self.max_plies {
             self.end = Some(CamelEnd::Horizon);
             return;
@@ -246,14 +283,14 @@ impl CamelGame {
 
 impl Game for CamelGame {
     fn info(&self) -> GameInfo {
-        GameInfo { name: self.preset.name, num_players: 2, chance: ChanceMode::Deterministic, information: Information::Perfect, utility: Utility::ZeroSum, min_utility: -1.0, max_utility: 1.0 }
+        GameInfo { name: self.preset.name, num_players: 2, chance: ChanceMode::Deterministic, information: if self.preset.rules.secret_tricks { Information::Imperfect } else { Information::Perfect }, utility: Utility::ZeroSum, min_utility: -1.0, max_utility: 1.0 }
     }
 
     fn turn(&self) -> Turn {
         if self.end.is_some() {
             Turn::Terminal
         } else {
-            Turn::Player(player_of(self.pos.turn()))
+            Turn::Player(player_of(self.to_act()))
         }
     }
 
@@ -268,13 +305,25 @@ impl Game for CamelGame {
 
     fn apply(&mut self, action: Action) {
         assert!(self.legal.contains(&action), "illegal action {action} in {}", self.fen());
+        if self.setup.is_some() {
+            self.place(action.0 & 0xF);
+            self.plies += 1;
+            self.refresh();
+            return;
+        }
         let Some(a) = decode(action) else { return };
         let mover = self.pos.turn();
+        let revealing = matches!(a, CAction::Flip { .. }) && self.hidden(mover);
         self.pos.play_unchecked(a);
         self.plies += 1;
         let check = self.pos.in_check(mover.opponent());
-        self.record.plies.push(Ply { hash: self.pos.hash(), mover, forbidden: check });
+        self.record.plies.push(Ply { hash: self.record_hash(), mover, forbidden: check });
         self.path = self.path.rotate_left(13) ^ (action.0 as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if revealing {
+            // §2.13: the flip shows the secret layout to both players.
+            let face = self.pos.plates[mover.index()].up;
+            self.path = face.iter().flatten().fold(self.path, |h, &c| mix(h, c as u64));
+        }
         self.refresh();
     }
 
@@ -283,19 +332,26 @@ impl Game for CamelGame {
     }
 
     fn infoset_key(&self, player: PlayerId) -> u64 {
-        self.path ^ (player.index() as u64 + 1).wrapping_mul(0xBF58_476D_1CE4_E5B9)
+        let c = color_of(player);
+        match &self.setup {
+            Some(placed) => mix(mix(self.own_path[c.index()], placed[c.opponent().index()].len() as u64), 1 + c as u64),
+            None => mix(mix(self.path, self.own_path[c.index()]), 3 + c as u64),
+        }
     }
 
     fn infoset_string(&self, player: PlayerId) -> String {
-        format!("{} #{:016x}", self.fen(), self.infoset_key(player))
+        format!("{} #{:016x}", self.view_fen(color_of(player)), self.infoset_key(player))
     }
 
-    fn sample_determinization<R: Rng + ?Sized>(&self, _player: PlayerId, _rng: &mut R) -> Self {
-        self.clone()
+    fn sample_determinization<R: Rng + ?Sized>(&self, player: PlayerId, rng: &mut R) -> Self {
+        self.redeal(color_of(player).opponent(), rng)
     }
 
     fn action_string(&self, action: Action) -> String {
-        decode(action).map(|a| fen::action_string(&self.pos, a)).unwrap_or_default()
+        match decode(action) {
+            Some(a) => fen::action_string(&self.pos, a),
+            None => self.setup_string(action),
+        }
     }
 }
 

@@ -194,8 +194,16 @@ impl CamelPosition {
                 if self.frozen(c) {
                     return;
                 }
-                if let Some(to) = g.offset(from, 0, Geometry::forward(c)) {
+                let fwd = Geometry::forward(c);
+                if let Some(to) = g.offset(from, 0, fwd) {
                     land(to, out);
+                    // §1.3 (doc 002's river row, §2.14 #12): from its own bank a soldier may also
+                    // cross the river row in one step; a piece on the river square does not block.
+                    if g.is_river(to) && g.own_half(c, from) {
+                        if let Some(far) = g.offset(from, 0, 2 * fwd) {
+                            land(far, out);
+                        }
+                    }
                 }
                 if g.crossed(c, from) {
                     for dx in [-1, 1] {
@@ -220,7 +228,8 @@ impl CamelPosition {
     /// K1 (§2.9, as RULES-more.md §1.6.1 T27 without the river row).
     fn k1(&self, cs: Sq, ts: Sq) -> bool {
         let g = self.geo();
-        if g.file(cs) != g.file(ts) || g.half(cs) == g.half(ts) {
+        // Opposite halves; on a river-row board neither end may be on the river row.
+        if g.file(cs) != g.file(ts) || g.is_river(cs) || g.is_river(ts) || g.half(cs) == g.half(ts) {
             return false;
         }
         let (lo, hi) = (g.rank(cs).min(g.rank(ts)), g.rank(cs).max(g.rank(ts)));

@@ -4,7 +4,7 @@
 //! promotion window) and the clocks. Move generation is in [`super::movegen`].
 
 use super::super::board::Board;
-use super::super::geometry::{Geometry, Sq};
+use super::super::geometry::{Geometry, Sq, MAX_SQUARES};
 use super::super::piece::{Kind, Piece};
 use super::rules::CamelRules;
 use crate::piece::Color;
@@ -17,6 +17,10 @@ pub const PLAIN: Cell = 0;
 pub const BLANK: Cell = 9;
 /// A number cell: `NUMBER + n`, n = 1..9.
 pub const NUMBER: Cell = 20;
+/// A trick cell not placed yet (the secret set-up of §2.13 under way).
+pub const UNSET: Cell = 30;
+/// A trick cell the viewer cannot see (view FENs of the secret layout, §2.13).
+pub const HIDDEN: Cell = 31;
 
 /// The trick layout printed under each cell at the start (§2.9 [ASM]), `[col][row]` in the
 /// owner's frame (col 0 = owner's left, row 0 = back row).
@@ -42,7 +46,7 @@ impl Plate {
     }
     /// Whether the visible face is the number face.
     pub fn number_up(&self) -> bool {
-        self.up.iter().flatten().any(|&c| c > NUMBER)
+        self.up.iter().flatten().any(|&c| c > NUMBER && c < UNSET)
     }
     /// Rotates the faces by 90° (clockwise seen from above when `cw`, §2.9 representation).
     pub fn rotate_faces(&mut self, cw: bool) {
@@ -88,7 +92,7 @@ pub enum LastAct {
 pub struct CamelPosition {
     pub(super) board: Board,
     /// The bottom piece of each stack (edition 6), 0 where none.
-    pub(super) under: [u8; 128],
+    pub(super) under: [u8; MAX_SQUARES],
     pub(super) turn: Color,
     pub(super) plates: [Plate; 2],
     pub(super) flips: [u8; 2],
@@ -103,45 +107,76 @@ pub struct CamelPosition {
     pub(super) rules: CamelRules,
 }
 
-static GEO: std::sync::OnceLock<Geometry> = std::sync::OnceLock::new();
-
-/// The camel board (§2.3 [ASM]): 11x10, river between ranks 4 and 5 (our numbering).
-pub fn geometry() -> &'static Geometry {
-    GEO.get_or_init(Geometry::camel)
+/// The camel board of `rules` (§2.3 [ASM], §2.14 #1 and #12): 11x10 with the river between
+/// ranks 4 and 5 (our numbering) by default; [`CamelRules::files`] wide, and with a river row on
+/// rank 5 (11 ranks) under [`CamelRules::river_row`]. One shared instance per shape.
+///
+/// An unsupported width (even, or over the square limit) falls back to 11 files: rule files
+/// are checked when loaded ([`crate::more::MoreVariant`]), so only hand-built rules can hit it.
+pub fn geometry(rules: &CamelRules) -> &'static Geometry {
+    type Shapes = std::collections::HashMap<(u8, bool), &'static Geometry>;
+    static SHAPES: std::sync::OnceLock<std::sync::Mutex<Shapes>> = std::sync::OnceLock::new();
+    let key = (rules.files, rules.river_row);
+    let mut shapes = SHAPES.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(g) = shapes.get(&key) {
+        return g;
+    }
+    let g = Geometry::camel_with(key.0, key.1).or_else(|_| Geometry::camel_with(11, key.1)).unwrap_or_else(|_| Geometry::camel());
+    let g: &'static Geometry = Box::leak(Box::new(g));
+    shapes.insert(key, g);
+    g
 }
 
-/// The board field of the §2.5 start array [ASM] (J camel, Q chancellor).
+/// The board field of the §2.5 start array [ASM] on the default 11x10 board (J camel, Q
+/// chancellor); [`CamelPosition::start`] moves it onto wider boards and the river-row board.
 pub const START_BOARD: &str = "rjnbakabnjr/11/1qc5cq1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1QC5CQ1/11/RJNBAKABNJR";
+
+/// The §2.5 array on board `g`: on its centre 11 files, Black's half one rank up when the
+/// board has a river row.
+fn start_board(g: &'static Geometry) -> Board {
+    let base = Geometry::camel();
+    let mut board = Board::empty(g);
+    let shift = (g.files - base.files) / 2;
+    let Ok(start) = Board::parse_field(geometry(&CamelRules::edition(1)), START_BOARD) else { return board };
+    for (s, p) in start.pieces() {
+        let (f, r) = (base.file(s), base.rank(s));
+        let r = if g.is_river_row_board() && r >= 5 { r + 1 } else { r };
+        board.set(g.sq(f + shift, r), Some(p));
+    }
+    board
+}
 
 impl CamelPosition {
     /// The start position of `rules`' edition.
     pub fn start(rules: CamelRules) -> CamelPosition {
-        let mut board = Board::parse_field(geometry(), START_BOARD).expect("start parses");
+        let g = geometry(&rules);
+        let mut board = start_board(g);
         if rules.one_chancellor {
-            // §2.14 #3 alternative: one 丞 on the palace front-centre (f2 / f7).
-            let g = geometry();
-            for (c, squares, front) in [(Color::Red, ["b2", "j2"], "f2"), (Color::Black, ["b7", "j7"], "f7")] {
-                for s in squares {
-                    if let Ok(s) = g.parse(s) {
+            // §2.14 #3 alternative: one 丞 on the palace front-centre (f2 / f7 on 11x10).
+            let (pr, pb) = (g.palace(Color::Red), g.palace(Color::Black));
+            let mid = pr.file_lo + 1;
+            for (c, back, front) in [(Color::Red, 2u8, g.sq(mid, pr.rank_lo + 2)), (Color::Black, g.ranks - 3, g.sq(mid, pb.rank_lo))] {
+                for s in 0..g.len() as u8 {
+                    if g.rank(s) == back && board.get(s) == Some(Piece::new(c, Kind::Chancellor)) {
                         board.set(s, None);
                     }
                 }
-                if let Ok(f) = g.parse(front) {
-                    board.set(f, Some(Piece::new(c, Kind::Chancellor)));
-                }
+                board.set(front, Some(Piece::new(c, Kind::Chancellor)));
             }
         }
+        let tricks = if rules.secret_tricks { [[UNSET; 3]; 3] } else { TRICKS };
         let (up, down) = if rules.numbers() {
-            (NUMBERS, TRICKS)
+            (NUMBERS, tricks)
         } else if rules.tricks() {
-            ([[PLAIN; 3]; 3], TRICKS)
+            ([[PLAIN; 3]; 3], tricks)
         } else {
             ([[PLAIN; 3]; 3], [[PLAIN; 3]; 3])
         };
-        let plates = [Plate { origin: (4, 0), up, down }, Plate { origin: (4, 7), up, down }];
+        let (pr, pb) = (g.palace(Color::Red), g.palace(Color::Black));
+        let plates = [Plate { origin: (pr.file_lo, pr.rank_lo), up, down }, Plate { origin: (pb.file_lo, pb.rank_lo), up, down }];
         CamelPosition {
             board,
-            under: [0; 128],
+            under: [0; MAX_SQUARES],
             turn: Color::Red,
             plates,
             flips: [0; 2],
@@ -189,16 +224,32 @@ impl CamelPosition {
 
     /// A hash of the position.
     pub fn hash(&self) -> u64 {
+        self.hash_hiding([None, None])
+    }
+
+    /// [`CamelPosition::hash`] with the face beneath side `c`'s plate hashed by where its cells
+    /// came from rather than by what they show, for each `c` with `Some(layout)`: a cell holding
+    /// trick `t` counts as the index of `t` in `layout` (the owner-local cells, column-major, at
+    /// the end of the set-up). Positions that differ only in a still-secret trick layout (§2.13)
+    /// then hash alike, while rotations and flips of that plate still count.
+    pub fn hash_hiding(&self, layouts: [Option<&[Cell; 9]>; 2]) -> u64 {
         let mut h = self.board.hash() ^ (self.turn as u64) << 63;
         for (i, &u) in self.under.iter().enumerate() {
             if u != 0 {
                 h = h.rotate_left(5) ^ (i as u64 * 31 + u as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
             }
         }
-        for p in &self.plates {
+        for (p, layout) in self.plates.iter().zip(layouts) {
             h = h.rotate_left(11) ^ (p.origin.0 as u64 * 16 + p.origin.1 as u64);
-            for &c in p.up.iter().flatten().chain(p.down.iter().flatten()) {
+            for &c in p.up.iter().flatten() {
                 h = h.rotate_left(3) ^ c as u64;
+            }
+            for &c in p.down.iter().flatten() {
+                let c = match layout {
+                    Some(l) => 40 + l.iter().position(|&x| x == c).unwrap_or(9) as u64,
+                    None => c as u64,
+                };
+                h = h.rotate_left(3) ^ c;
             }
         }
         h ^= (self.flips[0] as u64) << 40 ^ (self.flips[1] as u64) << 44 ^ (self.last_act[0] as u64) << 48 ^ (self.last_act[1] as u64) << 50;

@@ -28,6 +28,17 @@ pub struct CamelRules {
     pub one_chancellor: bool,
     /// §2.14 #14 flag: edition 4's "no consecutive palace actions" already in edition 3.
     pub no_consecutive_rotation_ed3: bool,
+    /// §2.14 #1: the board width in files ("棋盘扩大" gives no size; 11 [ASM] by default). Odd,
+    /// 11 to 15; the §2.5 array stands on the centre 11 files and the palaces on the centre 3.
+    pub files: u8,
+    /// §2.3, §2.14 #12 option: doc 002's river row (§1.2 board A, §1.3) between the halves, so
+    /// the board has 11 ranks; default `false` (points map to squares one-to-one, 10 ranks).
+    pub river_row: bool,
+    /// §2.13 optional non-canonical variant (edition 5+): each player places the 8 tricks and
+    /// the blank under its own plate in secret before the game (a set-up phase); the layout
+    /// stays hidden from the opponent until the plate is first flipped. Default `false`: the
+    /// fixed public layout of §2.9 [ASM].
+    pub secret_tricks: bool,
     /// §2.12 [ASM]: third repetition draws unless one side checked throughout (it loses).
     pub ban_perpetual_check: bool,
     /// §2.12 [ASM]: plies without capture that draw.
@@ -38,8 +49,11 @@ pub struct CamelRules {
 impl CamelRules {
     /// Edition `e` with the default options.
     pub fn edition(e: u8) -> CamelRules {
-        CamelRules { edition: e, stacking: StackRules::II, one_chancellor: false, no_consecutive_rotation_ed3: false, ban_perpetual_check: true, no_capture_plies: Some(120) }
+        CamelRules { edition: e, stacking: StackRules::II, one_chancellor: false, no_consecutive_rotation_ed3: false, files: 11, river_row: false, secret_tricks: false, ban_perpetual_check: true, no_capture_plies: Some(120) }
     }
+
+    /// Widths [`CamelRules::files`] may take.
+    pub const WIDTHS: [u8; 3] = [11, 13, 15];
 
     /// Camel redemption (edition 2+, §2.6).
     pub fn redemption(&self) -> bool {
@@ -80,9 +94,9 @@ pub struct CamelPreset {
 }
 
 /// Preset names.
-pub const PRESETS: [&str; 7] = ["camel-1", "camel-2", "camel-3", "camel-4", "camel-5", "camel-6", "camel-7"];
+pub const PRESETS: [&str; 8] = ["camel-1", "camel-2", "camel-3", "camel-4", "camel-5", "camel-6", "camel-7", "camel-7-secret"];
 
-const DESCRIPTIONS: [&str; 7] = [
+const DESCRIPTIONS: [&str; 8] = [
     "Camel xiangqi 神驼象棋 ed. 1 普通版 (RULES-more.md §2): camel and chancellor on 11x10",
     "Camel xiangqi ed. 2 加强版: camel redemption (§2.6)",
     "Camel xiangqi ed. 3 魔宫版: rotating palace plate (§2.7)",
@@ -90,6 +104,7 @@ const DESCRIPTIONS: [&str; 7] = [
     "Camel xiangqi ed. 5 魔宫奇计版: trick face and flip (§2.9)",
     "Camel xiangqi ed. 6 组合变化版: stacking, rule set II (§2.10)",
     "Camel xiangqi ed. 7 魔宫计算版: number face, soldier freeze, reversible flips (§2.11)",
+    "Camel xiangqi ed. 7 with secret trick layouts placed before the game (§2.13 option)",
 ];
 
 impl CamelRules {
@@ -99,6 +114,10 @@ impl CamelRules {
     /// [`MoreError::UnknownPreset`].
     pub fn preset(name: &str) -> Result<CamelPreset, MoreError> {
         let i = PRESETS.iter().position(|n| *n == name).ok_or_else(|| MoreError::UnknownPreset(name.to_string()))?;
-        Ok(CamelPreset { name: PRESETS[i], description: DESCRIPTIONS[i], rules: CamelRules::edition(i as u8 + 1) })
+        Ok(CamelPreset { name: PRESETS[i], description: DESCRIPTIONS[i], rules: match PRESETS[i] {
+                "camel-7-secret" => CamelRules { secret_tricks: true, ..CamelRules::edition(7) },
+                _ => CamelRules::edition(i as u8 + 1),
+            },
+        })
     }
 }
