@@ -90,12 +90,10 @@ fn fuzz_face_down_fens_and_views_never_panic() {
     let mut ok = 0;
     for i in 0..6000 {
         let t = mutate(&texts[i % 3], &mut rng);
-        for r in [MissileGame::from_view(preset, &t), MissileGame::from_fen(preset, &t)] {
-            if let Ok(back) = r {
-                ok += 1;
-                let _ = back.legal_actions();
-                let _ = (back.view_fen(Color::Red), back.view_fen(Color::Black), back.fen());
-            }
+        for back in [MissileGame::from_view(preset, &t), MissileGame::from_fen(preset, &t)].into_iter().flatten() {
+            ok += 1;
+            let _ = back.legal_actions();
+            let _ = (back.view_fen(Color::Red), back.view_fen(Color::Black), back.fen());
         }
     }
     eprintln!("accepted face-down mutations: {ok}");
