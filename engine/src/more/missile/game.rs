@@ -521,10 +521,11 @@ impl MissileGame {
     /// The view FEN of `c` (docs/notation.md §5.1): after set-up the full FEN (nothing is
     /// hidden), or under face-down rules the FEN with the opponent's face-down pieces written
     /// `X`/`x`, then ` down LIST pool POOL` (every face-down square; the kinds hidden from `c`,
-    /// in their owner's case with counts, or `-`); during the hidden set-up the FEN without the opponent's placements (their squares
-    /// are secret, so they are not marked on the board), then ` setup R/B V LIST`: the placements
-    /// made by Red and by Black, the viewer `w`/`b`, and the viewer's own placement squares in the
-    /// order made (`-` for none). [`MissileGame::from_view`] reads it back.
+    /// in their owner's case with counts, or `-`); during the hidden set-up the FEN without the
+    /// opponent's placements (their squares are secret, so they are not marked on the board),
+    /// then ` setup R/B V LIST`: the placements made by Red and by Black, the viewer `w`/`b`, and
+    /// the viewer's own placement squares in the order made (`-` for none).
+    /// [`MissileGame::from_view`] reads it back.
     pub fn view_fen(&self, c: Color) -> String {
         match &self.setup {
             None => match &self.face {
