@@ -49,7 +49,7 @@ fn playout<G: Game>(mut g: G, rng: &mut Pcg64Mcg, mut each: impl FnMut(&G)) -> G
 
 #[test]
 fn battery_missile_random_playouts() {
-    for name in ["missile", "missile-hidden-5", "missile-hidden-centre"] {
+    for name in engine::more::missile::rules::PRESETS {
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         let mut ends = std::collections::BTreeMap::new();
         for game in 0..20 {

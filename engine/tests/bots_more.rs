@@ -6,7 +6,7 @@ use engine::more::missile::{MissileGame, MissileRules};
 
 #[test]
 fn every_bot_plays_every_missile_preset() {
-    for name in ["missile", "missile-hidden-5", "missile-hidden-centre"] {
+    for name in engine::more::missile::rules::PRESETS {
         for spec in ["random", "greedy", "alphabeta:depth=2", "pimc:k=2,depth=1", "ismcts:iterations=60"] {
             let mut g = MissileGame::preset(name).expect("test fixture").with_max_plies(40);
             let mut bot = from_spec::<MissileGame>(spec, 3).expect("test fixture");

@@ -71,3 +71,30 @@ fn fuzz_more_move_parsers_never_panic() {
     assert!(mfen::parse_move(&p, "z9z9").is_err());
     assert!(mfen::parse_move(&p, "a0a12").is_err());
 }
+
+#[test]
+fn fuzz_face_down_fens_and_views_never_panic() {
+    // RULES-more.md §3.8 alternative reading: the full FEN with its `down` field and a view with
+    // `X`/`x` markers and a `pool` field (docs/notation.md §5.1), randomly edited.
+    use engine::game::Game;
+    use engine::more::missile::MissileGame;
+    use engine::piece::Color;
+    let preset = MissileRules::preset("missile-hidden-centre-down").expect("preset");
+    let mut g = MissileGame::new(preset);
+    let mut rng = Pcg64Mcg::seed_from_u64(9);
+    while g.in_setup() {
+        let l = g.legal_actions();
+        g.apply(l[rng.random_range(0..l.len())]);
+    }
+    let texts = [g.fen(), g.view_fen(Color::Red), g.view_fen(Color::Black)];
+    let mut ok = 0;
+    for i in 0..6000 {
+        let t = mutate(&texts[i % 3], &mut rng);
+        for back in [MissileGame::from_view(preset, &t), MissileGame::from_fen(preset, &t)].into_iter().flatten() {
+            ok += 1;
+            let _ = back.legal_actions();
+            let _ = (back.view_fen(Color::Red), back.view_fen(Color::Black), back.fen());
+        }
+    }
+    eprintln!("accepted face-down mutations: {ok}");
+}

@@ -24,7 +24,7 @@ fn rules_eq(a: &MoreVariant, b: &MoreVariant) -> bool {
 #[test]
 fn every_preset_round_trips_through_its_printed_table() {
     let names: Vec<&str> = all_presets().into_iter().map(|(n, _)| n).collect();
-    assert_eq!(names.len(), 14);
+    assert_eq!(names.len(), 16);
     for name in names {
         let preset = MoreVariant::preset(name).expect("preset");
         let text = presets::describe(name).expect("describe");

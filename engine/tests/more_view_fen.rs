@@ -1,8 +1,10 @@
 //! View FENs of the hidden RULES-more.md presets (docs/notation.md §5.1, §5.2): what the acting
-//! player of `skill-secret`, `missile-hidden-5` and `missile-hidden-centre` sees, written and read
-//! back. During the hidden set-up the parsed state has the viewer's infoset string; after it the
-//! view is the full FEN (nothing is hidden) and parses back to the same view. A determinization
-//! sampled from a parsed view keeps the viewer's information and plays on legally.
+//! player of `skill-secret`, `missile-hidden-5`, `missile-hidden-centre` and their face-down
+//! readings `missile-hidden-5-down`, `missile-hidden-centre-down` sees, written and read back.
+//! During the hidden set-up the parsed state has the viewer's infoset string; after it the view
+//! is the full FEN (nothing is hidden) or, face-down, the FEN with the opponent's face-down
+//! pieces masked, and parses back to the same view. A determinization sampled from a parsed view
+//! keeps the viewer's information (after the set-up: its view) and plays on legally.
 
 use engine::game::{Game, PlayerId, Turn};
 use engine::more::missile::{MissileGame, MissileRules};
@@ -53,6 +55,10 @@ fn check<G: Game>(view: impl Fn(&G, Color) -> String, parse: impl Fn(&str) -> Re
                     let d = back.sample_determinization(p, &mut rng);
                     assert_eq!(d.infoset_string(p), g.infoset_string(p), "{v}");
                     plays_on(d, &mut rng, 30);
+                } else {
+                    let d = back.sample_determinization(p, &mut rng);
+                    assert_eq!(view(&d, color(p)), v);
+                    plays_on(d, &mut rng, 10);
                 }
             }
             let acts = g.legal_actions();
@@ -77,7 +83,7 @@ fn skill_secret_view_fen_round_trips_and_determinizes() {
 
 #[test]
 fn missile_hidden_view_fens_round_trip_and_determinize() {
-    for name in ["missile-hidden-5", "missile-hidden-centre"] {
+    for name in ["missile-hidden-5", "missile-hidden-centre", "missile-hidden-5-down", "missile-hidden-centre-down"] {
         let preset = MissileRules::preset(name).expect("preset");
         check(|g: &MissileGame, c| g.view_fen(c), |t| MissileGame::from_view(preset, t), MissileGame::in_setup, || MissileGame::new(preset));
     }

@@ -106,19 +106,26 @@ impl Board {
 
     /// The board field of the FEN.
     pub fn fen_field(&self) -> String {
+        self.fen_field_with(|_, p| p.char())
+    }
+
+    /// The board field with each piece written as `letter(square, piece)` (a view FEN writes
+    /// hidden pieces with a marker letter, docs/notation.md §5.1).
+    pub fn fen_field_with(&self, letter: impl Fn(Sq, Piece) -> char) -> String {
         let g = self.geo;
         let mut out = String::new();
         for r in (0..g.ranks).rev() {
             let mut run = 0;
             for f in 0..g.files {
-                match self.get(g.sq(f, r)) {
+                let s = g.sq(f, r);
+                match self.get(s) {
                     None => run += 1,
                     Some(p) => {
                         if run > 0 {
                             out.push_str(&run.to_string());
                             run = 0;
                         }
-                        out.push(p.char());
+                        out.push(letter(s, p));
                     }
                 }
             }

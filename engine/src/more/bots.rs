@@ -96,7 +96,7 @@ impl Limit {
     /// Counts a node; whether the budget is spent.
     fn spent(&mut self) -> bool {
         self.nodes += 1;
-        if !self.out_of_time && self.nodes % 256 == 0 {
+        if !self.out_of_time && self.nodes.is_multiple_of(256) {
             self.out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
         }
         self.out_of_time || self.nodes >= self.budget

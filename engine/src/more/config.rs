@@ -18,9 +18,13 @@
 //! file and the key ([`MoreError::RulesFile`]). [`MoreVariant::to_toml`] writes the full table
 //! in this form (`anqi variants --show`), and what it writes loads back to the same rules.
 //!
-//! Every flagged [ASM] option of RULES-more.md §1.10, §2.14 and §3.9 is a field here, camel
-//! xiangqi's board width (`files`, §2.14 #1) and doc 002's river row on its board (`river_row`,
-//! §2.3, §2.14 #12) included. 梅花易數著法 (§3.8, §3.9 #16) is left out as the rules advise.
+//! Every flagged [ASM] option of RULES-more.md §1.10, §2.14 and §3.9 is a field here, and so
+//! are camel xiangqi's board width (`files`, §2.14 #1), doc 002's river row on its board
+//! (`river_row`, §2.3, §2.14 #12), secret trick layouts under each plate (`secret_tricks`,
+//! §2.13; edition 5 or later, else the file is an error naming `rules.secret_tricks`) and
+//! missile xiangqi's "face-down until first moved" reading of the hidden set-up (§3.8,
+//! `face_down = true`; it needs a hidden `setup`, else the file is an error naming
+//! `rules.face_down`). 梅花易數著法 (§3.8, §3.9 #16) is left out as the rules advise.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
@@ -204,7 +208,17 @@ impl MoreVariant {
             None => base.description(),
         };
         Ok(match base {
-            MoreVariant::Missile(p) => MoreVariant::Missile(MissilePreset { name, description, rules: merge(&p.rules, overrides, file)? }),
+            MoreVariant::Missile(p) => {
+                let rules: MissileRules = merge(&p.rules, overrides, file)?;
+                if rules.face_down && rules.setup == SetupMethod::Open {
+                    return Err(file_error(
+                        file,
+                        "rules.face_down",
+                        "face-down pieces (RULES-more.md §3.8 alternative reading) need a hidden set-up: set `setup` to \"hidden-five-soldiers\" or \"hidden-centre-soldier\" (or base the file on missile-hidden-5 / missile-hidden-centre)",
+                    ));
+                }
+                MoreVariant::Missile(MissilePreset { name, description, rules })
+            }
             MoreVariant::Skill(p) => MoreVariant::Skill(SkillPreset { name, description, rules: merge(&p.rules, overrides, file)? }),
             MoreVariant::Camel(p) => {
                 let rules: CamelRules = merge(&p.rules, overrides, file)?;

@@ -601,7 +601,7 @@ impl State {
             candidates |= self.pos.pieces(us, r);
         }
         if s.flip_once_per_disc {
-            candidates = candidates & !self.flipped;
+            candidates &= !self.flipped;
         }
         for sq in candidates {
             if let Some(a) = self.flip_allowed(sq) {

@@ -133,8 +133,8 @@ fn bench_variants(which: &str) -> anyhow::Result<()> {
         let n = perft::perft(&mut pos, 5);
         n as f64 / t.elapsed().as_secs_f64()
     };
-    println!("{:<22} {:>5} {:>14} {:>9} {:>14} {:>7}", "variant", "depth", "nodes", "seconds", "nodes/s", "ratio");
-    println!("{:<22} {:>5} {:>14} {:>9} {:>14.0} {:>7.2}", "xiangqi (core)", 5, 133312995u64, "", std_rate, 1.0);
+    println!("{:<26} {:>5} {:>14} {:>9} {:>14} {:>7}", "variant", "depth", "nodes", "seconds", "nodes/s", "ratio");
+    println!("{:<26} {:>5} {:>14} {:>9} {:>14.0} {:>7.2}", "xiangqi (core)", 5, 133312995u64, "", std_rate, 1.0);
     let mut total = 0u64;
     for name in names {
         if engine::more::presets::is_spec(&name) {
@@ -144,7 +144,7 @@ fn bench_variants(which: &str) -> anyhow::Result<()> {
             let s = t.elapsed().as_secs_f64();
             total += n;
             let rate = n as f64 / s.max(1e-9);
-            println!("{name:<22} {d:>5} {n:>14} {s:>9.3} {rate:>14.0} {:>7.2}", rate / std_rate);
+            println!("{name:<26} {d:>5} {n:>14} {s:>9.3} {rate:>14.0} {:>7.2}", rate / std_rate);
             continue;
         }
         let v = super::variant_arg::load(&name)?;
@@ -155,7 +155,7 @@ fn bench_variants(which: &str) -> anyhow::Result<()> {
         let s = t.elapsed().as_secs_f64();
         total += n;
         let rate = n as f64 / s.max(1e-9);
-        println!("{name:<22} {d:>5} {n:>14} {s:>9.3} {rate:>14.0} {:>7.2}", rate / std_rate);
+        println!("{name:<26} {d:>5} {n:>14} {s:>9.3} {rate:>14.0} {:>7.2}", rate / std_rate);
     }
     println!("nodes {total}");
     Ok(())

@@ -25,10 +25,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     for name in preset_names() {
         let v = Variant::load(name)?;
-        println!("{name:<22} {}", v.description);
+        println!("{name:<26} {}", v.description);
     }
     for (name, description) in engine::more::presets::presets() {
-        println!("{name:<22} {description}");
+        println!("{name:<26} {description}");
     }
     Ok(())
 }

@@ -38,7 +38,9 @@ pub fn info_class(variant: &str) -> &'static str {
         "xiangqi" | "king" | "fanqi-1" | "fanqi-2" => "none",
         "surprise" | "fanqi-3" | "fanqi-5" | "fanqi-7" | "fanqi-9" => "private set-up",
         // RULES-more.md games (`engine::more`).
-        "skill-secret" | "missile-hidden-5" | "missile-hidden-centre" => "private set-up",
+        // The face-down readings keep the set-up's kinds hidden until each piece moves: still
+        // private information from the set-up, revealed by play, not by chance.
+        "skill-secret" | "missile-hidden-5" | "missile-hidden-centre" | "missile-hidden-5-down" | "missile-hidden-centre-down" => "private set-up",
         // Rule files of those games: by their set-up option.
         v if engine::more::presets::is_spec(v) => match engine::more::MoreVariant::resolve(v) {
             Ok(m) if m.hidden_setup() => "private set-up",
@@ -512,6 +514,7 @@ mod tests {
         assert_eq!(info_class("../configs/variants/examples/skill-secret-lshape.toml"), "private set-up");
         assert_eq!(info_class("../configs/variants/examples/missile-broad-base.toml"), "none");
         assert_eq!(info_class("missile-hidden-5"), "private set-up");
+        assert_eq!(info_class("missile-hidden-5-down"), "private set-up");
     }
 
     fn settings() -> Settings {

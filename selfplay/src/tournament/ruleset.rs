@@ -9,7 +9,9 @@
 //! layouts, owner's-choice arrangements), so both games of a pair start from the same position;
 //! the record's start FEN is the full state after the set-up, and the moves are the games' action
 //! strings. These games reveal a hidden set-up when it is complete (RULES-more.md §1.9, §3.8), so
-//! a game started from that FEN hides nothing the rules still hide. Players are the Game-trait bots of [`engine::more::bots`] (`random`, `greedy`,
+//! a game started from that FEN hides nothing the rules still hide; under missile xiangqi's
+//! face-down reading (§3.8, `face_down`) the FEN's `down` field keeps the placed pieces
+//! face-down, so the game from it hides what the rules hide. Players are the Game-trait bots of [`engine::more::bots`] (`random`, `greedy`,
 //! `alphabeta`, `pimc`, `ismcts`); UCI engines have no protocol for these games and are refused
 //! ([`PresetError::Uci`]).
 

@@ -15,6 +15,39 @@
 //!   Black does, without seeing Red's placements (a simultaneous commit); both are revealed
 //!   before Red's first move. Information-set keys hide the opponent's placements;
 //!   [`Game::sample_determinization`] re-places them at random.
+//! * **Face-down pieces (§3.8 alternative reading [ASM], [`MissileRules::face_down`], presets
+//!   `missile-hidden-5-down` / `missile-hidden-centre-down`):** when the hidden set-up ends, the
+//!   pieces each side placed (its free pieces: chariots, horses, cannons, fighters, and under
+//!   中兵守門法 the four free soldiers) stay **face-down**: their owner knows them, the opponent
+//!   sees only "a piece of that colour" on the square (and, from the set-up order and what has
+//!   been revealed, the multiset of kinds still face-down). The fixed pieces (general, advisors,
+//!   elephants, missiles, fixed soldiers) are face up from the start. A face-down piece turns
+//!   face up for good when it first moves (the move shows it) or when it is removed (captured,
+//!   destroyed with a missile); nothing turns face-down again. Movement, captures and legality
+//!   are unchanged: the game state knows every piece and its legal actions are the true ones
+//!   (as for every game of this project), so a side's legal moves can depend on the kinds of
+//!   the opponent's face-down pieces (a move that would leave its general attacked by one is
+//!   not offered) — a leak the information-set key does not model (see below).
+//!   * *Information:* after the set-up, a player's information-set key mixes its own set-up
+//!     (the placement squares in order), the public start (the board with every face-down piece
+//!     masked, and the face-down squares) and, per move, the move and the codes of the pieces
+//!     on its origin and target before it (the kinds the move reveals). Two states that differ
+//!     only in how the opponent's still face-down pieces are arranged have the same key for the
+//!     viewer and different keys for their owner.
+//!   * *View FEN:* the opponent's face-down pieces are `X`/`x` (the Fan-qi / Jieqi marker of
+//!     docs/notation.md §1), the viewer's own are written as they are, and ` down LIST pool
+//!     POOL` follow: every face-down square (both colours), and the kinds hidden from the
+//!     viewer (docs/notation.md §5.1). The full-state FEN ([`MissileGame::fen`]) has
+//!     ` down LIST` only, and [`MissileGame::from_fen`] reads it (no field: nothing face-down).
+//!   * *Determinization:* [`Game::sample_determinization`] deals the kinds of the opponent's
+//!     face-down pieces again, uniformly among its face-down squares, keeping the set-up
+//!     constraints (a face-down piece on the opponent's ranks 4-5, 1-based, was placed there
+//!     as a soldier and stays one); the opponent's own path and the repetition record since the
+//!     last removal are recomputed for the new deal. Deals that make the position illegal (the
+//!     side not to move in check), change how the game stands (ended or not), or, when the
+//!     viewer is to act, change its legal actions are drawn again (up to
+//!     [`REDEAL_TRIES`] times; then the true state is returned). Earlier turns' legal actions
+//!     are not checked.
 //!
 //! # Action numbering
 //! | code | meaning |
@@ -24,6 +57,7 @@
 
 use rand::Rng;
 
+use super::facedown::{self, FaceDown, OWN_SEED};
 use super::fen;
 use super::position::{MMove, MissilePosition};
 use super::rules::{MissilePreset, MissileRules, SetupMethod};
@@ -35,6 +69,10 @@ use crate::more::MoreError;
 use crate::piece::Color;
 
 const SETUP_TAG: u32 = 1 << 16;
+
+/// How many deals [`Game::sample_determinization`] draws at most for a face-down state before it
+/// returns the true state (module documentation).
+pub const REDEAL_TRIES: usize = 64;
 
 /// How a missile game ended (RULES-more.md §3.7).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -104,6 +142,30 @@ const ORDER_CENTRE: [Kind; 12] = [
     Kind::Fighter,
 ];
 
+/// The set-up order of a hidden set-up method (`None` for the open set-up).
+pub(super) fn setup_order(m: SetupMethod) -> Option<&'static [Kind]> {
+    match m {
+        SetupMethod::Open => None,
+        SetupMethod::HiddenFiveSoldiers => Some(&ORDER_FIVE),
+        SetupMethod::HiddenCentreSoldier => Some(&ORDER_CENTRE),
+    }
+}
+
+/// The board at the start of a hidden set-up: the §3.6 array without the free pieces of `order`
+/// (all soldiers but the centre one when `order` has soldiers).
+fn hidden_start(rules: MissileRules, order: &[Kind]) -> MissilePosition {
+    let mut pos = MissilePosition::start(rules);
+    let g = pos.geo();
+    for s in 0..g.len() as u8 {
+        let Some(p) = pos.board.get(s) else { continue };
+        let centre = g.file(s) == g.files / 2;
+        if order.contains(&p.kind) && !(p.kind == Kind::Soldier && centre) {
+            pos.board.set(s, None);
+        }
+    }
+    pos
+}
+
 impl Setup {
     fn placing(&self) -> Option<Color> {
         if self.placed[0].len() < self.order.len() {
@@ -129,6 +191,8 @@ pub struct MissileGame {
     max_plies: u32,
     legal: Vec<Action>,
     end: Option<MissileEnd>,
+    /// The face-down state after a hidden set-up under [`MissileRules::face_down`].
+    face: Option<FaceDown>,
 }
 
 /// The action code of a move.
@@ -173,34 +237,49 @@ impl MissileGame {
     /// A new game of `preset` from its start: the §3.6 array, or the hidden set-up phase.
     pub fn new(preset: MissilePreset) -> MissileGame {
         let rules = preset.rules;
-        let (pos, setup) = match rules.setup {
-            SetupMethod::Open => (MissilePosition::start(rules), None),
-            m => {
-                let order: &'static [Kind] = if m == SetupMethod::HiddenFiveSoldiers { &ORDER_FIVE } else { &ORDER_CENTRE };
-                let mut pos = MissilePosition::start(rules);
-                let g = pos.geo();
-                for c in Color::ALL {
-                    // Take the free pieces off the array: they are placed in the set-up phase.
-                    for s in 0..g.len() as u8 {
-                        let Some(p) = pos.board.get(s) else { continue };
-                        let centre = g.file(s) == g.files / 2;
-                        if p.color == c && (order.contains(&p.kind) && !(p.kind == Kind::Soldier && centre)) {
-                            pos.board.set(s, None);
-                        }
-                    }
-                }
-                (pos, Some(Setup { order, placed: [Vec::new(), Vec::new()] }))
-            }
+        let (pos, setup) = match setup_order(rules.setup) {
+            None => (MissilePosition::start(rules), None),
+            // Take the free pieces off the array: they are placed in the set-up phase.
+            Some(order) => (hidden_start(rules, order), Some(Setup { order, placed: [Vec::new(), Vec::new()] })),
         };
-        MissileGame::from_parts(preset, pos, setup)
+        MissileGame::from_parts(preset, pos, setup, None)
     }
 
-    /// A game of `preset` from a FEN (after set-up).
+    /// Whether these rules keep placed pieces face-down after the set-up (§3.8 alternative
+    /// reading; only with a hidden set-up).
+    fn face_down_rules(rules: &MissileRules) -> bool {
+        rules.face_down && rules.setup != SetupMethod::Open
+    }
+
+    /// A game of `preset` from a FEN (after set-up). Under [`MissileRules::face_down`] the FEN
+    /// may end with ` down LIST`, the face-down squares (docs/notation.md §5.1; without it
+    /// nothing is face-down).
     ///
     /// # Errors
-    /// [`MoreError::Fen`] from [`fen::parse`].
+    /// [`MoreError::Fen`] from [`fen::parse`], or a `down` field that the rules do not allow or
+    /// that names a piece which cannot be face-down there.
     pub fn from_fen(preset: MissilePreset, text: &str) -> Result<MissileGame, MoreError> {
-        Ok(MissileGame::from_parts(preset, fen::parse(preset.rules, text)?, None))
+        if !MissileGame::face_down_rules(&preset.rules) {
+            if text.split_whitespace().any(|t| t == "down") {
+                return Err(MoreError::Fen(format!("FEN {text:?}: a `down` field needs the face_down rule and a hidden set-up ({} has not)", preset.name)));
+            }
+            return Ok(MissileGame::from_parts(preset, fen::parse(preset.rules, text)?, None, None));
+        }
+        let parsed = facedown::parse(preset.rules, text, false)?;
+        let face = MissileGame::face_of(preset.rules, &parsed.pos, parsed.down).map_err(|why| MoreError::Fen(format!("FEN {text:?}: {why}")))?;
+        Ok(MissileGame::from_parts(preset, parsed.pos, None, Some(face)))
+    }
+
+    /// The face-down state of a position read from a FEN: `down` checked against the set-up
+    /// rules, each side's face-down pieces in square order as its arrangement.
+    fn face_of(rules: MissileRules, pos: &MissilePosition, down: u128) -> Result<FaceDown, String> {
+        let order = setup_order(rules.setup).unwrap_or(&[]);
+        facedown::check(rules, order, &hidden_start(rules, order).board, pos, down)?;
+        let mut origin = [Vec::new(), Vec::new()];
+        for (s, p) in pos.board().pieces().filter(|&(s, _)| down & (1u128 << s) != 0) {
+            origin[p.color.index()].push((s, p.kind));
+        }
+        Ok(FaceDown::new(pos, down, origin, false))
     }
 
     /// A game of the named preset from its start.
@@ -211,19 +290,27 @@ impl MissileGame {
         Ok(MissileGame::new(MissileRules::preset(name)?))
     }
 
-    fn from_parts(preset: MissilePreset, pos: MissilePosition, setup: Option<Setup>) -> MissileGame {
+    fn from_parts(preset: MissilePreset, pos: MissilePosition, setup: Option<Setup>, face: Option<FaceDown>) -> MissileGame {
         let root = pos.hash();
+        // What both players see of the start: under face-down rules, the board with the
+        // face-down pieces masked; each side's own path knows its own face-down pieces.
+        let public = face.as_ref().map_or(root, |f| f.public_hash(&pos));
+        let own_path = match &face {
+            Some(f) => [f.own_path(Color::Red), f.own_path(Color::Black)],
+            None => OWN_SEED,
+        };
         let mut g = MissileGame {
             preset,
             record: Record::new(root),
             pos,
             setup,
-            own_path: [0x5EED_0000_0000_0001, 0x5EED_0000_0000_0002],
-            public_path: 0x0A0A_1234_5678_9ABC ^ root,
+            own_path,
+            public_path: 0x0A0A_1234_5678_9ABC ^ public,
             plies: 0,
             max_plies: 400,
             legal: Vec::new(),
             end: None,
+            face,
         };
         g.refresh();
         g
@@ -273,13 +360,20 @@ impl MissileGame {
     /// points of its ranks 1-3 (our 0-2), or 1-5 for soldiers.
     fn setup_squares(&self, c: Color, kind: Kind) -> Vec<Sq> {
         let g = self.pos.geo();
-        let depth = if kind == Kind::Soldier { 5 } else { 3 };
-        (0..g.len() as u8)
-            .filter(|&s| {
-                let rel = if c == Color::Red { g.rank(s) } else { g.ranks - 1 - g.rank(s) };
-                rel < depth && self.pos.board.is_empty(s)
-            })
-            .collect()
+        let depth = facedown::setup_depth(kind);
+        (0..g.len() as u8).filter(|&s| facedown::rel_rank(&self.pos, s, c) < depth && self.pos.board.is_empty(s)).collect()
+    }
+
+    /// The face-down squares (both colours, square order; empty unless the game has face-down
+    /// rules and is past its set-up).
+    pub fn face_down_squares(&self) -> Vec<Sq> {
+        let Some(f) = &self.face else { return Vec::new() };
+        Color::ALL.iter().flat_map(|&c| f.squares(&self.pos, c)).collect()
+    }
+
+    /// Whether the piece on `s` is face-down (§3.8 alternative reading).
+    pub fn is_face_down(&self, s: Sq) -> bool {
+        self.face.as_ref().is_some_and(|f| f.is_down(s))
     }
 
     fn refresh(&mut self) {
@@ -366,9 +460,13 @@ impl MissileGame {
         Ok(())
     }
 
-    /// The full-state FEN (during set-up: the board so far).
+    /// The full-state FEN (during set-up: the board so far). Under face-down rules after the
+    /// set-up it ends with ` down LIST`, the face-down squares (docs/notation.md §5.1).
     pub fn fen(&self) -> String {
-        fen::write(&self.pos)
+        match &self.face {
+            Some(f) => format!("{} down {}", fen::write(&self.pos), f.down_field(&self.pos)),
+            None => fen::write(&self.pos),
+        }
     }
 
     /// The material balance from `c`'s point of view, in centipawns (for bots).
@@ -385,7 +483,14 @@ impl MissileGame {
     pub fn gain(&self, a: Action) -> i32 {
         let Some(m) = decode(a) else { return 0 };
         let b = self.pos.board();
-        let (Some(mv), tv) = (b.get(m.from), b.get(m.to).map(|t| t.kind.value()).unwrap_or(0)) else { return 0 };
+        let (Some(mv), mut tv) = (b.get(m.from), b.get(m.to).map(|t| t.kind.value()).unwrap_or(0)) else { return 0 };
+        if let (Some(f), Some(t)) = (&self.face, b.get(m.to)) {
+            if f.is_down(m.to) {
+                // The mover does not know the kind: the mean of the hidden kinds it might be.
+                let pool = f.pool(&self.pos, t.color);
+                tv = pool.iter().map(|k| k.value()).sum::<i32>() / pool.len().max(1) as i32;
+            }
+        }
         match self.pos.effect(m) {
             Some(super::Effect::Mutual) => tv - mv.kind.value(),
             Some(super::Effect::SelfDestruct) => -mv.kind.value(),
@@ -393,20 +498,43 @@ impl MissileGame {
         }
     }
 
+    /// The end of the set-up: both arrangements are revealed, or, under face-down rules, the
+    /// placed pieces stay face-down and only the occupied squares become public.
     fn reveal(&mut self) {
-        self.setup = None;
-        self.public_path = mix(mix(self.public_path, self.own_path[0]), self.own_path[1]);
+        let setup = self.setup.take();
+        match setup.filter(|_| MissileGame::face_down_rules(&self.preset.rules)) {
+            Some(s) => {
+                let mut down = 0u128;
+                let origin = [0, 1].map(|i| s.placed[i].iter().zip(s.order).map(|(&sq, &k)| (sq, k)).collect::<Vec<_>>());
+                for &(sq, _) in origin.iter().flatten() {
+                    down |= 1u128 << sq;
+                }
+                let f = FaceDown::new(&self.pos, down, origin, true);
+                self.public_path = mix(self.public_path, f.public_hash(&self.pos));
+                self.face = Some(f);
+            }
+            None => self.public_path = mix(mix(self.public_path, self.own_path[0]), self.own_path[1]),
+        }
         self.record = Record::new(self.pos.hash());
     }
 
     /// The view FEN of `c` (docs/notation.md §5.1): after set-up the full FEN (nothing is
-    /// hidden); during the hidden set-up the FEN without the opponent's placements (their squares
-    /// are secret, so they are not marked on the board), then ` setup R/B V LIST`: the placements
-    /// made by Red and by Black, the viewer `w`/`b`, and the viewer's own placement squares in the
-    /// order made (`-` for none). [`MissileGame::from_view`] reads it back.
+    /// hidden), or under face-down rules the FEN with the opponent's face-down pieces written
+    /// `X`/`x`, then ` down LIST pool POOL` (every face-down square; the kinds hidden from `c`,
+    /// in their owner's case with counts, or `-`); during the hidden set-up the FEN without the
+    /// opponent's placements (their squares are secret, so they are not marked on the board),
+    /// then ` setup R/B V LIST`: the placements made by Red and by Black, the viewer `w`/`b`, and
+    /// the viewer's own placement squares in the order made (`-` for none).
+    /// [`MissileGame::from_view`] reads it back.
     pub fn view_fen(&self, c: Color) -> String {
         match &self.setup {
-            None => self.fen(),
+            None => match &self.face {
+                None => self.fen(),
+                Some(f) => {
+                    let o = c.opponent();
+                    format!("{} down {} pool {}", f.masked_fen(&self.pos, &[o]), f.down_field(&self.pos), facedown::pool_field(&f.pool(&self.pos, o), o))
+                }
+            },
             Some(s) => {
                 let mut p = self.pos.clone();
                 for &sq in &s.placed[c.opponent().index()] {
@@ -424,12 +552,23 @@ impl MissileGame {
     /// placements replayed in their order, the opponent's hidden placements put on its first legal
     /// squares (one state of the information set; [`Game::sample_determinization`] draws others).
     /// Its infoset string for the viewer is the viewed state's. A view after set-up is a FEN
-    /// ([`MissileGame::from_fen`], without the move history).
+    /// ([`MissileGame::from_fen`], without the move history). A face-down view (with `X`/`x`
+    /// and a `pool` field) gets one assignment of the pool's kinds to the hidden squares: soldiers
+    /// first on the hidden squares of the owner's ranks 4-5 (1-based, where only soldiers were
+    /// placed), then the rest in kind order over the other hidden squares in square order. What
+    /// it keeps is the view itself (`from_view(v).view_fen(viewer) == v`: the board, the
+    /// face-down squares and the hidden kinds); a FEN carries no history, so the repetition
+    /// record starts here and the infoset key is that of a game started from this position.
     ///
     /// # Errors
     /// [`MoreError::Fen`]: a malformed view, a preset without hidden set-up, illegal or too many
-    /// placements, or a board that does not match the placements.
+    /// placements, or a board that does not match the placements; for a face-down view also
+    /// markers of both colours, a marker off the `down` squares, a pool that does not name the
+    /// hidden pieces, or kinds that cannot stand on those squares.
     pub fn from_view(preset: MissilePreset, text: &str) -> Result<MissileGame, MoreError> {
+        if !text.contains(" setup ") && text.split_whitespace().any(|t| t == "pool") {
+            return MissileGame::from_face_down_view(preset, text);
+        }
         let Some((_, rest)) = text.split_once(" setup ") else { return MissileGame::from_fen(preset, text) };
         let bad = |why: String| MoreError::Fen(format!("view {text:?}: {why}"));
         let mut fields = rest.split(' ');
@@ -476,6 +615,97 @@ impl MissileGame {
             return Err(bad(format!("the board does not match the placements (expected {:?})", g.view_fen(viewer))));
         }
         Ok(g)
+    }
+
+    /// [`MissileGame::from_view`] of a face-down view (after the set-up).
+    fn from_face_down_view(preset: MissilePreset, text: &str) -> Result<MissileGame, MoreError> {
+        let bad = |why: String| MoreError::Fen(format!("view {text:?}: {why}"));
+        if !MissileGame::face_down_rules(&preset.rules) {
+            return Err(bad(format!("a face-down view needs the face_down rule and a hidden set-up ({} has not)", preset.name)));
+        }
+        let facedown::Parsed { mut pos, down, unknown, hidden, mut pool } = facedown::parse(preset.rules, text, true)?;
+        if let Some(c) = hidden {
+            let (front, back): (Vec<Sq>, Vec<Sq>) = unknown.iter().partition(|&&s| facedown::rel_rank(&pos, s, c) >= facedown::setup_depth(Kind::Chariot));
+            for s in front {
+                let i = pool.iter().position(|&k| k == Kind::Soldier).ok_or_else(|| bad(format!("the hidden piece on {} stands where only soldiers were placed, and the pool has no soldier left", pos.geo().name(s))))?;
+                pool.remove(i);
+                pos.board.set(s, Some(Piece::new(c, Kind::Soldier)));
+            }
+            pool.sort_unstable();
+            for (s, k) in back.into_iter().zip(pool) {
+                pos.board.set(s, Some(Piece::new(c, k)));
+            }
+        }
+        let face = MissileGame::face_of(preset.rules, &pos, down).map_err(bad)?;
+        let g = MissileGame::from_parts(preset, pos, None, Some(face));
+        if g.view_fen(Color::Red) != text && g.view_fen(Color::Black) != text {
+            return Err(bad(format!("not a view of the state it describes (Red's view would be {:?})", g.view_fen(Color::Red))));
+        }
+        Ok(g)
+    }
+
+    /// The repetition record since the last removal, recomputed from the face-down anchor (after
+    /// a re-deal changed the kinds of face-down pieces, which stood still all that time).
+    fn replay_window(&mut self) {
+        let Some(f) = &self.face else { return };
+        let n = self.record.plies.len();
+        let Some(first) = n.checked_sub(f.window.len()) else { return };
+        let mut p = f.anchor.clone();
+        if first == 0 {
+            self.record.start = p.hash();
+        } else {
+            self.record.plies[first - 1].hash = p.hash();
+        }
+        for (j, &m) in f.window.iter().enumerate() {
+            let before = p.clone();
+            p.play_unchecked(m);
+            let forbidden = forbidden_if_repeated(&before, m, &p);
+            self.record.plies[first + j] = Ply { hash: p.hash(), mover: before.turn(), forbidden };
+        }
+    }
+
+    /// This state with the kinds of `o`'s face-down pieces dealt again uniformly (soldiers kept
+    /// on the squares only soldiers could be placed on), `o`'s own path and the repetition record
+    /// recomputed; `None` when there is nothing to deal.
+    fn redeal<R: Rng + ?Sized>(&self, o: Color, rng: &mut R) -> Option<MissileGame> {
+        use rand::seq::SliceRandom;
+        let f = self.face.as_ref()?;
+        let squares = f.squares(&self.pos, o);
+        if squares.len() < 2 {
+            return None;
+        }
+        let (front, back): (Vec<Sq>, Vec<Sq>) = squares.iter().partition(|&&s| facedown::rel_rank(&self.pos, s, o) >= facedown::setup_depth(Kind::Chariot));
+        let mut rest: Vec<Kind> = back.iter().filter_map(|&s| self.pos.board.get(s)).map(|p| p.kind).collect();
+        rest.shuffle(rng);
+        let deal: Vec<(Sq, Kind)> = front.iter().map(|&s| (s, Kind::Soldier)).chain(back.iter().copied().zip(rest)).collect();
+        let mut g = self.clone();
+        let gf = g.face.as_mut()?;
+        for &(s, k) in &deal {
+            g.pos.board.set(s, Some(Piece::new(o, k)));
+            gf.anchor.board.set(s, Some(Piece::new(o, k)));
+            if let Some(e) = gf.origin[o.index()].iter_mut().find(|e| e.0 == s) {
+                e.1 = k;
+            }
+        }
+        if gf.from_setup {
+            // The placement sequence of this deal: the set-up order's kinds in turn, each on the
+            // next square (in the original placement order) now holding that kind.
+            if let Some(order) = setup_order(self.preset.rules.setup) {
+                let mut left = gf.origin[o.index()].clone();
+                let mut seq = Vec::with_capacity(order.len());
+                for &k in order {
+                    if let Some(i) = left.iter().position(|e| e.1 == k) {
+                        seq.push(left.remove(i));
+                    }
+                }
+                seq.extend(left);
+                gf.origin[o.index()] = seq;
+            }
+        }
+        g.own_path[o.index()] = gf.own_path(o);
+        g.replay_window();
+        g.refresh();
+        Some(g)
     }
 }
 
@@ -531,6 +761,11 @@ impl Game for MissileGame {
         let forbidden = forbidden_if_repeated(&before, m, &self.pos);
         self.record.plies.push(Ply { hash: self.pos.hash(), mover: before.turn(), forbidden });
         self.public_path = mix(self.public_path, action.0 as u64);
+        if let Some(f) = &mut self.face {
+            // The move shows the mover and whatever stood on the target.
+            self.public_path = mix(mix(self.public_path, before.board.code(m.from) as u64), before.board.code(m.to) as u64);
+            f.on_move(m, &self.pos);
+        }
         self.plies += 1;
         self.refresh();
     }
@@ -555,6 +790,21 @@ impl Game for MissileGame {
     fn sample_determinization<R: Rng + ?Sized>(&self, player: PlayerId, rng: &mut R) -> Self {
         let c = color_of(player);
         let o = c.opponent();
+        if self.face.is_some() {
+            if self.end.is_some() {
+                return self.clone();
+            }
+            // Deal the opponent's face-down kinds again until the deal is consistent with what
+            // the viewer sees now (module documentation).
+            for _ in 0..REDEAL_TRIES {
+                let Some(g) = self.redeal(o, rng) else { return self.clone() };
+                let acting = self.to_act() == c;
+                if g.end == self.end && !g.pos.in_check(g.pos.turn().opponent()) && (!acting || g.legal == self.legal) {
+                    return g;
+                }
+            }
+            return self.clone();
+        }
         let Some(s) = &self.setup else { return self.clone() };
         if s.placed[o.index()].is_empty() {
             return self.clone();

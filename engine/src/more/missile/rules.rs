@@ -1,6 +1,7 @@
 //! The rule table of missile xiangqi (RULES-more.md §3): every [ASM] reading of §3.9 is a named
-//! option with the stated default, and the three presets `missile`, `missile-hidden-5` and
-//! `missile-hidden-centre` (§3.8).
+//! option with the stated default, and the presets `missile`, `missile-hidden-5`,
+//! `missile-hidden-centre` (§3.8) and the face-down readings of the two hidden set-ups,
+//! `missile-hidden-5-down` and `missile-hidden-centre-down` (§3.8, alternative reading).
 
 use super::super::MoreError;
 
@@ -80,6 +81,14 @@ pub struct MissileRules {
     pub no_capture_plies: Option<u16>,
     /// §3.8 set-up method.
     pub setup: SetupMethod,
+    /// §3.8 alternative reading (flag) [ASM]: "pieces stay face-down until first moved, as in
+    /// 揭棋". After a hidden set-up the pieces each side placed stay face-down (their owner knows
+    /// them, the opponent sees only a piece of that colour) until they first move or are removed;
+    /// see [`super::game`] for the exact semantics. Default `false` (the doc's "明著", open moves,
+    /// argues against it). It needs a hidden set-up: a rule file that sets it with
+    /// `setup = "open"` is an error ([`MoreError::RulesFile`] naming `rules.face_down`), and a
+    /// game built from such rules directly has no face-down pieces.
+    pub face_down: bool,
 }
 
 impl Default for MissileRules {
@@ -93,6 +102,7 @@ impl Default for MissileRules {
             ban_perpetual_chase: true,
             no_capture_plies: Some(120),
             setup: SetupMethod::Open,
+            face_down: false,
         }
     }
 }
@@ -109,7 +119,7 @@ pub struct MissilePreset {
 }
 
 /// The preset names of missile xiangqi.
-pub const PRESETS: [&str; 3] = ["missile", "missile-hidden-5", "missile-hidden-centre"];
+pub const PRESETS: [&str; 5] = ["missile", "missile-hidden-5", "missile-hidden-centre", "missile-hidden-5-down", "missile-hidden-centre-down"];
 
 impl MissileRules {
     /// The rules of a preset.
@@ -118,13 +128,19 @@ impl MissileRules {
     /// [`MoreError::UnknownPreset`] for other names.
     pub fn preset(name: &str) -> Result<MissilePreset, MoreError> {
         let base = MissileRules::default();
-        let (description, setup) = match name {
-            "missile" => ("Missile xiangqi 飛彈象棋 (RULES-more.md §3), 11x10, open set-up", SetupMethod::Open),
-            "missile-hidden-5" => ("Missile xiangqi, hidden set-up 五兵守門法 (§3.8)", SetupMethod::HiddenFiveSoldiers),
-            "missile-hidden-centre" => ("Missile xiangqi, hidden set-up 中兵守門法 (§3.8)", SetupMethod::HiddenCentreSoldier),
+        let (description, setup, face_down) = match name {
+            "missile" => ("Missile xiangqi 飛彈象棋 (RULES-more.md §3), 11x10, open set-up", SetupMethod::Open, false),
+            "missile-hidden-5" => ("Missile xiangqi, hidden set-up 五兵守門法 (§3.8)", SetupMethod::HiddenFiveSoldiers, false),
+            "missile-hidden-centre" => ("Missile xiangqi, hidden set-up 中兵守門法 (§3.8)", SetupMethod::HiddenCentreSoldier, false),
+            "missile-hidden-5-down" => {
+                ("Missile xiangqi, hidden set-up 五兵守門法, placed pieces face-down until first moved (§3.8 alternative reading)", SetupMethod::HiddenFiveSoldiers, true)
+            }
+            "missile-hidden-centre-down" => {
+                ("Missile xiangqi, hidden set-up 中兵守門法, placed pieces face-down until first moved (§3.8 alternative reading)", SetupMethod::HiddenCentreSoldier, true)
+            }
             _ => return Err(MoreError::UnknownPreset(name.to_string())),
         };
         let name = PRESETS.iter().copied().find(|n| *n == name).unwrap_or("missile");
-        Ok(MissilePreset { name, description, rules: MissileRules { setup, ..base } })
+        Ok(MissilePreset { name, description, rules: MissileRules { setup, face_down, ..base } })
     }
 }

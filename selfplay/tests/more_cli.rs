@@ -1,0 +1,34 @@
+//! The CLI on the RULES-more.md presets: `anqi variants` lists every preset (the face-down
+//! missile readings of RULES-more.md §3.8 included) and `anqi play` finishes a random game of
+//! each missile preset, printing its record and result.
+
+use std::process::Command;
+
+fn anqi(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_anqi")).args(args).output().expect("run anqi");
+    let (out, err) = (String::from_utf8_lossy(&o.stdout).into_owned(), String::from_utf8_lossy(&o.stderr).into_owned());
+    assert!(o.status.success(), "anqi {args:?} failed:\n{out}\n{err}");
+    out
+}
+
+#[test]
+fn variants_lists_the_face_down_presets() {
+    let out = anqi(&["variants"]);
+    for name in engine::more::missile::rules::PRESETS {
+        assert!(out.contains(name), "{name} missing from:\n{out}");
+    }
+    let show = anqi(&["variants", "--show", "missile-hidden-5-down"]);
+    assert!(show.contains("face_down = true"), "{show}");
+}
+
+#[test]
+fn play_finishes_every_missile_preset() {
+    for name in engine::more::missile::rules::PRESETS {
+        let out = anqi(&["play", "--variant", name, "--red", "random", "--black", "random", "--seed", "4"]);
+        let last = out.lines().last().unwrap_or("");
+        assert!(last.starts_with("result ") && !last.starts_with("result *"), "{name}: {last}");
+        if name.ends_with("-down") {
+            assert!(out.contains("[EndFEN \"") && out.contains(" down "), "{name}: the end FEN lists the face-down squares\n{out}");
+        }
+    }
+}
