@@ -247,9 +247,9 @@ pub fn encode_into(view: &View, out: &mut [f32]) {
                 }
             }
             for (sq, belief) in view.back_beliefs() {
-                for r in 1..Role::COUNT {
-                    if belief[r] > 0.0 {
-                        set(P_OPP_HIDDEN + r - 1, sq, belief[r]);
+                for (r, &b) in belief.iter().enumerate().take(Role::COUNT).skip(1) {
+                    if b > 0.0 {
+                        set(P_OPP_HIDDEN + r - 1, sq, b);
                     }
                 }
             }
@@ -270,9 +270,9 @@ pub fn encode_into(view: &View, out: &mut [f32]) {
                             }
                         }
                         _ if total > 0.0 => {
-                            for r in 1..Role::COUNT {
-                                if pool[r] > 0 {
-                                    set(hidden + r - 1, sq, f32::from(pool[r]) / total);
+                            for (r, &n) in pool.iter().enumerate().take(Role::COUNT).skip(1) {
+                                if n > 0 {
+                                    set(hidden + r - 1, sq, f32::from(n) / total);
                                 }
                             }
                         }

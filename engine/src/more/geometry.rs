@@ -118,7 +118,7 @@ impl Geometry {
     /// # Errors
     /// [`super::MoreError::Geometry`] for an even width, or a board over [`MAX_SQUARES`].
     pub fn camel_with(files: u8, river_row: bool) -> Result<Geometry, super::MoreError> {
-        if files % 2 == 0 || files < 3 {
+        if files.is_multiple_of(2) || files < 3 {
             return Err(super::MoreError::Geometry(format!("a camel board needs an odd number of files (a centre file for the palaces), not {files}")));
         }
         let (ranks, river) = if river_row {

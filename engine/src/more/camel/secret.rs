@@ -291,16 +291,16 @@ impl CamelGame {
             let mut g = CamelGame::new(preset);
             for c in Color::ALL {
                 let n = if c == viewer { own.len() } else { hidden };
-                for i in 0..n.min(8) {
+                let mut mine = own.iter();
+                for _ in 0..n.min(8) {
                     if g.placing() != Some(c) {
                         return Err(bad(
                             "placements out of order (Red places all of its tiles first)".into(),
                         ));
                     }
-                    let t = if c == viewer {
-                        own[i]
-                    } else {
-                        g.free_tiles(c)[0]
+                    let t = match mine.next() {
+                        Some(&t) if c == viewer => t,
+                        _ => g.free_tiles(c)[0],
                     };
                     if !g.free_tiles(c).contains(&t) {
                         return Err(bad(format!("tile {t} placed twice")));
