@@ -12,6 +12,18 @@ use crate::piece::Color;
 /// The most squares a board may have (fixed-size per-square arrays use it).
 pub const MAX_SQUARES: usize = 192;
 
+/// The four orthogonal steps `(dx, dy)` (board directions: +dy towards Black).
+pub const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+/// The four diagonal steps.
+pub const DIAG: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+/// The horse's eight (1,2) leaps (RULES-more.md §0.3).
+pub const HORSE: [(i8, i8); 8] = [(1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)];
+/// The eight (1,3) leaps of the 目 rectangle: missile xiangqi's fighter (§3.3), the skill tile
+/// T10's mule step (§1.6).
+pub const LONG_LEAP: [(i8, i8); 8] = [(1, 3), (-1, 3), (1, -3), (-1, -3), (3, 1), (3, -1), (-3, 1), (-3, -1)];
+/// The camel's eight (2,3) leaps of the 用 rectangle (§2.4, §1.6 驼步马).
+pub const CAMEL: [(i8, i8); 8] = [(2, 3), (-2, 3), (2, -3), (-2, -3), (3, 2), (3, -2), (-3, 2), (-3, -2)];
+
 /// Where the river lies (RULES-more.md §0.3, §1.2).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum River {

@@ -1,9 +1,23 @@
-//! What the three RULES-more.md game states share: the hash combiner of their information-set
-//! keys, the colour of a seat, the return of a seat given the winner, and the repetition record
+//! What the three RULES-more.md game states share: their [`GameInfo`], the hash combiner of
+//! their information-set keys, the colour of a seat, the return of a seat given the winner, and the repetition record
 //! with the threefold test (RULES.md §X6 style, as RULES-more.md §1.8, §2.12 and §3.7 use it).
 
-use crate::game::PlayerId;
+use crate::game::{ChanceMode, GameInfo, Information, PlayerId, Utility};
 use crate::piece::Color;
+
+/// The properties of a RULES-more.md game: two players, no chance, zero-sum win/draw/loss
+/// utilities in [-1, 1]; imperfect information when `hidden` (a secret set-up or face).
+pub fn game_info(name: &'static str, hidden: bool) -> GameInfo {
+    GameInfo {
+        name,
+        num_players: 2,
+        chance: ChanceMode::Deterministic,
+        information: if hidden { Information::Imperfect } else { Information::Perfect },
+        utility: Utility::ZeroSum,
+        min_utility: -1.0,
+        max_utility: 1.0,
+    }
+}
 
 /// splitmix64-style combiner for path hashes.
 #[inline]

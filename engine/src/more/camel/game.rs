@@ -26,8 +26,8 @@ use super::fen;
 use super::movegen::CAction;
 use super::position::{CamelPosition, Cell};
 use super::rules::{CamelPreset, CamelRules};
-use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
-use crate::more::history::{color_of, mix, player_of, seat_return, Ply, Record};
+use crate::game::{Action, Game, GameInfo, PlayerId, Turn};
+use crate::more::history::{game_info, color_of, mix, player_of, seat_return, Ply, Record};
 use crate::more::piece::Kind;
 use crate::more::MoreError;
 use crate::piece::Color;
@@ -283,7 +283,7 @@ impl CamelGame {
 
 impl Game for CamelGame {
     fn info(&self) -> GameInfo {
-        GameInfo { name: self.preset.name, num_players: 2, chance: ChanceMode::Deterministic, information: if self.preset.rules.secret_tricks { Information::Imperfect } else { Information::Perfect }, utility: Utility::ZeroSum, min_utility: -1.0, max_utility: 1.0 }
+        game_info(self.preset.name, self.preset.rules.secret_tricks)
     }
 
     fn turn(&self) -> Turn {

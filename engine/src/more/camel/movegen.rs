@@ -5,7 +5,7 @@
 
 use super::position::{CamelPosition, LastAct};
 use super::rules::StackRules;
-use crate::more::geometry::{Geometry, Sq};
+use crate::more::geometry::{Geometry, Sq, CAMEL, DIAG, HORSE, ORTHO};
 use crate::more::piece::{Kind, Piece};
 use crate::piece::Color;
 
@@ -41,10 +41,6 @@ pub enum CAction {
     },
 }
 
-const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const DIAG: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const HORSE: [(i8, i8); 8] = [(1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)];
-const CAMEL: [(i8, i8); 8] = [(2, 3), (-2, 3), (2, -3), (-2, -3), (3, 2), (3, -2), (-3, 2), (-3, -2)];
 
 /// K-trick numbers (§2.9).
 const K1: u8 = 1;

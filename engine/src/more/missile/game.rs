@@ -61,9 +61,9 @@ use super::facedown::{self, FaceDown, OWN_SEED};
 use super::fen;
 use super::position::{MMove, MissilePosition};
 use super::rules::{MissilePreset, MissileRules, SetupMethod};
-use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
+use crate::game::{Action, Game, GameInfo, PlayerId, Turn};
 use crate::more::geometry::Sq;
-use crate::more::history::{color_of, mix, player_of, seat_return, Ply, Record};
+use crate::more::history::{game_info, color_of, mix, player_of, seat_return, Ply, Record};
 use crate::more::piece::{Kind, Piece};
 use crate::more::MoreError;
 use crate::piece::Color;
@@ -711,15 +711,7 @@ impl MissileGame {
 
 impl Game for MissileGame {
     fn info(&self) -> GameInfo {
-        GameInfo {
-            name: self.preset.name,
-            num_players: 2,
-            chance: ChanceMode::Deterministic,
-            information: if self.preset.rules.setup == SetupMethod::Open { Information::Perfect } else { Information::Imperfect },
-            utility: Utility::ZeroSum,
-            min_utility: -1.0,
-            max_utility: 1.0,
-        }
+        game_info(self.preset.name, self.preset.rules.setup != SetupMethod::Open)
     }
 
     fn turn(&self) -> Turn {

@@ -4,7 +4,7 @@
 //! restriction (§3.7 win 3).
 
 use super::super::board::Board;
-use super::super::geometry::{Geometry, Sq};
+use super::super::geometry::{Geometry, Sq, DIAG, HORSE, LONG_LEAP, ORTHO};
 use super::super::piece::{Kind, Piece};
 use super::rules::{BaseOutcome, BaseReading, DeadGeneral, FighterBlock, MissileRules};
 use crate::piece::Color;
@@ -44,10 +44,6 @@ pub struct MissilePosition {
     pub(super) rules: MissileRules,
 }
 
-const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const DIAG: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const HORSE: [(i8, i8); 8] = [(1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)];
-const FIGHTER: [(i8, i8); 8] = [(1, 3), (-1, 3), (1, -3), (-1, -3), (3, 1), (3, -1), (-3, 1), (-3, -1)];
 
 /// The horse's leg for the leap (dx, dy): the orthogonal neighbour in the long direction (§0.3).
 #[inline]
@@ -247,7 +243,7 @@ impl MissilePosition {
                 }
             }
             Kind::Fighter => {
-                for (dx, dy) in FIGHTER {
+                for (dx, dy) in LONG_LEAP {
                     let Some(to) = g.offset(from, dx, dy) else { continue };
                     if !self.fighter_blocked(from, dx, dy) {
                         push(to, out);
@@ -400,7 +396,7 @@ impl MissilePosition {
                 }
             }
         }
-        for (dx, dy) in FIGHTER {
+        for (dx, dy) in LONG_LEAP {
             let f = g.offset(t, -dx, -dy);
             if let Some(f) = f.filter(|&f| b.is(f, Piece::new(by, Kind::Fighter))) {
                 if !self.fighter_blocked(f, dx, dy) {

@@ -26,9 +26,9 @@ use super::fen;
 use super::position::{SMove, SkillPosition};
 use super::rules::{SkillPreset, SkillRules};
 use super::tiles::{TileId, COUNT};
-use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
+use crate::game::{Action, Game, GameInfo, PlayerId, Turn};
 use crate::more::geometry::Sq;
-use crate::more::history::{color_of, mix, player_of, seat_return, Ply, Record};
+use crate::more::history::{game_info, color_of, mix, player_of, seat_return, Ply, Record};
 use crate::more::piece::{Kind, Piece};
 use crate::more::MoreError;
 use crate::piece::Color;
@@ -369,15 +369,7 @@ impl SkillGame {
 
 impl Game for SkillGame {
     fn info(&self) -> GameInfo {
-        GameInfo {
-            name: self.preset.name,
-            num_players: 2,
-            chance: ChanceMode::Deterministic,
-            information: if self.preset.rules.secret_setup { Information::Imperfect } else { Information::Perfect },
-            utility: Utility::ZeroSum,
-            min_utility: -1.0,
-            max_utility: 1.0,
-        }
+        game_info(self.preset.name, self.preset.rules.secret_setup)
     }
 
     fn turn(&self) -> Turn {

@@ -5,7 +5,7 @@
 //! T27, minus T14 pins, §1.8) and turn legality.
 
 use super::super::board::Board;
-use super::super::geometry::{Geometry, Sq};
+use super::super::geometry::{Geometry, Sq, CAMEL, DIAG, HORSE, LONG_LEAP, ORTHO};
 use super::super::piece::{Kind, Piece};
 use super::rules::{RingReading, SkillBoard, SkillRules};
 use super::tiles::*;
@@ -50,11 +50,6 @@ pub struct SkillPosition {
     pub(super) rules: SkillRules,
 }
 
-const ORTHO: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const DIAG: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-const HORSE: [(i8, i8); 8] = [(1, 2), (-1, 2), (1, -2), (-1, -2), (2, 1), (2, -1), (-2, 1), (-2, -1)];
-const MULE: [(i8, i8); 8] = [(1, 3), (-1, 3), (1, -3), (-1, -3), (3, 1), (3, -1), (-3, 1), (-3, -1)];
-const CAMEL: [(i8, i8); 8] = [(2, 3), (-2, 3), (2, -3), (-2, -3), (3, 2), (3, -2), (-3, 2), (-3, -2)];
 
 static GEO_A: std::sync::OnceLock<Geometry> = std::sync::OnceLock::new();
 static GEO_B: std::sync::OnceLock<Geometry> = std::sync::OnceLock::new();
@@ -612,7 +607,7 @@ impl SkillPosition {
                 }
             (Kind::Chariot, T9) => self.ring_moves(from, c, out),
             (Kind::Horse, T10) => {
-                for (dx, dy) in MULE {
+                for (dx, dy) in LONG_LEAP {
                     let (lx, ly) = if dx.abs() == 3 { (dx.signum(), 0) } else { (0, dy.signum()) };
                     let occ = |k: i8| g.offset(from, k * lx, k * ly).is_some_and(|s| !b.is_empty(s));
                     let blocked = if self.rules.t10_fighter_block { occ(1) && occ(2) } else { occ(1) };
