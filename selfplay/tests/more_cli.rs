@@ -1,6 +1,7 @@
 //! The CLI on the RULES-more.md presets: `anqi variants` lists every preset (the face-down
 //! missile readings of RULES-more.md §3.8 included) and `anqi play` finishes a random game of
-//! each missile preset, printing its record and result.
+//! every preset and of the example rule files, printing its record and result (issue 7's "done
+//! when").
 
 use std::process::Command;
 
@@ -30,5 +31,19 @@ fn play_finishes_every_missile_preset() {
         if name.ends_with("-down") {
             assert!(out.contains("[EndFEN \"") && out.contains(" down "), "{name}: the end FEN lists the face-down squares\n{out}");
         }
+    }
+}
+
+#[test]
+fn play_finishes_every_preset_and_example_rule_file() {
+    let mut specs: Vec<String> = engine::more::presets::presets().into_iter().map(|(n, _)| n.to_string()).collect();
+    for file in ["camel-7-wide-river.toml", "camel-5-one-chancellor.toml", "missile-broad-base.toml", "skill-secret-lshape.toml"] {
+        specs.push(format!("{}/../configs/variants/examples/{file}", env!("CARGO_MANIFEST_DIR")));
+    }
+    for spec in &specs {
+        let out = anqi(&["play", "--variant", spec, "--red", "random", "--black", "random", "--seed", "9"]);
+        let last = out.lines().last().unwrap_or("");
+        assert!(last.starts_with("result ") && !last.starts_with("result *"), "{spec}: {last}");
+        assert!(out.contains("[EndFEN \""), "{spec}: no end FEN\n{out}");
     }
 }
