@@ -536,3 +536,14 @@ fn c2_9_faces_follow_the_edition_and_the_flips() {
     assert!(CamelGame::from_fen(p1, &s5).is_err(), "a trick face in edition 1");
     assert!(CamelGame::from_fen(p1, &CamelGame::new(p1).fen().replacen(" 0n0n ", " 1n0n ", 1)).is_err());
 }
+
+#[test]
+fn c2_9_k3_promotion_window_is_on_the_enemy_back_rank() {
+    // Window (ii) promotes a soldier waiting on the enemy back rank; the FEN may not name a
+    // soldier elsewhere (it would promote from mid-board once the general stepped onto K3).
+    let text = |promo: &str| format!("{} w e0:....3....:......... e7:.........:......... 0n0n - {promo} 0 1", field("Ke0 kg9 Pc3 Pd9 pd0"));
+    assert!(fen::parse(CamelRules::edition(5), &text("d9,d0")).is_ok());
+    for bad in ["c3,-", "-,d9", "d0,-", "-,c3"] {
+        assert!(fen::parse(CamelRules::edition(5), &text(bad)).is_err(), "{bad}");
+    }
+}

@@ -134,7 +134,8 @@ pub fn write(p: &CamelPosition) -> String {
 /// Besides the syntax it checks what every state of the game has: stacks only from edition 6
 /// and of chariots, horses, cannons and camels (§2.10); each plate within its owner's half
 /// (§2.8) with its general on it (§2.7); a `redeem` square only in edition 2+, with the side to
-/// move's general gone and an enemy piece there (§2.6). The plate faces are checked by
+/// move's general gone and an enemy piece there (§2.6); `promo` squares on the enemy back rank
+/// (§2.9 K3). The plate faces are checked by
 /// [`super::secret::check_faces`] ([`super::CamelGame::from_fen`]), so that tests may build
 /// positions with single trick cells.
 ///
@@ -245,6 +246,12 @@ pub fn parse(rules: CamelRules, text: &str) -> Result<CamelPosition, MoreError> 
     if let Some(t) = f.get(6) {
         let (a, b) = t.split_once(',').ok_or_else(|| MoreError::Fen("promo: expected RED,BLACK".into()))?;
         p.promo_window = [sq(a)?, sq(b)?];
+        // K3 window (ii) (§2.9): a soldier that has just reached the enemy back rank.
+        for c in Color::ALL {
+            if let Some(s) = p.promo_window[c.index()].filter(|&s| g.rank(s) != g.back_rank(c.opponent())) {
+                return Err(MoreError::Fen(format!("promo: {}'s square {} is not on {}'s back rank", c, g.name(s), c.opponent())));
+            }
+        }
     }
     let num = |i: usize, d: u16| -> Result<u16, MoreError> { f.get(i).map_or(Ok(d), |t| t.parse().map_err(|_| MoreError::Fen(format!("clock {t:?}")))) };
     p.halfmove = num(7, 0)?;
