@@ -271,7 +271,7 @@ pub fn parse(rules: CamelRules, text: &str) -> Result<CamelPosition, MoreError> 
     // §2.6: a pending redemption means the side to move has just lost its general to the enemy
     // piece now on that square (edition 2+).
     if let Some(s) = p.redeem {
-        if !rules.redemption() || p.count(p.turn, Kind::General) != 0 || !p.board.get(s).is_some_and(|x| x.color != p.turn) {
+        if !rules.redemption() || p.count(p.turn, Kind::General) != 0 || p.board.get(s).is_none_or(|x| x.color == p.turn) {
             return Err(MoreError::Fen(format!("redeem {}: needs edition 2+, the side to move without its general and an enemy piece on that square", g.name(s))));
         }
     }

@@ -155,7 +155,7 @@ pub fn check_faces(p: &CamelPosition) -> Result<(), MoreError> {
             // The count saturates at 255 (play_unchecked), where its parity says nothing.
             7.. if flips == u8::MAX && face_kind(&plate.up) == Some(Face::Tricks) => (Face::Tricks, Face::Numbers),
             7.. if flips == u8::MAX => (Face::Numbers, Face::Tricks),
-            7.. if flips % 2 == 0 => (Face::Numbers, Face::Tricks),
+            7.. if flips.is_multiple_of(2) => (Face::Numbers, Face::Tricks),
             7.. => (Face::Tricks, Face::Numbers),
             _ => return Err(MoreError::Fen(format!("{c} plate: {flips} flips, but edition {} flips a plate {}", p.rules.edition, if p.rules.tricks() { "once at most" } else { "never" }))),
         };
