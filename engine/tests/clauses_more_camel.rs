@@ -441,3 +441,109 @@ fn c2_14_12_river_row_soldier_crosses_in_one_step() {
         .iter()
         .any(|m| m == "i2k5" || m == "i2g5" || m == "i2f4"));
 }
+
+/// The edition 7 start FEN with `flags`, Red's plate `red` and the side `w`.
+fn start_with(red: &str, flags: &str) -> String {
+    CamelGame::new(CamelRules::preset("camel-7").expect("test fixture")).fen().replacen("e0:hafcegdib:187206345", red, 1).replacen(" 0n0n ", &format!(" {flags} "), 1)
+}
+
+#[test]
+fn c2_11_flip_counts_past_nine_round_trip() {
+    // Edition 7 flips are reversible and unlimited: after a tenth flip the FEN must still read.
+    let p = CamelRules::preset("camel-7").expect("test fixture");
+    let nine = "5k5/11/11/11/11/11/11/11/4K6/11 w e0:187206345:hafcegdib e7:hafcegdib:187206345 9n0n - -,- 0 1";
+    let mut g = CamelGame::from_fen(p, nine).expect("test fixture");
+    g.play_str("flip-lr").expect("Red may flip");
+    let f = g.fen();
+    assert!(f.contains(" 10f0n "), "{f}");
+    assert_eq!(CamelGame::from_fen(p, &f).map(|h| h.fen()).as_deref(), Ok(f.as_str()));
+    assert_eq!(CamelGame::from_fen(p, &start_with("e0:hafcegdib:187206345", "12n0n")).map(|h| h.fen().contains(" 12n0n ")), Ok(true));
+    for bad in ["n0n", "0n0", "0n0nn", "0x0n", "256n0n", "+1n0n"] {
+        assert!(CamelGame::from_fen(p, &start_with("e0:hafcegdib:187206345", bad)).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn c2_5_fen_empty_runs_cannot_wrap_round() {
+    // 4294967307 = 2^32 + 11: a run counted in 32 bits would wrap to a full rank.
+    let p = CamelRules::preset("camel-7").expect("test fixture");
+    let start = CamelGame::new(p).fen();
+    for run in ["4294967307", "12", "99999999999999999999"] {
+        let bad = start.replacen("rjnbakabnjr/11/", &format!("rjnbakabnjr/{run}/"), 1);
+        assert!(CamelGame::from_fen(p, &bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn c2_6_redeem_field_needs_a_captured_general() {
+    let p = CamelRules::preset("camel-2").expect("test fixture");
+    let start = CamelGame::new(p).fen();
+    // The side to move still has its general: no redemption can be pending.
+    for sq in ["f0", "f1", "a5"] {
+        let bad = start.replacen(" - -,- ", &format!(" {sq} -,- "), 1);
+        assert!(CamelGame::from_fen(p, &bad).is_err(), "{bad}");
+    }
+    // Red's general was just taken on f0 by the black chariot standing there.
+    let taken = start.replacen("RJNBAKABNJR", "RJNBArABNJR", 1).replacen("rjnbakabnjr", "1jnbakabnjr", 1);
+    let ok = taken.replacen(" - -,- ", " f0 -,- ", 1);
+    let g = CamelGame::from_fen(p, &ok).expect("a pending redemption");
+    assert_eq!(g.end(), Some(CamelEnd::GeneralCaptured(Color::Black)));
+    // Not on an empty square or an own piece, and not in edition 1 (no redemption).
+    assert!(CamelGame::from_fen(p, &taken.replacen(" - -,- ", " f1 -,- ", 1)).is_err());
+    assert!(CamelGame::from_fen(p, &taken.replacen(" - -,- ", " e0 -,- ", 1)).is_err());
+    assert!(CamelGame::from_fen(CamelRules::preset("camel-1").expect("test fixture"), &ok).is_err());
+}
+
+#[test]
+fn c2_10_stacks_only_from_edition_6_and_of_eligible_pieces() {
+    let board = |stack: &str| format!("{} w", field("Kf0 kg9").replacen("11", &format!("{stack}10"), 1));
+    assert!(fen::parse(CamelRules::edition(6), &board("(RJ)")).is_ok());
+    assert!(fen::parse(CamelRules::edition(5), &board("(RJ)")).is_err(), "no stacks before edition 6");
+    for bad in ["(RA)", "(PN)", "(QJ)", "(ab)"] {
+        assert!(fen::parse(CamelRules::edition(6), &board(bad)).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn c2_8_plates_stay_in_their_owners_half_with_their_general() {
+    let p = CamelRules::preset("camel-4").expect("test fixture");
+    let start = CamelGame::new(p).fen();
+    // A translated plate (d0) still carries the general on f0.
+    assert!(CamelGame::from_fen(p, &start.replacen(" e0:", " d0:", 1)).is_ok());
+    for (plate, to) in [(" e0:", " a5:"), (" e0:", " e3:"), (" e0:", " e7:"), (" e7:", " e0:"), (" e7:", " e4:")] {
+        let bad = start.replacen(plate, to, 1);
+        assert!(CamelGame::from_fen(p, &bad).is_err(), "{bad}");
+    }
+    // A plate in its own half without its general on it.
+    assert!(CamelGame::from_fen(p, &start.replacen(" e0:", " a0:", 1)).is_err());
+}
+
+#[test]
+fn c2_9_faces_follow_the_edition_and_the_flips() {
+    let p7 = CamelRules::preset("camel-7").expect("test fixture");
+    // Edition 7: the number face is up after an even number of flips, the trick face after an odd one.
+    assert!(CamelGame::from_fen(p7, &start_with("e0:187206345:hafcegdib", "1n0n")).is_ok());
+    for (red, flags) in [("e0:187206345:hafcegdib", "0n0n"), ("e0:hafcegdib:187206345", "1n0n"), ("e0:111111111:hafcegdib", "1n0n"), ("e0:hafcegdib:112345678", "0n0n"), ("e0:hafcegdia:187206345", "0n0n"), ("e0:.........:187206345", "0n0n")] {
+        assert!(CamelGame::from_fen(p7, &start_with(red, flags)).is_err(), "{red} {flags}");
+    }
+    // Edition 5: one flip at most, plain face up before it; editions 1-4 have plain faces only.
+    let p5 = CamelRules::preset("camel-5").expect("test fixture");
+    let s5 = CamelGame::new(p5).fen();
+    assert!(CamelGame::from_fen(p5, &s5.replacen("e0:.........:187206345", "e0:187206345:.........", 1).replacen(" 0n0n ", " 1f0n ", 1)).is_ok());
+    assert!(CamelGame::from_fen(p5, &s5.replacen(" 0n0n ", " 2n0n ", 1)).is_err());
+    assert!(CamelGame::from_fen(p5, &s5.replacen("e0:.........:187206345", "e0:187206345:.........", 1)).is_err());
+    let p1 = CamelRules::preset("camel-1").expect("test fixture");
+    assert!(CamelGame::from_fen(p1, &s5).is_err(), "a trick face in edition 1");
+    assert!(CamelGame::from_fen(p1, &CamelGame::new(p1).fen().replacen(" 0n0n ", " 1n0n ", 1)).is_err());
+}
+
+#[test]
+fn c2_9_k3_promotion_window_is_on_the_enemy_back_rank() {
+    // Window (ii) promotes a soldier waiting on the enemy back rank; the FEN may not name a
+    // soldier elsewhere (it would promote from mid-board once the general stepped onto K3).
+    let text = |promo: &str| format!("{} w e0:....3....:......... e7:.........:......... 0n0n - {promo} 0 1", field("Ke0 kg9 Pc3 Pd9 pd0"));
+    assert!(fen::parse(CamelRules::edition(5), &text("d9,d0")).is_ok());
+    for bad in ["c3,-", "-,d9", "d0,-", "-,c3"] {
+        assert!(fen::parse(CamelRules::edition(5), &text(bad)).is_err(), "{bad}");
+    }
+}

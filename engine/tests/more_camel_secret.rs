@@ -242,3 +242,18 @@ fn c2_13_redealt_layout_keeps_the_repetition_record() {
     assert_eq!(g.end().map(|e| e.reason()), Some("repetition"));
     assert_eq!(d.end(), g.end());
 }
+
+#[test]
+fn c2_13_secret_faces_are_whole_and_the_trick_face_is_beneath_until_flipped() {
+    let p = preset();
+    // A never-flipped plate showing its trick face (or a layout with a tile twice) is no state
+    // of the game: its view would hide the number face and could not be read back.
+    let shown = "5k5/11/11/11/11/11/11/11/4K6/11 w e0:012345678:hafcegdib e7:hafcegdib:187206345 0n0n - -,- 0 1";
+    assert!(CamelGame::from_fen(p, shown).is_err(), "{shown}");
+    assert!(CamelGame::from_fen(p, &flip_ready("111111111")).is_err());
+    // Once flipped, the trick face is up and nothing of Red's is hidden.
+    let flipped = shown.replace(" 0n0n ", " 1f0n ");
+    let g = CamelGame::from_fen(p, &flipped).expect("flipped once");
+    let v = g.view_fen(Color::Black);
+    assert_eq!(CamelGame::from_view(p, &v).map(|h| h.view_fen(Color::Black)).as_deref(), Ok(v.as_str()));
+}

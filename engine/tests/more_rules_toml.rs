@@ -118,3 +118,15 @@ fn example_rule_files_load_and_change_their_base() {
     assert!(!presets::is_spec("../configs/variants/jieqi.toml"));
     assert!(!presets::is_spec("../configs/variants/examples/surprise-two-rights.toml"));
 }
+
+#[test]
+fn c2_14_27_stacking_rule_set_reads_as_documented() {
+    use engine::more::camel::StackRules;
+    // The module documentation writes rule set II as "ii"; "i-i" (serde's kebab case) still reads.
+    for (value, want) in [("\"ii\"", StackRules::II), ("\"i-i\"", StackRules::II), ("\"i\"", StackRules::I)] {
+        let v = MoreVariant::from_toml(&format!("base = \"camel-6\"\n[rules]\nstacking = {value}\n"), "s.toml").expect(value);
+        assert!(matches!(v, MoreVariant::Camel(p) if p.rules.stacking == want), "{value}");
+        assert!(v.to_toml().contains(if want == StackRules::II { "stacking = \"ii\"" } else { "stacking = \"i\"" }), "{}", v.to_toml());
+    }
+    assert!(MoreVariant::from_toml("base = \"camel-6\"\n[rules]\nstacking = \"iii\"\n", "s.toml").is_err());
+}

@@ -8,8 +8,9 @@
 //!   the tricks K1-K8, `0` the blank trick cell, `a`-`i` the numbers 1-9; under the secret
 //!   layout option (§2.13) `-` is a trick cell not placed yet and, in a view FEN only, `?` one
 //!   the viewer cannot see;
-//! * `flags`: for Red then Black, flips made (a digit) and the kind of the last own action
-//!   (`n` piece move, `p` plate rotation/translation, `f` flip): `0n0n` at the start;
+//! * `flags`: for Red then Black, flips made (a decimal count, `12f3n`: edition 7 flips without
+//!   limit) and the kind of the last own action (`n` piece move, `p` plate rotation/translation,
+//!   `f` flip): `0n0n` at the start;
 //! * `redeem`: the square where the side to move's general was just captured, or `-`;
 //! * `promo`: Red's and Black's K3 second-window soldier squares, `-,-` when none.
 //!
@@ -24,6 +25,11 @@ use crate::more::board::Board;
 use crate::more::piece::{Kind, Piece};
 use crate::more::MoreError;
 use crate::piece::Color;
+
+/// Whether a piece of kind `k` may be part of a stack (§2.10).
+fn eligible(k: Kind) -> bool {
+    matches!(k, Kind::Chariot | Kind::Horse | Kind::Cannon | Kind::Camel)
+}
 
 fn cell_char(c: Cell) -> char {
     match c {
@@ -125,6 +131,13 @@ pub fn write(p: &CamelPosition) -> String {
 }
 
 /// Reads a FEN (the plate and memory fields may be left out: start plates of the edition).
+/// Besides the syntax it checks what every state of the game has: stacks only from edition 6
+/// and of chariots, horses, cannons and camels (§2.10); each plate within its owner's half
+/// (§2.8) with its general on it (§2.7); a `redeem` square only in edition 2+, with the side to
+/// move's general gone and an enemy piece there (§2.6); `promo` squares on the enemy back rank
+/// (§2.9 K3). The plate faces are checked by
+/// [`super::secret::check_faces`] ([`super::CamelGame::from_fen`]), so that tests may build
+/// positions with single trick cells.
 ///
 /// # Errors
 /// [`MoreError::Fen`].
@@ -148,6 +161,10 @@ pub fn parse(rules: CamelRules, text: &str) -> Result<CamelPosition, MoreError> 
         while let Some(ch) = chars.next() {
             if let Some(d) = ch.to_digit(10) {
                 num = num * 10 + d;
+                // Checked per digit, so that a long run cannot wrap round to a valid width.
+                if num > g.files as u32 {
+                    return Err(MoreError::Fen(format!("rank {r}: run of {num} empty squares is too long")));
+                }
                 continue;
             }
             file += num;
@@ -161,6 +178,10 @@ pub fn parse(rules: CamelRules, text: &str) -> Result<CamelPosition, MoreError> 
                 let bottom = chars.next().and_then(Piece::from_char).ok_or_else(|| MoreError::Fen("bad stack".into()))?;
                 if chars.next() != Some(')') || top.color != bottom.color {
                     return Err(MoreError::Fen("a stack is (TB) of one colour".into()));
+                }
+                // §2.10: stacks exist from edition 6 and hold chariots, horses, cannons and camels only.
+                if !rules.stacking() || !eligible(top.kind) || !eligible(bottom.kind) {
+                    return Err(MoreError::Fen(format!("stack ({}{}): edition {} {}", top.char(), bottom.char(), rules.edition, if rules.stacking() { "stacks only chariots, horses, cannons and camels" } else { "has no stacks (edition 6+)" })));
                 }
                 p.board.set(s, Some(top));
                 p.under[s as usize] = bottom.code();
@@ -192,21 +213,30 @@ pub fn parse(rules: CamelRules, text: &str) -> Result<CamelPosition, MoreError> 
         if g.file(o) + 3 > g.files || g.rank(o) + 3 > g.ranks {
             return Err(MoreError::Fen(format!("plate at {} is off the board", parts[0])));
         }
+        // §2.8: a plate never leaves its owner's half (so the two plates never overlap).
+        let owner = if i == 2 { Color::Red } else { Color::Black };
+        if !g.own_half(owner, o) || !g.own_half(owner, g.sq(g.file(o), g.rank(o) + 2)) {
+            return Err(MoreError::Fen(format!("{owner} plate at {}: a plate stays within its owner's half", parts[0])));
+        }
         p.plates[i - 2] = Plate { origin: (g.file(o), g.rank(o)), up: parse_face(parts[1])?, down: parse_face(parts[2])? };
     }
     if let Some(flags) = f.get(4) {
-        let ch: Vec<char> = flags.chars().collect();
-        if ch.len() != 4 {
-            return Err(MoreError::Fen(format!("flags {flags:?}: expected 4 characters like 0n0n")));
-        }
-        for (side, k) in [(0usize, 0usize), (1, 2)] {
-            p.flips[side] = ch[k].to_digit(10).ok_or_else(|| MoreError::Fen("flip count".into()))? as u8;
-            p.last_act[side] = match ch[k + 1] {
-                'n' => LastAct::Piece,
-                'p' => LastAct::Palace,
-                'f' => LastAct::Flip,
-                x => return Err(MoreError::Fen(format!("last action {x:?}"))),
+        // Per side a decimal flip count (edition 7's reversible flips pass 9) and a letter.
+        let bad = || MoreError::Fen(format!("flags {flags:?}: expected a flip count and n, p or f for Red then Black, like 0n0n or 12f3n"));
+        let mut rest = *flags;
+        for side in 0..2 {
+            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            p.flips[side] = rest[..digits].parse().map_err(|_| bad())?;
+            p.last_act[side] = match rest[digits..].chars().next() {
+                Some('n') => LastAct::Piece,
+                Some('p') => LastAct::Palace,
+                Some('f') => LastAct::Flip,
+                _ => return Err(bad()),
             };
+            rest = &rest[digits + 1..];
+        }
+        if !rest.is_empty() {
+            return Err(bad());
         }
     }
     let sq = |t: &str| -> Result<Option<u8>, MoreError> { if t == "-" { Ok(None) } else { g.parse(t).map(Some) } };
@@ -216,6 +246,12 @@ pub fn parse(rules: CamelRules, text: &str) -> Result<CamelPosition, MoreError> 
     if let Some(t) = f.get(6) {
         let (a, b) = t.split_once(',').ok_or_else(|| MoreError::Fen("promo: expected RED,BLACK".into()))?;
         p.promo_window = [sq(a)?, sq(b)?];
+        // K3 window (ii) (§2.9): a soldier that has just reached the enemy back rank.
+        for c in Color::ALL {
+            if let Some(s) = p.promo_window[c.index()].filter(|&s| g.rank(s) != g.back_rank(c.opponent())) {
+                return Err(MoreError::Fen(format!("promo: {}'s square {} is not on {}'s back rank", c, g.name(s), c.opponent())));
+            }
+        }
     }
     let num = |i: usize, d: u16| -> Result<u16, MoreError> { f.get(i).map_or(Ok(d), |t| t.parse().map_err(|_| MoreError::Fen(format!("clock {t:?}")))) };
     p.halfmove = num(7, 0)?;
@@ -225,6 +261,18 @@ pub fn parse(rules: CamelRules, text: &str) -> Result<CamelPosition, MoreError> 
         let pending = p.redeem.is_some() && c == p.turn;
         if n != 1 && !(pending && n == 0) {
             return Err(MoreError::Fen(format!("{c} must have exactly one general")));
+        }
+        // The general never leaves its plate (§2.7, §2.8: it is confined to the plate's squares
+        // and moves with it).
+        if p.general(c).is_some_and(|s| !p.in_plate(c, s)) {
+            return Err(MoreError::Fen(format!("{c}'s general is off its plate")));
+        }
+    }
+    // §2.6: a pending redemption means the side to move has just lost its general to the enemy
+    // piece now on that square (edition 2+).
+    if let Some(s) = p.redeem {
+        if !rules.redemption() || p.count(p.turn, Kind::General) != 0 || p.board.get(s).is_none_or(|x| x.color == p.turn) {
+            return Err(MoreError::Fen(format!("redeem {}: needs edition 2+, the side to move without its general and an enemy piece on that square", g.name(s))));
         }
     }
     Ok(p)

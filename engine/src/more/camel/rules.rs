@@ -11,7 +11,9 @@ pub enum StackRules {
     /// 第一组合规则: the stack moves by either piece's rule; only the top leaves alone.
     I,
     /// Default, 第二组合规则: only singleton types, not while attacked, no river crossing as a
-    /// unit, the top's rule only.
+    /// unit, the top's rule only. Written `"ii"` in rule files (kebab case would make it
+    /// `"i-i"`, still read).
+    #[serde(rename = "ii", alias = "i-i")]
     II,
 }
 

@@ -19,7 +19,7 @@ use rand::Rng;
 
 use super::fen;
 use super::game::{CamelGame, OWN_ROOT, SETUP};
-use super::position::{CamelPosition, Cell, BLANK, HIDDEN, UNSET};
+use super::position::{CamelPosition, Cell, BLANK, HIDDEN, NUMBER, PLAIN, UNSET};
 use super::rules::CamelPreset;
 use crate::game::{Action, Game};
 use crate::more::history::{mix, Record};
@@ -50,9 +50,50 @@ fn chain(c: Color, tiles: &[Cell]) -> u64 {
         .fold(OWN_ROOT[c.index()], |h, &t| mix(h, t as u64))
 }
 
+/// The kind of a whole plate face.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Face {
+    /// Nine plain cells (editions 1-6).
+    Plain,
+    /// The trick face (§2.9): K1-K8 and the blank, each once; cells not placed yet (`-`) under
+    /// the secret set-up.
+    Tricks,
+    /// The number face (§2.11): 1-9, each once.
+    Numbers,
+}
+
+impl Face {
+    fn name(self) -> &'static str {
+        match self {
+            Face::Plain => "plain",
+            Face::Tricks => "trick",
+            Face::Numbers => "number",
+        }
+    }
+}
+
+/// The kind of `face`, if it is one whole face.
+fn face_kind(face: &[[Cell; 3]; 3]) -> Option<Face> {
+    let cells: Vec<Cell> = face.iter().flatten().copied().collect();
+    let mut set: Vec<Cell> = cells.iter().copied().filter(|&x| x != UNSET).collect();
+    set.sort_unstable();
+    set.dedup();
+    let distinct = set.len() == cells.iter().filter(|&&x| x != UNSET).count();
+    if cells.iter().all(|&x| x == PLAIN) {
+        Some(Face::Plain)
+    } else if distinct && cells.iter().all(|x| TILES.contains(x) || *x == UNSET) {
+        Some(Face::Tricks)
+    } else if distinct && cells.iter().all(|&x| x > NUMBER && x <= NUMBER + 9) {
+        Some(Face::Numbers)
+    } else {
+        None
+    }
+}
+
 /// Checks the plate faces of a full-state FEN: no `?` (a view marker), `-` only under the
 /// secret-layout option, only beneath, as a suffix of the placement order, Black placing only
-/// after Red has finished, and no tile twice.
+/// after Red has finished, and no tile twice; each face a whole plain, trick or number face, the
+/// one up being the one the edition and the plate's flip count leave up.
 ///
 /// # Errors
 /// [`MoreError::Fen`] naming the plate and what is wrong.
@@ -103,6 +144,26 @@ pub fn check_faces(p: &CamelPosition) -> Result<(), MoreError> {
             }
         }
         placed[c.index()] = n;
+        // Which face is up follows from the edition and the flips made (§2.9: plain face up at
+        // the start, one flip in editions 5-6; §2.11: number face up at the start, every flip
+        // turns the plate over), and each face is one whole face of its kind.
+        let flips = p.flips[c.index()];
+        let (up, down) = match p.rules.edition {
+            ..=4 if flips == 0 => (Face::Plain, Face::Plain),
+            5 | 6 if flips == 0 => (Face::Plain, Face::Tricks),
+            5 | 6 if flips == 1 => (Face::Tricks, Face::Plain),
+            // The count saturates at 255 (play_unchecked), where its parity says nothing.
+            7.. if flips == u8::MAX && face_kind(&plate.up) == Some(Face::Tricks) => (Face::Tricks, Face::Numbers),
+            7.. if flips == u8::MAX => (Face::Numbers, Face::Tricks),
+            7.. if flips.is_multiple_of(2) => (Face::Numbers, Face::Tricks),
+            7.. => (Face::Tricks, Face::Numbers),
+            _ => return Err(MoreError::Fen(format!("{c} plate: {flips} flips, but edition {} flips a plate {}", p.rules.edition, if p.rules.tricks() { "once at most" } else { "never" }))),
+        };
+        for (face, want, side) in [(&plate.up, up, "up"), (&plate.down, down, "beneath")] {
+            if face_kind(face) != Some(want) {
+                return Err(MoreError::Fen(format!("{c} plate: after {flips} flips edition {} has a whole {} face {side}", p.rules.edition, want.name())));
+            }
+        }
     }
     if placed[1] > 0 && placed[0] < 9 {
         return Err(MoreError::Fen(
