@@ -13,6 +13,7 @@ pub mod outcome;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod repetition;
 pub mod rules;
 pub mod search;
 pub mod zobrist;

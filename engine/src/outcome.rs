@@ -1,10 +1,12 @@
 //! Game end by rule (RULES.md §X4-X6): mate and stalemate lose, third repetition draws unless one
-//! side checked throughout the cycle (perpetual check loses; both: draw), 60 moves per side without
-//! capture draws, no attacking material draws. Each rule is switchable in [`crate::rules::EndRules`].
+//! side checked or chased throughout the cycle (perpetual check or chase loses; both: draw; the
+//! rules are those of [`crate::repetition`]), 60 moves per side without capture draws (with the
+//! 10-check cap), no attacking material draws. Each rule is switchable in [`crate::rules::EndRules`].
 
 use crate::moves::Move;
 use crate::piece::Color;
 use crate::position::{Position, Undo};
+use crate::repetition::RecordPly;
 
 /// How a game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -34,6 +36,8 @@ pub enum EndReason {
     Repetition,
     /// §X6: the side that checked on every move of the repetition cycle loses.
     PerpetualCheck,
+    /// §X6 [R]: the side that chased an enemy piece on every move of the cycle (Asian rules) loses.
+    PerpetualChase,
     /// §X6 [R]: 120 plies without capture.
     NoCapture,
     /// §X6: neither side can reach the other half.
@@ -48,17 +52,17 @@ impl EndReason {
             EndReason::Stalemate => "stalemate",
             EndReason::Repetition => "repetition",
             EndReason::PerpetualCheck => "perpetual check",
+            EndReason::PerpetualChase => "perpetual chase",
             EndReason::NoCapture => "60-move rule",
             EndReason::NoAttackers => "no attacking material",
         }
     }
 }
 
-/// One ply of history: the hash after it and whether it gave check.
+/// One ply of history: what the repetition rules need, and what takes the move back.
 #[derive(Copy, Clone, Debug)]
 struct Ply {
-    hash: u64,
-    gave_check: bool,
+    record: RecordPly,
     mv: Move,
     undo: Undo,
 }
@@ -94,9 +98,12 @@ impl Game {
 
     /// Plays a legal move.
     pub fn play(&mut self, m: Move) {
+        let mover = self.position.turn();
         let undo = self.position.play(m);
         let gave_check = self.position.in_check();
-        self.plies.push(Ply { hash: self.position.hash(), gave_check, mv: m, undo });
+        let quiet = undo.captured.is_none().then_some(m);
+        let record = RecordPly { hash: self.position.hash(), mover, gave_check, board: true, quiet };
+        self.plies.push(Ply { record, mv: m, undo });
     }
 
     /// Takes back the last move, if any.
@@ -115,61 +122,18 @@ impl Game {
             let reason = if pos.in_check() { EndReason::Checkmate } else { EndReason::Stalemate };
             return Some(Outcome::Win { winner: to_move.opponent(), reason });
         }
+        let record: Vec<RecordPly> = self.plies.iter().map(|p| p.record).collect();
         if end.repetition {
-            if let Some(o) = self.repetition_outcome() {
+            if let Some(o) = crate::repetition::judge(end, pos, Some(self.start_hash), &record, 3, record.len()) {
                 return Some(o);
             }
         }
-        if let Some(limit) = end.no_capture_plies {
-            if pos.halfmove() >= limit {
-                return Some(Outcome::Draw { reason: EndReason::NoCapture });
-            }
+        if crate::repetition::no_capture_draw(end, pos.halfmove(), &record) {
+            return Some(Outcome::Draw { reason: EndReason::NoCapture });
         }
         if end.no_attacker_draw && !pos.has_attacking_material() {
             return Some(Outcome::Draw { reason: EndReason::NoAttackers });
         }
         None
-    }
-
-    /// §X6: if the current position occurs for the third time (same side to move), a draw, or a
-    /// loss for the side that checked on every one of its moves since the first occurrence.
-    fn repetition_outcome(&self) -> Option<Outcome> {
-        let n = self.plies.len();
-        let h = self.position.hash();
-        // Occurrences of the current position, scanning back over plies with the same side to move.
-        let mut occurrences = 1;
-        let mut first = n;
-        let mut i = n;
-        while i >= 2 {
-            i -= 2;
-            let hash_at = if i == 0 { self.start_hash } else { self.plies[i - 1].hash };
-            if hash_at == h {
-                occurrences += 1;
-                first = i;
-                if occurrences == 3 {
-                    break;
-                }
-            }
-        }
-        if occurrences < 3 {
-            return None;
-        }
-        if !self.position.rules().end.perpetual_check_loses {
-            return Some(Outcome::Draw { reason: EndReason::Repetition });
-        }
-        // Plies first..n were played in the cycle; ply k was made by the side to move at k.
-        let mover_now = self.position.turn(); // side to move now also moved at plies first, first+2, ...
-        let mut checks = [true, true];
-        for (k, p) in self.plies[first..n].iter().enumerate() {
-            let mover = if k % 2 == 0 { mover_now } else { mover_now.opponent() };
-            if !p.gave_check {
-                checks[mover.index()] = false;
-            }
-        }
-        match (checks[0], checks[1]) {
-            (true, false) => Some(Outcome::Win { winner: Color::Black, reason: EndReason::PerpetualCheck }),
-            (false, true) => Some(Outcome::Win { winner: Color::Red, reason: EndReason::PerpetualCheck }),
-            _ => Some(Outcome::Draw { reason: EndReason::Repetition }),
-        }
     }
 }

@@ -15,16 +15,22 @@ pub struct EndRules {
     /// §X6: in a repetition, a side that gave check on every one of its moves of the cycle loses
     /// (both sides: draw). Without it every repetition is a draw.
     pub perpetual_check_loses: bool,
+    /// §X6 [R]: in a repetition, perpetual chase (Asian/AXF rules) loses as perpetual check does
+    /// ([`crate::repetition`]); judged only with `perpetual_check_loses`. Option `chase = off`.
+    pub chase: bool,
     /// §X6 [R]: plies without a capture after which the game is drawn (Pikafish `rule60`: 120);
     /// `None` switches the rule off.
     pub no_capture_plies: Option<u32>,
+    /// §X6 [R]: once a side has given 10 checks in the no-capture count, its further checks and
+    /// the replies to them do not advance it (Pikafish, AXF). Option `rule60_check_cap = off`.
+    pub rule60_check_cap: bool,
     /// §X6: a position where neither side has a piece that can reach the other half is drawn.
     pub no_attacker_draw: bool,
 }
 
 impl Default for EndRules {
     fn default() -> Self {
-        EndRules { repetition: true, perpetual_check_loses: true, no_capture_plies: Some(120), no_attacker_draw: true }
+        EndRules { repetition: true, perpetual_check_loses: true, chase: true, no_capture_plies: Some(120), rule60_check_cap: true, no_attacker_draw: true }
     }
 }
 

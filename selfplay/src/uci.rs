@@ -35,6 +35,7 @@
 //! and chance are ignored, and flips or negotiation are never played. The move it returns is
 //! legal, but its play in those variants is only an approximation.
 
+use engine::repetition::RecordPly;
 use engine::search::alphabeta::{self, Limits, Score, SearchInfo, Searcher, DEFAULT_HASH_MB};
 use engine::variant::{fen as vfen, notation as vnot, Action, Family, State, Variant};
 use engine::{Color, Move, Role};
@@ -96,7 +97,10 @@ pub struct Engine<W: Write + Send + 'static> {
     variant: &'static Variant,
     state: State,
     /// Hashes of the core positions before `state`, oldest first (repetitions, RULES.md §X6).
-    history: Vec<u64>,
+    /// The record for the repetition rules: the start position, then one entry per move.
+    history: Vec<RecordPly>,
+    /// The start position of the record, once a position was set.
+    start: Option<RecordPly>,
     searcher: Option<Searcher>,
     job: Option<Job>,
     hash_mb: usize,
@@ -143,6 +147,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             variant,
             state,
             history: Vec::new(),
+            start: None,
             searcher: Some(Searcher::new(hash_mb)),
             job: None,
             hash_mb,
@@ -224,6 +229,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             Err(e) => self.error(&format!("start position of {}: {e}", self.variant.name)),
         }
         self.history.clear();
+        self.start = None;
     }
 
     fn setoption(&mut self, t: &[&str]) {
@@ -305,17 +311,22 @@ impl<W: Write + Send + 'static> Engine<W> {
                 return;
             }
         };
+        let start_hash = state.position().hash();
+        let start_mover = state.position().turn().opponent();
         let mut history = Vec::new();
         if let Some(i) = moves_at {
             for (k, text) in t[i + 1..].iter().enumerate() {
-                let before = state.position().hash();
+                let before = state.position().clone();
                 if let Err(e) = apply_move(&mut state, text) {
                     self.error(&format!("position: move {} ({text}): {e}; kept the {k} move(s) before it", k + 1));
                     break;
                 }
-                history.push(before);
+                let pos = state.position();
+                let quiet = engine::repetition::quiet_between(&before, pos);
+                history.push(RecordPly { hash: pos.hash(), mover: before.turn(), gave_check: pos.in_check(), board: true, quiet });
             }
         }
+        self.start = Some(RecordPly::occurrence(start_hash, start_mover));
         self.state = state;
         self.history = history;
     }
@@ -369,7 +380,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));
         searcher.set_stop_flag(stop.clone());
         let out = self.out.clone();
-        let history = self.history.clone();
+        let history: Vec<RecordPly> = self.start.iter().chain(&self.history).copied().collect();
         let job_stop = stop.clone();
         let handle = std::thread::spawn(move || {
             let pos = state.position().clone();

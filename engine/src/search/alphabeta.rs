@@ -13,8 +13,9 @@
 //! - mate scores that count plies from the root ([`Score::Mate`] counts moves, as UCI does);
 //!   no legal move loses, whether in check or not (§X4);
 //! - a repetition of any earlier position of the game or of the search path (same side to move,
-//!   since the last capture) scores as a draw, as does the 120-ply no-capture rule when the
-//!   variant's rule table has it (§X6 — perpetual check is *not* scored as a loss here);
+//!   since the last capture) is judged at once by the rule code of [`crate::repetition`] (§X6):
+//!   a draw, or a loss for the side that checked or chased perpetually in the cycle (scored as a
+//!   mate at that ply); the 120-ply no-capture rule draws when the variant's rule table has it;
 //! - budgets: depth (plies), nodes (every node, quiescence included, counts; the node budget is
 //!   never exceeded), wall time (ms, checked every 1024 nodes) and a shared stop flag
 //!   (`Arc<AtomicBool>`, checked every 1024 nodes);
@@ -39,6 +40,7 @@
 use crate::moves::{Move, MoveList, MAX_MOVES};
 use crate::piece::{Color, Role};
 use crate::position::Position;
+use crate::repetition::RecordPly;
 use crate::search::Bot;
 use crate::variant::{Action, State};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -371,7 +373,9 @@ pub struct Searcher {
     history: Vec<i32>,
     pv: Vec<[Move; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
-    path: Vec<u64>,
+    /// The game's record and the search path: one entry per ply, the hash after it (see
+    /// [`Searcher::search`]).
+    path: Vec<RecordPly>,
     stop: Arc<AtomicBool>,
     // Per-search state.
     nodes: u64,
@@ -451,13 +455,17 @@ impl Searcher {
 
     /// Searches `pos` within `limits`.
     ///
-    /// `game` lists the hashes ([`Position::hash`]) of the positions of the game *before* `pos`,
-    /// oldest first; a position of the search that repeats one of them or one earlier on the
-    /// search path scores as a draw. `on_info` is called after each completed iteration.
+    /// `game` is the game's record up to `pos`, oldest first: one [`RecordPly`] per ply with the
+    /// [`Position::hash`] after it; the last entry is the ply that led to `pos` (when its hash is
+    /// not `pos`'s, or `game` is empty, `pos` is appended as a ply about which nothing more is
+    /// known). The first entry may stand for the start position ([`RecordPly::occurrence`]). A
+    /// position of the search that repeats one of the record or of the search path is judged by
+    /// [`crate::repetition::verdict`]: a draw, or a loss for the side that checked or chased
+    /// perpetually. `on_info` is called after each completed iteration.
     pub fn search(
         &mut self,
         pos: &Position,
-        game: &[u64],
+        game: &[RecordPly],
         limits: &Limits,
         on_info: &mut dyn FnMut(&SearchInfo),
     ) -> SearchResult {
@@ -473,7 +481,9 @@ impl Searcher {
         }
         self.path.clear();
         self.path.extend_from_slice(game);
-        self.path.push(pos.hash());
+        if game.last().is_none_or(|p| p.hash != pos.hash()) {
+            self.path.push(RecordPly::occurrence(pos.hash(), pos.turn().opponent()));
+        }
         let mut pos = pos.clone();
 
         let mut root_moves = pos.legal_moves();
@@ -598,20 +608,27 @@ impl Searcher {
         }
     }
 
-    /// Whether the current position (top of the path) repeats an earlier one within the
-    /// reversible window (the last `halfmove` plies), same side to move.
-    fn is_repetition(&self, halfmove: u32) -> bool {
+    /// When the current position (top of the path) repeats an earlier one within the reversible
+    /// window (the last `halfmove` plies), same side to move: its score for the side to move at
+    /// `ply` by the repetition rules (§X6: 0 for a draw, a mate score when one side checked or
+    /// chased perpetually in the cycle).
+    fn repetition_score(&self, pos: &Position, halfmove: u32, ply: usize) -> Option<i32> {
         let n = self.path.len();
-        let h = self.path[n - 1];
+        let h = self.path[n - 1].hash;
         let window = (halfmove as usize).min(n - 1);
         let mut back = 2;
         while back <= window {
-            if self.path[n - 1 - back] == h {
-                return true;
+            if self.path[n - 1 - back].hash == h {
+                let cycle = &self.path[n - back..n];
+                return Some(match crate::repetition::verdict(&pos.rules().end, pos, cycle) {
+                    crate::outcome::Outcome::Win { winner, .. } if winner == pos.turn() => MATE - ply as i32,
+                    crate::outcome::Outcome::Win { .. } => -MATE + ply as i32,
+                    crate::outcome::Outcome::Draw { .. } => 0,
+                });
             }
             back += 2;
         }
-        false
+        None
     }
 
     fn history_slot(color: Color, m: Move) -> usize {
@@ -689,9 +706,10 @@ impl Searcher {
     #[allow(clippy::too_many_arguments)]
     fn child(&mut self, pos: &mut Position, m: Move, depth: i32, alpha: i32, beta: i32, ply: usize, index: usize, in_check: bool) -> i32 {
         let capture = pos.piece_at(m.to).is_some();
+        let mover = pos.turn();
         let undo = pos.play(m);
-        self.path.push(pos.hash());
         let gives_check = pos.in_check();
+        self.path.push(RecordPly { hash: pos.hash(), mover, gave_check: gives_check, board: true, quiet: (!capture).then_some(m) });
         let ext = i32::from(gives_check && (ply as i32) < 2 * self.iter_depth + 4);
         let new_depth = depth - 1 + ext;
         let score = if index == 0 {
@@ -728,14 +746,12 @@ impl Searcher {
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        // Draws by rule along the path (§X6, repetition scored as a draw).
-        if self.is_repetition(pos.halfmove()) {
-            return 0;
+        // Repetitions along the path (§X6): a draw, or a loss for the perpetual side.
+        if let Some(score) = self.repetition_score(pos, pos.halfmove(), ply) {
+            return score;
         }
-        if let Some(limit) = pos.rules().end.no_capture_plies {
-            if pos.halfmove() >= limit {
-                return 0;
-            }
+        if crate::repetition::no_capture_draw(&pos.rules().end, pos.halfmove(), &self.path) {
+            return 0;
         }
         if ply >= MAX_PLY - 2 {
             return evaluate(pos);
@@ -1203,8 +1219,10 @@ mod tests {
                     }
                 }
                 let m = legal[rng.random_range(0..legal.len())];
-                hist.push(pos.hash());
+                let mover = pos.turn();
+                let quiet = pos.piece_at(m.to).is_none().then_some(m);
                 pos.play(m);
+                hist.push(RecordPly { hash: pos.hash(), mover, gave_check: pos.in_check(), board: true, quiet });
             }
         }
     }
@@ -1222,11 +1240,11 @@ mod tests {
         let fresh = s.search(&pos, &[], &limits, &mut |_| {});
         assert!(matches!(fresh.score, Score::Cp(c) if c > 500) || matches!(fresh.score, Score::Mate(n) if n > 0), "{:?}", fresh.score);
         s.clear();
-        let repeated = s.search(&pos, &[child.hash()], &limits, &mut |_| {});
+        let repeated = s.search(&pos, &[RecordPly::occurrence(child.hash(), Color::Red), RecordPly::occurrence(pos.hash(), Color::Black)], &limits, &mut |_| {});
         assert_eq!(repeated.score, Score::Cp(0));
         // Any other move keeps the advantage, so with all moves allowed it avoids the repetition.
         s.clear();
-        let free = s.search(&pos, &[child.hash()], &Limits::depth(3), &mut |_| {});
+        let free = s.search(&pos, &[RecordPly::occurrence(child.hash(), Color::Red), RecordPly::occurrence(pos.hash(), Color::Black)], &Limits::depth(3), &mut |_| {});
         assert_ne!(free.best, Some(m));
         assert!(matches!(free.score, Score::Cp(c) if c > 500) || matches!(free.score, Score::Mate(n) if n > 0), "{:?}", free.score);
     }

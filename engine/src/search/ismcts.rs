@@ -360,12 +360,15 @@ pub struct IsmctsBot {
     rng: Pcg64Mcg,
     memory: Vec<PriorPly>,
     last_fullmove: u32,
+    /// The public core position after the last remembered ply (to recover the opponent's quiet
+    /// move for the chase rule).
+    last_position: Option<crate::position::Position>,
 }
 
 impl IsmctsBot {
     /// A bot with `cfg` and `seed`.
     pub fn new(cfg: IsmctsConfig, seed: u64) -> IsmctsBot {
-        IsmctsBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), memory: Vec::new(), last_fullmove: 0 }
+        IsmctsBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), memory: Vec::new(), last_fullmove: 0, last_position: None }
     }
 
     /// Records the position at a decision (the result of the opponent's last ply).
@@ -373,6 +376,7 @@ impl IsmctsBot {
         let fullmove = known.position().fullmove();
         if fullmove < self.last_fullmove || known.in_setup() {
             self.memory.clear();
+            self.last_position = None;
         }
         self.last_fullmove = fullmove;
         let hash = public_hash(known);
@@ -380,7 +384,9 @@ impl IsmctsBot {
             return; // asked twice in the same position (analysis, or a negotiation answer)
         }
         let mover = known.position().turn().opponent();
-        self.memory.push(PriorPly { hash, gave_check: known.position().in_check(), mover });
+        let quiet = self.last_position.as_ref().and_then(|b| crate::repetition::quiet_between(b, known.position()));
+        self.memory.push(PriorPly { hash, gave_check: known.position().in_check(), mover, quiet });
+        self.last_position = Some(known.position().clone());
     }
 
     /// Records the position after our own action `a` (nothing when chance follows it).
@@ -393,7 +399,9 @@ impl IsmctsBot {
             return;
         }
         let mover = known.position().turn();
-        self.memory.push(PriorPly { hash: public_hash(&child), gave_check: child.position().in_check(), mover });
+        let quiet = known.quiet_move(a);
+        self.memory.push(PriorPly { hash: public_hash(&child), gave_check: child.position().in_check(), mover, quiet });
+        self.last_position = Some(child.position().clone());
     }
 }
 

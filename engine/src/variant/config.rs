@@ -255,7 +255,7 @@ pub struct Variant {
 }
 
 const TOP_KEYS: &[&str] = &["name", "inherits", "family", "description", "end", "surprise", "fanqi", "king"];
-const END_KEYS: &[&str] = &["repetition", "perpetual_check_loses", "no_capture_plies", "no_attacker_draw"];
+const END_KEYS: &[&str] = &["repetition", "perpetual_check_loses", "chase", "no_capture_plies", "rule60_check_cap", "no_attacker_draw"];
 const SURPRISE_KEYS: &[&str] = &[
     "flip_rights",
     "chariot_cost",
@@ -382,7 +382,8 @@ impl Reader<'_> {
         match self.get(sec, key) {
             None => Ok(default),
             Some(Value::Boolean(b)) => Ok(*b),
-            Some(_) => Err(self.bad(sec, key, "must be true or false")),
+            Some(Value::String(t)) if t == "on" || t == "off" => Ok(t == "on"),
+            Some(_) => Err(self.bad(sec, key, "must be true or false (or \"on\" / \"off\")")),
         }
     }
     fn int(&self, sec: &str, key: &str, default: i64, lo: i64, hi: i64) -> Result<i64, VariantError> {
@@ -465,7 +466,11 @@ impl Variant {
         let end = EndRules {
             repetition: r.bool("end", "repetition", true)?,
             perpetual_check_loses: r.bool("end", "perpetual_check_loses", true)?,
+            // §K7 names King chess's repetition endings (draw, perpetual check loses) and its
+            // king pieces neither capture nor are captured by the core's moves: no chase there.
+            chase: r.bool("end", "chase", family != Family::King)?,
             no_capture_plies: if rule60 == 0 { None } else { Some(rule60 as u32) },
+            rule60_check_cap: r.bool("end", "rule60_check_cap", true)?,
             no_attacker_draw: r.bool("end", "no_attacker_draw", true)?,
         };
         if end.perpetual_check_loses && !end.repetition && r.get("end", "perpetual_check_loses").is_some() {

@@ -1,12 +1,13 @@
 //! A variant game in progress with the end rules of RULES.md §X4-X6, §K7 and §S11: no legal
-//! action loses; third repetition draws unless one side checked throughout (perpetual check
-//! loses); 60 moves per side without capture draws; no attacking material draws (face-down
+//! action loses; third repetition draws unless one side checked or chased throughout (perpetual
+//! check or chase loses, [`crate::repetition`]); 60 moves per side without capture draws; no attacking material draws (face-down
 //! pieces count as able); grinding loses; negotiation ends by resignation or agreed draw.
 
 use super::config::Family;
 use super::state::{Action, Agreement, ChanceOutcome, State};
 use crate::outcome::{EndReason, Outcome};
 use crate::piece::Color;
+use crate::repetition::RecordPly;
 
 /// One record entry.
 #[derive(Clone, Debug)]
@@ -17,9 +18,7 @@ pub struct Ply {
     pub chance: Option<ChanceOutcome>,
     /// Record text (RULES.md §F8 reveal letters included).
     pub text: String,
-    hash: u64,
-    gave_check: bool,
-    mover: Color,
+    record: RecordPly,
 }
 
 /// How a variant game ended, extending [`EndReason`] with the variant rules.
@@ -108,6 +107,7 @@ impl VariantGame {
     pub fn play(&mut self, a: Action, chance: impl FnOnce(&[(ChanceOutcome, f64)]) -> ChanceOutcome) {
         let before = self.state.clone();
         let mover = self.state.turn();
+        let quiet = before.quiet_move(a);
         self.state.apply(a);
         let mut outcome = None;
         if self.state.is_chance() {
@@ -116,8 +116,10 @@ impl VariantGame {
             outcome = Some(o);
         }
         let text = super::notation::record_string(&before, a, outcome);
-        let gave_check = is_board_action(a) && side_in_check(&self.state);
-        self.plies.push(Ply { action: a, chance: outcome, text, hash: self.state.hash(), gave_check, mover });
+        let board = is_board_action(a);
+        let gave_check = board && side_in_check(&self.state);
+        let record = RecordPly { hash: self.state.hash(), mover, gave_check, board, quiet };
+        self.plies.push(Ply { action: a, chance: outcome, text, record });
     }
 
     /// The end of the game, if reached.
@@ -137,58 +139,19 @@ impl VariantGame {
             let reason = if side_in_check(s) { EndReason::Checkmate } else { EndReason::Stalemate };
             return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
         }
+        let record: Vec<RecordPly> = self.plies.iter().map(|p| p.record).collect();
         if end.repetition {
-            if let Some(o) = self.repetition() {
+            if let Some(o) = crate::repetition::judge(end, pos, Some(self.start_hash), &record, 3, record.len()) {
                 return Some(VariantEnd::Rule(o));
             }
         }
-        if let Some(limit) = end.no_capture_plies {
-            if pos.halfmove() >= limit {
-                return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture }));
-            }
+        if crate::repetition::no_capture_draw(end, pos.halfmove(), &record) {
+            return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture }));
         }
         if end.no_attacker_draw && !pos.has_attacking_material() && s.face_down().is_empty() {
             return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoAttackers }));
         }
         None
-    }
-
-    fn repetition(&self) -> Option<Outcome> {
-        let h = self.state.hash();
-        let n = self.plies.len();
-        // Occurrences: the start and the position after each move or flip, the current one
-        // included. A negotiation action (§S11) leaves the position as it was, so the plies of a
-        // demand and its answer are not new occurrences of it.
-        let mut count = 0;
-        let mut first = n;
-        for i in (0..=n).rev() {
-            let (hash_at, counts) =
-                if i == 0 { (self.start_hash, true) } else { (self.plies[i - 1].hash, is_board_action(self.plies[i - 1].action)) };
-            if counts && hash_at == h {
-                count += 1;
-                first = i;
-                if count == 3 {
-                    break;
-                }
-            }
-        }
-        if count < 3 {
-            return None;
-        }
-        if !self.state.position().rules().end.perpetual_check_loses {
-            return Some(Outcome::Draw { reason: EndReason::Repetition });
-        }
-        let mut checks = [true, true];
-        for p in &self.plies[first..n] {
-            if is_board_action(p.action) && !p.gave_check {
-                checks[p.mover.index()] = false;
-            }
-        }
-        Some(match (checks[0], checks[1]) {
-            (true, false) => Outcome::Win { winner: Color::Black, reason: EndReason::PerpetualCheck },
-            (false, true) => Outcome::Win { winner: Color::Red, reason: EndReason::PerpetualCheck },
-            _ => Outcome::Draw { reason: EndReason::Repetition },
-        })
     }
 }
 

@@ -57,6 +57,7 @@ use crate::game::{Action as GameAction, ChanceMode, Game, GameInfo, Information,
 use crate::geometry::Square;
 use crate::outcome::{EndReason, Outcome};
 use crate::piece::{Color, Role};
+use crate::repetition::RecordPly;
 
 const FLIP_TAG: u32 = 1 << 16;
 const DEMAND_CODE: u32 = 2 << 16;
@@ -95,17 +96,6 @@ impl Default for GameOptions {
     }
 }
 
-/// One record entry for the repetition rule (§X6).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-struct Entry {
-    /// Public hash of the position after the ply (see [`public_hash`]).
-    hash: u64,
-    gave_check: bool,
-    mover: Color,
-    /// A move or flip (negotiation plies are not occurrences).
-    board: bool,
-}
-
 /// A ply played before the wrapper's root, for the repetition rule (§X6): the public hash of the
 /// position after it ([`public_hash`]), whether it gave check, and who played it. A bot that
 /// remembers the game it is playing hands these to its search, so that the search sees third
@@ -118,6 +108,9 @@ pub struct PriorPly {
     pub gave_check: bool,
     /// The side that played it.
     pub mover: Color,
+    /// The ply's core move when it was a quiet move ([`State::quiet_move`]), for the
+    /// perpetual-chase rule; `None` when not known or not quiet.
+    pub quiet: Option<crate::moves::Move>,
 }
 
 /// How a [`VariantGameState`] ended.
@@ -138,7 +131,7 @@ pub struct VariantGameState {
     deal: Option<Arc<Vec<(State, f64)>>>,
     plies: u32,
     start_hash: u64,
-    history: Vec<Entry>,
+    history: Vec<RecordPly>,
     /// The board action waiting for its chance outcome: (mover, board action).
     waiting: Option<(Color, bool)>,
     /// Hash of the public history (actions and public parts of chance outcomes).
@@ -317,7 +310,7 @@ impl VariantGameState {
         if prior.is_empty() || self.deal.is_some() {
             return self;
         }
-        let mut history: Vec<Entry> = prior.iter().map(|p| Entry { hash: p.hash, gave_check: p.gave_check, mover: p.mover, board: true }).collect();
+        let mut history: Vec<RecordPly> = prior.iter().map(|p| RecordPly { hash: p.hash, gave_check: p.gave_check, mover: p.mover, board: true, quiet: p.quiet }).collect();
         history.append(&mut self.history);
         self.history = history;
         self.start_hash = 0;
@@ -401,14 +394,13 @@ impl VariantGameState {
             return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
         }
         if end.repetition {
-            if let Some(o) = self.repetition() {
+            let start = (self.start_hash != 0).then_some(self.start_hash);
+            if let Some(o) = crate::repetition::judge(end, pos, start, &self.history, 3, self.history.len()) {
                 return Some(VariantEnd::Rule(o));
             }
         }
-        if let Some(limit) = end.no_capture_plies {
-            if pos.halfmove() >= limit {
-                return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture }));
-            }
+        if crate::repetition::no_capture_draw(end, pos.halfmove(), &self.history) {
+            return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture }));
         }
         if end.no_attacker_draw && !pos.has_attacking_material() && s.face_down().is_empty() {
             return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoAttackers }));
@@ -416,47 +408,10 @@ impl VariantGameState {
         None
     }
 
-    fn repetition(&self) -> Option<Outcome> {
-        let n = self.history.len();
-        let h = match self.history.last() {
-            Some(e) => e.hash,
-            None => return None,
-        };
-        let mut count = 0;
-        let mut first = n;
-        for i in (0..=n).rev() {
-            let (hash_at, counts) = if i == 0 { (self.start_hash, true) } else { (self.history[i - 1].hash, self.history[i - 1].board) };
-            if counts && hash_at == h {
-                count += 1;
-                first = i;
-                if count == 3 {
-                    break;
-                }
-            }
-        }
-        if count < 3 {
-            return None;
-        }
-        if !self.state.position().rules().end.perpetual_check_loses {
-            return Some(Outcome::Draw { reason: EndReason::Repetition });
-        }
-        let mut checks = [true, true];
-        for e in &self.history[first..n] {
-            if e.board && !e.gave_check {
-                checks[e.mover.index()] = false;
-            }
-        }
-        Some(match (checks[0], checks[1]) {
-            (true, false) => Outcome::Win { winner: Color::Black, reason: EndReason::PerpetualCheck },
-            (false, true) => Outcome::Win { winner: Color::Red, reason: EndReason::PerpetualCheck },
-            _ => Outcome::Draw { reason: EndReason::Repetition },
-        })
-    }
-
-    fn finish_ply(&mut self, mover: Color, board: bool) {
+    fn finish_ply(&mut self, mover: Color, board: bool, quiet: Option<crate::moves::Move>) {
         let hash = public_hash(&self.state);
         let gave_check = board && side_in_check(&self.state);
-        self.history.push(Entry { hash, gave_check, mover, board });
+        self.history.push(RecordPly { hash, gave_check, mover, board, quiet });
         self.plies += 1;
     }
 
@@ -572,7 +527,7 @@ impl Game for VariantGameState {
             // The mover's drawn type is public; the captured part is hashed by the state.
             self.public_path = mix(self.public_path, encode_chance(ChanceOutcome { mover: o.mover, captured: None }).0 as u64);
             self.state.apply_chance(o);
-            self.finish_ply(mover, board);
+            self.finish_ply(mover, board, None);
             self.refresh();
             return;
         }
@@ -582,13 +537,14 @@ impl Game for VariantGameState {
         // Set-up choices are secret (§S2, §F3): only that one was made is public.
         let public = if matches!(a, VAction::Layout { .. } | VAction::Place { .. }) { action.0 & TAG_MASK } else { action.0 };
         self.public_path = mix(self.public_path, public as u64);
+        let quiet = self.state.quiet_move(a);
         self.state.apply(a);
         if self.state.is_chance() {
             self.waiting = Some((mover, is_board_action(a)));
             self.legal.clear();
             return;
         }
-        self.finish_ply(mover, is_board_action(a));
+        self.finish_ply(mover, is_board_action(a), quiet);
         self.refresh();
     }
 

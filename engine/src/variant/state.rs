@@ -722,6 +722,21 @@ impl State {
         (a.file_line(g, occ) & self.pos.pieces(them, Role::General)).any()
     }
 
+    /// The core move of `a` when it is a plain non-capturing move that changes nothing else (no
+    /// reveal of a face-down piece, no turning face-down, no marker transfer, no swap): the plies
+    /// the perpetual-chase rule can take back ([`crate::repetition::RecordPly::quiet`]). `None`
+    /// for every other action.
+    pub fn quiet_move(&self, a: Action) -> Option<crate::moves::Move> {
+        match a {
+            Action::Move { from, to, turn_down: false, marker: false }
+                if self.position().piece_at(to).is_none() && !self.face_down().contains(from) =>
+            {
+                Some(crate::moves::Move::new(from, to))
+            }
+            _ => None,
+        }
+    }
+
     /// Applies a legal action and returns the new state (copy-make).
     pub fn child(&self, a: Action) -> State {
         let mut s = self.clone();

@@ -2,12 +2,15 @@
 
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use engine::variant::game::VariantGame;
 use engine::variant::{fen as vfen, notation};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 /// Apply moves (record strings, RULES.md §F8 reveal letters honoured) to a variant position and
-/// print the resulting full-state FEN, its legal actions and their chance multiplicity.
+/// print the resulting full-state FEN, its legal actions and their chance multiplicity, and
+/// `result R (reason)` when the moves ended the game (RULES.md §X4-X6; moves after the end are
+/// refused).
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Variant preset or TOML file.
@@ -42,19 +45,21 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let v = super::variant_arg::load(&a.variant)?;
-    let mut s = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    let s = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
     let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
+    // The moves are played as a game, so that the end rules of RULES.md §X6 (repetition,
+    // perpetual check and chase, the 60-move rule) see them; a move after the end is refused.
+    let mut game = VariantGame::new(s);
+    let mut end = game.outcome();
     for (i, text) in a.play.split_whitespace().enumerate() {
-        let (act, named) = notation::parse_record(&s, text).with_context(|| format!("--play move {} ({text:?})", i + 1))?;
-        s.apply(act);
-        if s.is_chance() {
-            let o = match named {
-                Some(o) => o,
-                None => engine::variant::game::draw_outcome(&s.chance_outcomes(), &mut rng),
-            };
-            s.apply_chance(o);
+        if let Some(e) = end {
+            anyhow::bail!("--play move {} ({text:?}): the game is over after move {i}: result {} ({})", i + 1, e.result(), e.reason());
         }
+        let (act, named) = notation::parse_record(game.state(), text).with_context(|| format!("--play move {} ({text:?})", i + 1))?;
+        game.play(act, |outs| named.unwrap_or_else(|| engine::variant::game::draw_outcome(outs, &mut rng)));
+        end = game.outcome();
     }
+    let s = game.state().clone();
     println!("fen {}", vfen::write(&s));
     let acts = s.legal_actions();
     let mut list: Vec<String> = acts
@@ -68,5 +73,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     list.sort();
     println!("actions {}", list.join(" "));
     println!("count {}", acts.len());
+    if let Some(e) = end {
+        println!("result {} ({})", e.result(), e.reason());
+    }
     Ok(())
 }
