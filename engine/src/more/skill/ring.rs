@@ -9,7 +9,9 @@ use super::rules::RingReading;
 use crate::piece::Color;
 
 impl SkillPosition {
-    /// T9 (§1.6): the ring road (reading A) or any L path (reading B).
+    /// T9 (RULES-more.md §1.6 T9, §1.10 #14): the ring road (reading A: from an edge square,
+    /// a corner included, along the edge to a corner through empty squares, then along the
+    /// adjacent edge, move or exchange) or any L path (reading B).
     pub(super) fn ring_moves(&self, from: Sq, c: Color, out: &mut Vec<SMove>) {
         let g = self.geo();
         let b = &self.board;
@@ -33,19 +35,20 @@ impl SkillPosition {
                 let (f, r) = (g.file(from), g.rank(from));
                 let (lf, lr) = (g.files - 1, g.ranks - 1);
                 let on_v = f == 0 || f == lf; // on a side file
-                let on_h = r == 0 || r == lr;
-                if on_v && on_h {
-                    return; // a corner: no turn needed, ordinary moves
+                let on_h = r == 0 || r == lr; // on an end rank
+                let (ix, iy) = (if f == 0 { 1 } else { -1 }, if r == 0 { 1 } else { -1 });
+                // (run dx, dy to a corner, then turn tx, ty): along a side file to either corner
+                // and inward along the end rank there, along an end rank to either corner and
+                // inward along the side file there. A corner square is on both edges ([R] corner
+                // start): it runs along either edge to the next corner and turns there; a run
+                // that passes no square (turning on the start corner) is a straight move, skipped.
+                let mut legs: Vec<(i8, i8, i8, i8)> = Vec::with_capacity(4);
+                if on_v {
+                    legs.extend([(0, -1, ix, 0), (0, 1, ix, 0)]);
                 }
-                let legs: Vec<(i8, i8, i8, i8)> = if on_v {
-                    let inward = if f == 0 { 1 } else { -1 };
-                    vec![(0, -1, inward, 0), (0, 1, inward, 0)]
-                } else if on_h {
-                    let inward = if r == 0 { 1 } else { -1 };
-                    vec![(-1, 0, 0, inward), (1, 0, 0, inward)]
-                } else {
-                    return;
-                };
+                if on_h {
+                    legs.extend([(-1, 0, 0, iy), (1, 0, 0, iy)]);
+                }
                 for (dx, dy, tx, ty) in legs {
                     // Walk to the corner: every square passed, corner included, empty.
                     let mut s = from;
