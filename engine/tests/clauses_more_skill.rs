@@ -362,6 +362,23 @@ fn t23_undercover_soldier_imitates_the_last_enemy_piece() {
 }
 
 #[test]
+fn t1_10_22_undercover_soldier_exchanges_like_a_soldier() {
+    // §1.10 #22 [R]: Black's soldier moved last (to d7); Red's crossed soldier on d6 under T23
+    // (e1, recess 3) imitates a soldier: besides its captures it may exchange on c6 and e6, but
+    // not the soldier that moved (d7).
+    let text = "5k3/9/3p5/2nPp4/9/9/9/9/4K4/R8 w 1,2,3,23,4,5,6,7/1,2,3,4,5,6,7,8 p@d7 - 0 30";
+    let p = pos_b(text);
+    assert_eq!(p.active(Color::Red), Some(T23));
+    assert_eq!(from(&p, "d6"), ["d6c6", "d6c6x", "d6d7", "d6e6", "d6e6x"]);
+    assert_eq!(legal(&p).len(), 25);
+    assert_eq!(perft(&p, 1), 25);
+    assert_eq!(perft(&p, 2), 221);
+    // The same on board A (the river row shifts Black up one rank).
+    let a = pos(&format!("{} w {} p@d8 - 0 30", field("Ke1 kf10 pd8 nc7 Pd7 pe7 Ra0"), tiles_with(3, T23)));
+    assert_eq!(from(&a, "d7"), ["d7c7", "d7c7x", "d7d8", "d7e7", "d7e7x"]);
+}
+
+#[test]
 fn t24_side_charging_soldier() {
     let p = tp("Pc7", T24, "w");
     assert!(from(&p, "c7").contains(&"c7d8".to_string()));

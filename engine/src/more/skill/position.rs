@@ -720,12 +720,18 @@ impl SkillPosition {
                                 s = to;
                             }
                         }
-                    } else if k != Kind::Soldier {
+                    } else {
                         let mut v = Vec::new();
                         self.base_targets(from, Piece::new(c, k), false, &mut v);
                         for to in v {
                             if g.crossed(c, to) && Some(to) != self.last_sq {
-                                enh(to, out);
+                                // §1.10 #22 [R]: imitating a soldier still moves or exchanges;
+                                // its moves there are its own, so only the exchanges are new.
+                                if k == Kind::Soldier {
+                                    xch(to, out);
+                                } else {
+                                    enh(to, out);
+                                }
                             }
                         }
                     }
