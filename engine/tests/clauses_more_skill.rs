@@ -226,6 +226,39 @@ fn t9_ring_chariot_turns_once_at_a_corner() {
     assert!(from(&lr, "a1").contains(&"a1b4".to_string()));
 }
 
+/// A board-B position (the `skill-points` preset, §1.2 B).
+fn pos_b(text: &str) -> SkillPosition {
+    fen::parse(SkillRules { board: SkillBoard::B, ..rules() }, text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[test]
+fn t1_6_t9_ring_chariot_runs_from_a_corner() {
+    // §1.6 T9 [R] corner start: Red's general on d1 holds T9 (recess 2); the chariot on the a0
+    // corner runs up the a-file to a9 and turns along rank 9 (b9, then the exchange with the
+    // elephant on c9), or along rank 0 to i0 and turns up the i-file (i1-i4, its own chariot on
+    // i5 stops it). It turns once only and the straight edge moves remain.
+    let text = "2b1k3r/9/9/9/6p1R/9/9/9/3K5/R8 w 1,2,9,3,4,5,6,7/1,2,3,4,5,6,7,8 - - 0 30";
+    let p = pos_b(text);
+    assert_eq!(p.active(Color::Red), Some(T9));
+    let f = from(&p, "a0");
+    for m in ["a0b9", "a0c9x", "a0i1", "a0i2", "a0i3", "a0i4", "a0a9", "a0i0"] {
+        assert!(f.contains(&m.to_string()), "{m} missing from {f:?}");
+    }
+    for m in ["a0c9", "a0d9", "a0i5", "a0i5x", "a0h1", "a0b8"] {
+        assert!(!f.contains(&m.to_string()), "{m} in {f:?}");
+    }
+    assert_eq!(f.len(), 23, "{f:?}");
+    assert_eq!(legal(&p).len(), 43);
+    assert_eq!(perft(&p, 1), 43);
+    assert_eq!(perft(&p, 2), 523);
+    // T9 only while Red's general stands on it: from f1 (tile 4) the corner has no ring run.
+    let q = pos_b("2b1k3r/9/9/9/6p1R/9/9/9/5K3/R8 w 1,2,9,3,4,5,6,7/1,2,3,4,5,6,7,8 - - 0 30");
+    assert_eq!(q.active(Color::Red), Some(T4));
+    let f = from(&q, "a0");
+    assert!(!f.iter().any(|m| ["a0b9", "a0c9x", "a0i1"].contains(&m.as_str())), "{f:?}");
+    assert_eq!(f.len(), 17, "{f:?}");
+}
+
 #[test]
 fn t10_mule_horse_leaps_one_by_three() {
     let p = tp("Nb0", T10, "w");
@@ -326,6 +359,23 @@ fn t22_general_as_advisor_diagonal_step_empty_only() {
 fn t23_undercover_soldier_imitates_the_last_enemy_piece() {
     let p = pos(&format!("{} w {} n -", field("Ke1 kd10 Pc7"), tiles_with(3, T23)));
     assert!(from(&p, "c7").contains(&"c7d9".to_string()), "{:?}", from(&p, "c7"));
+}
+
+#[test]
+fn t1_10_22_undercover_soldier_exchanges_like_a_soldier() {
+    // §1.10 #22 [R]: Black's soldier moved last (to d7); Red's crossed soldier on d6 under T23
+    // (e1, recess 3) imitates a soldier: besides its captures it may exchange on c6 and e6, but
+    // not the soldier that moved (d7).
+    let text = "5k3/9/3p5/2nPp4/9/9/9/9/4K4/R8 w 1,2,3,23,4,5,6,7/1,2,3,4,5,6,7,8 p@d7 - 0 30";
+    let p = pos_b(text);
+    assert_eq!(p.active(Color::Red), Some(T23));
+    assert_eq!(from(&p, "d6"), ["d6c6", "d6c6x", "d6d7", "d6e6", "d6e6x"]);
+    assert_eq!(legal(&p).len(), 25);
+    assert_eq!(perft(&p, 1), 25);
+    assert_eq!(perft(&p, 2), 221);
+    // The same on board A (the river row shifts Black up one rank).
+    let a = pos(&format!("{} w {} p@d8 - 0 30", field("Ke1 kf10 pd8 nc7 Pd7 pe7 Ra0"), tiles_with(3, T23)));
+    assert_eq!(from(&a, "d7"), ["d7c7", "d7c7x", "d7d8", "d7e7", "d7e7x"]);
 }
 
 #[test]

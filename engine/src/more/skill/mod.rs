@@ -1,11 +1,12 @@
 //! Skill-tile xiangqi 奇策象棋 (RULES-more.md §1): rule table and presets ([`rules`]), the tile
-//! catalogue ([`tiles`]), position, activation and move generation ([`position`]), FEN and
-//! action strings ([`fen`]) and the game state with tile set-up, stagnation removals and the end
-//! rules ([`game`]).
+//! catalogue ([`tiles`]), position, activation and move generation ([`position`], with the T9
+//! ring road in `ring`), FEN and action strings ([`fen`]) and the game state with tile set-up,
+//! stagnation removals and the end rules ([`game`]).
 
 pub mod fen;
 pub mod game;
 pub mod position;
+mod ring;
 pub mod rules;
 pub mod tiles;
 

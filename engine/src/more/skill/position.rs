@@ -1,13 +1,13 @@
 //! A skill-tile position (RULES-more.md §1): board, side to move, both tile layouts, the piece
 //! the opponent moved last (stagnation exclusion §1.7, T23 imitation), a pending victory-soldier
 //! claim (T16), clocks; tile activation and neutralisation (§1.5), the base moves with the
-//! river-row conventions (§1.3), every tile of §1.6, attacks (base patterns plus T6 facing and
-//! T27, minus T14 pins, §1.8) and turn legality.
+//! river-row conventions (§1.3), every tile of §1.6 (T9's ring road in `ring`), attacks (base
+//! patterns plus T6 facing and T27, minus T14 pins, §1.8) and turn legality.
 
 use super::super::board::Board;
 use super::super::geometry::{Geometry, Sq, CAMEL, DIAG, HORSE, LONG_LEAP, ORTHO};
 use super::super::piece::{Kind, Piece};
-use super::rules::{RingReading, SkillBoard, SkillRules};
+use super::rules::{SkillBoard, SkillRules};
 use super::tiles::*;
 use crate::piece::Color;
 
@@ -720,12 +720,18 @@ impl SkillPosition {
                                 s = to;
                             }
                         }
-                    } else if k != Kind::Soldier {
+                    } else {
                         let mut v = Vec::new();
                         self.base_targets(from, Piece::new(c, k), false, &mut v);
                         for to in v {
                             if g.crossed(c, to) && Some(to) != self.last_sq {
-                                enh(to, out);
+                                // §1.10 #22 [R]: imitating a soldier still moves or exchanges;
+                                // its moves there are its own, so only the exchanges are new.
+                                if k == Kind::Soldier {
+                                    xch(to, out);
+                                } else {
+                                    enh(to, out);
+                                }
                             }
                         }
                     }
@@ -790,76 +796,6 @@ impl SkillPosition {
                 }
             }
             _ => {}
-        }
-    }
-
-    /// T9 (§1.6): the ring road (reading A) or any L path (reading B).
-    fn ring_moves(&self, from: Sq, c: Color, out: &mut Vec<SMove>) {
-        let g = self.geo();
-        let b = &self.board;
-        let push_leg = |start: Sq, dx: i8, dy: i8, out: &mut Vec<SMove>| {
-            let mut s = start;
-            while let Some(to) = g.offset(s, dx, dy) {
-                match b.get(to) {
-                    None => out.push(SMove { from, to, exchange: false, promote: None }),
-                    Some(x) => {
-                        if x.color != c && x.kind != Kind::General {
-                            out.push(SMove { from, to, exchange: true, promote: None });
-                        }
-                        break;
-                    }
-                }
-                s = to;
-            }
-        };
-        match self.rules.ring {
-            RingReading::Perimeter => {
-                let (f, r) = (g.file(from), g.rank(from));
-                let (lf, lr) = (g.files - 1, g.ranks - 1);
-                let on_v = f == 0 || f == lf; // on a side file
-                let on_h = r == 0 || r == lr;
-                if on_v && on_h {
-                    return; // a corner: no turn needed, ordinary moves
-                }
-                let legs: Vec<(i8, i8, i8, i8)> = if on_v {
-                    let inward = if f == 0 { 1 } else { -1 };
-                    vec![(0, -1, inward, 0), (0, 1, inward, 0)]
-                } else if on_h {
-                    let inward = if r == 0 { 1 } else { -1 };
-                    vec![(-1, 0, 0, inward), (1, 0, 0, inward)]
-                } else {
-                    return;
-                };
-                for (dx, dy, tx, ty) in legs {
-                    // Walk to the corner: every square passed, corner included, empty.
-                    let mut s = from;
-                    let mut ok = true;
-                    while let Some(n) = g.offset(s, dx, dy) {
-                        if !b.is_empty(n) {
-                            ok = false;
-                            break;
-                        }
-                        s = n;
-                    }
-                    if ok && s != from {
-                        push_leg(s, tx, ty, out);
-                    }
-                }
-            }
-            RingReading::LShape => {
-                for (dx, dy) in ORTHO {
-                    let mut s = from;
-                    while let Some(n) = g.offset(s, dx, dy) {
-                        if !b.is_empty(n) {
-                            break;
-                        }
-                        for (tx, ty) in [(dy, dx), (-dy, -dx)] {
-                            push_leg(n, tx, ty, out);
-                        }
-                        s = n;
-                    }
-                }
-            }
         }
     }
 
