@@ -25,6 +25,16 @@ pub enum Outcome {
     },
 }
 
+impl Outcome {
+    /// The winner, `None` for a draw.
+    pub fn winner(&self) -> Option<Color> {
+        match *self {
+            Outcome::Win { winner, .. } => Some(winner),
+            Outcome::Draw { .. } => None,
+        }
+    }
+}
+
 /// The rule that ended a game.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum EndReason {

@@ -104,6 +104,25 @@ pub fn judge(end: &EndRules, current: &Position, start: Option<u64>, record: &[R
     Some(verdict(end, current, &record[first..n]))
 }
 
+/// A search's repetition test (RULES.md §X6): when the position after the last ply of `path`
+/// repeats one within the last `window` plies (those since the last capture; same side to move,
+/// equal hashes), the verdict on the cycle from that occurrence to now. Inside a search the first
+/// repetition already decides the line (the opponent could repeat it again), so this is
+/// [`judge`] with two occurrences. `current` is the core position after the path.
+pub fn in_search(end: &EndRules, current: &Position, path: &[RecordPly], window: usize) -> Option<Outcome> {
+    let n = path.len();
+    let h = path.last()?.hash;
+    let window = window.min(n - 1);
+    let mut back = 2;
+    while back <= window {
+        if path[n - 1 - back].hash == h && path[n - 1 - back].board {
+            return Some(verdict(end, current, &path[n - back..n]));
+        }
+        back += 2;
+    }
+    None
+}
+
 /// The verdict on a repetition whose cycle is `cycle` (the plies from the earliest occurrence of
 /// the current position to now, oldest first), `current` the core position after them. See the
 /// module documentation.
@@ -363,4 +382,34 @@ pub fn quiet_between(before: &Position, after: &Position) -> Option<Move> {
         }
     }
     Some(Move::new(from, to))
+}
+
+/// The reversible tail of a public record re-hashed for the core position: the plies since the
+/// last one that cannot be taken back (a capture, a reveal, a flip, …: `quiet` is `None`), each
+/// with [`Position::hash`] of the core position after it, oldest first, after one
+/// [`RecordPly::occurrence`] for the position before the tail. Positions before the tail cannot
+/// recur on the core (it lost material or a face-down piece since), so a search on the core
+/// ([`crate::search::alphabeta`]) sees every repetition of the game it can reach. `current` is
+/// the core position after the last ply of `record`.
+pub fn core_tail(current: &Position, record: &[RecordPly]) -> Vec<RecordPly> {
+    let mut pos = current.clone();
+    let mut out = Vec::new();
+    for p in record.iter().rev() {
+        if !p.board {
+            continue;
+        }
+        let Some(m) = p.quiet else { break };
+        if pos.piece_at(m.to).is_none() || pos.piece_at(m.from).is_some() || pos.halfmove() == 0 {
+            break;
+        }
+        out.push(RecordPly { hash: pos.hash(), ..*p });
+        let mut undo = Undo { captured: None, halfmove: pos.halfmove().saturating_sub(1), hash: 0 };
+        let mut probe = pos.clone();
+        probe.unplay(m, undo);
+        undo.hash = probe.hash_from_scratch();
+        pos.unplay(m, undo);
+    }
+    out.push(RecordPly::occurrence(pos.hash(), pos.turn().opponent()));
+    out.reverse();
+    out
 }

@@ -286,17 +286,18 @@ fn cfr_and_mccfr_on_the_jieqi_ending() {
 
 #[test]
 fn prior_plies_count_for_repetition() {
-    use engine::variant::game_state::{public_hash, PriorPly};
+    use engine::repetition::RecordPly as PriorPly;
+    use engine::variant::game_state::public_hash;
     let v = variant("xiangqi");
     let s = State::start(v, None).expect("start");
     let h = public_hash(&s);
-    let other = |x: u64| PriorPly { hash: x, gave_check: false, mover: Color::Red, quiet: None };
-    let at = |gave_check| PriorPly { hash: h, gave_check, mover: Color::Black, quiet: None };
+    let other = |x: u64| PriorPly { hash: x, gave_check: false, mover: Color::Red, board: true, quiet: None };
+    let at = |gave_check| PriorPly { hash: h, gave_check, mover: Color::Black, board: true, quiet: None };
     // The start position twice before, now a third time: a draw by repetition (§X6).
     let g = VariantGameState::new(s.clone()).with_prior(&[at(false), other(1), at(false), other(2), at(false)]);
     assert!(g.is_terminal() && g.returns(PlayerId::FIRST) == 0.0, "{:?}", g.end());
     // Black checked on every one of its moves in the cycle, Red did not: Black loses.
-    let checks = |x: u64| PriorPly { hash: x, gave_check: false, mover: Color::Red, quiet: None };
+    let checks = |x: u64| PriorPly { hash: x, gave_check: false, mover: Color::Red, board: true, quiet: None };
     let g = VariantGameState::new(s.clone()).with_prior(&[at(true), checks(1), at(true), checks(2), at(true)]);
     assert_eq!(g.returns(PlayerId::FIRST), 1.0, "{:?}", g.end());
     // Twice is not enough.

@@ -26,7 +26,6 @@ fn main() {
     for g in 0..games {
         let mut rng = Pcg64Mcg::seed_from_u64(1000 + g);
         let mut game = VariantGame::new(start_state(v, &mut rng));
-        let mut hist = vec![game.state().position().hash()];
         let mut log: Vec<String> = Vec::new();
         let trained_red = g % 2 == 0;
         loop {
@@ -51,14 +50,13 @@ fn main() {
                 let acts = s.legal_actions();
                 let act = acts[rand::Rng::random_range(&mut rng, 0..acts.len())];
                 game.play(act, |outs| outs[0].0);
-                let h = game.state().position().hash();
-                let rep = hist.contains(&h);
-                hist.push(h);
+                let h = game.record().last().map(|p| p.hash);
+                let rep = game.record().iter().rev().skip(1).any(|p| Some(p.hash) == h);
                 log.push(format!("R {me:?} {act:?}, repeats {rep}"));
                 continue;
             }
             let net = if trained { &a } else { b.as_ref().expect("opponent net") };
-            let mut search = Search::new(View::new(&s, me), s.legal_actions(), &cfg, false, &hist);
+            let mut search = Search::new(View::new(&s, me), s.legal_actions(), &cfg, false, game.record());
             while search.advance(&mut rng) {
                 let (obs, legal) = search.request();
                 let ev = net.evaluate(obs, &[legal]);
@@ -72,9 +70,8 @@ fn main() {
             let nlegal = visits.len();
             let q = search.root_value();
             game.play(act, |outs| outs[0].0);
-            let h = game.state().position().hash();
-            let rep = hist.contains(&h);
-            hist.push(h);
+            let h = game.record().last().map(|p| p.hash);
+            let rep = game.record().iter().rev().skip(1).any(|p| Some(p.hash) == h);
             log.push(format!("{} {:?} {act:?} visits {n}/{sims} of {nlegal} legal, repeats {rep}, root q {q:.2}", if trained { "T" } else { "U" }, me));
         }
     }

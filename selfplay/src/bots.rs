@@ -60,7 +60,7 @@ impl Bot for NetBot {
     }
 
     fn choose(&mut self, d: &Decision) -> Action {
-        let mut s = Search::new(d.view(), d.legal_actions(), &self.search, false, &[d.public_position().hash()]);
+        let mut s = Search::new(d.view(), d.legal_actions(), &self.search, false, d.record());
         while s.advance(&mut self.rng) {
             let (obs, legal) = s.request();
             let ev = self.net.evaluate(obs, &[legal]);

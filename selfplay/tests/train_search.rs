@@ -2,6 +2,9 @@
 //! a mate in one (terminal values come from the rules), and it must only ever pick legal actions
 //! in hidden-information variants, where determinizations differ.
 
+use engine::repetition::RecordPly;
+use engine::variant::game::VariantGame;
+use engine::variant::game_state::public_hash;
 use engine::variant::{State, Variant, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -21,7 +24,7 @@ fn search(s: &State, sims: u32, rng: &mut Pcg64Mcg) -> Search {
 
 /// Runs a search with `cfg`, uniform priors and value 0 at every leaf.
 fn uniform_search(s: &State, cfg: &SearchConfig, rng: &mut Pcg64Mcg) -> Search {
-    let mut srch = Search::new(View::new(s, s.turn()), s.legal_actions(), cfg, false, &[s.position().hash()]);
+    let mut srch = Search::new(View::new(s, s.turn()), s.legal_actions(), cfg, false, &[]);
     while srch.advance(rng) {
         let n = srch.request().1.len();
         srch.deliver(&vec![1.0 / n as f32; n], 0.0, rng);
@@ -148,14 +151,20 @@ fn equal_visits_break_ties_by_value_not_prior() {
                 let s3 = s2.child(r);
                 for k in s3.legal_actions() {
                     if s3.child(k).position().hash() == h0 {
-                        found = Some((vec![h0, s1.position().hash(), s2.position().hash(), s3.position().hash()], s3, k));
+                        found = Some(((a, b, r), s3, k));
                         break 'search;
                     }
                 }
             }
         }
     }
-    let (history, s3, back) = found.expect("a reversible pair of moves from the start");
+    let ((a, b, r), s3, back) = found.expect("a reversible pair of moves from the start");
+    let mut game = VariantGame::new(s0.clone());
+    for x in [a, b, r] {
+        game.play(x, |outs| outs[0].0);
+    }
+    let mut history = vec![RecordPly::occurrence(public_hash(&s0), s0.turn().opponent())];
+    history.extend_from_slice(game.record());
     let mut cfg = SearchConfig::with_simulations(0);
     cfg.dirichlet_fraction = 0.0;
     cfg.draw_contempt = 0.15;

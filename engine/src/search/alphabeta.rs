@@ -613,22 +613,11 @@ impl Searcher {
     /// `ply` by the repetition rules (§X6: 0 for a draw, a mate score when one side checked or
     /// chased perpetually in the cycle).
     fn repetition_score(&self, pos: &Position, halfmove: u32, ply: usize) -> Option<i32> {
-        let n = self.path.len();
-        let h = self.path[n - 1].hash;
-        let window = (halfmove as usize).min(n - 1);
-        let mut back = 2;
-        while back <= window {
-            if self.path[n - 1 - back].hash == h {
-                let cycle = &self.path[n - back..n];
-                return Some(match crate::repetition::verdict(&pos.rules().end, pos, cycle) {
-                    crate::outcome::Outcome::Win { winner, .. } if winner == pos.turn() => MATE - ply as i32,
-                    crate::outcome::Outcome::Win { .. } => -MATE + ply as i32,
-                    crate::outcome::Outcome::Draw { .. } => 0,
-                });
-            }
-            back += 2;
-        }
-        None
+        Some(match crate::repetition::in_search(&pos.rules().end, pos, &self.path, halfmove as usize)? {
+            crate::outcome::Outcome::Win { winner, .. } if winner == pos.turn() => MATE - ply as i32,
+            crate::outcome::Outcome::Win { .. } => -MATE + ply as i32,
+            crate::outcome::Outcome::Draw { .. } => 0,
+        })
     }
 
     fn history_slot(color: Color, m: Move) -> usize {
@@ -1033,7 +1022,8 @@ impl Bot for AlphaBetaBot {
             self.searcher.stop_flag().store(false, Ordering::Relaxed);
             let mut limits = self.limits.clone();
             limits.searchmoves = roots;
-            let r = self.searcher.search(state.position(), &[], &limits, &mut |_| {});
+            let game = crate::repetition::core_tail(state.position(), d.record());
+            let r = self.searcher.search(state.position(), &game, &limits, &mut |_| {});
             if let Some(a) = r.best.and_then(|m| action_for_move(state, m)) {
                 return a;
             }

@@ -48,7 +48,7 @@ pub fn play(state: State, red: &mut dyn Bot, black: &mut dyn Bot, chance_seed: u
             return GameResult { end: None, plies: game.plies().len() };
         }
         let s = game.state();
-        let d = Decision::new(s);
+        let d = Decision::in_game(&game);
         let a = if s.turn() == Color::Red { red.choose(&d) } else { black.choose(&d) };
         game.play(a, |outs| draw_outcome(outs, &mut rng));
     }

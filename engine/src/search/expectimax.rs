@@ -14,7 +14,9 @@
 //!   or evasion that leaves a chance node ends the line with the mean static evaluation of the
 //!   outcomes (searching on below every outcome with a full window is exponential in Fan-qi).
 //! * Ends: no legal action loses (§X4) as `-(MATE - ply)`; a resignation or grinding loss (§K7)
-//!   loses, an agreed draw is 0. Repetition and the 60-move rule are not scored.
+//!   loses, an agreed draw is 0; a repetition along the game's record or the search path is
+//!   judged by [`crate::repetition::in_search`] (draw, or a mate score against the side that
+//!   checked or chased perpetually), and the 60-move rule draws.
 //! * Budgets: nominal depth (plies, iterative deepening from 1), nodes (every node counts) and
 //!   wall time in milliseconds (checked every 1024 nodes); a budget hit discards the unfinished
 //!   iteration (at depth 1 the partial one is kept). Without a time budget the search is a
@@ -28,6 +30,8 @@
 
 use super::eval;
 use super::{ActionStat, Analysis, Bot, Decision, Rank};
+use crate::repetition::RecordPly;
+use crate::variant::game_state::public_hash;
 use crate::variant::{Action, State};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -129,6 +133,8 @@ pub struct Expectimax {
     nodes: u64,
     start: Instant,
     stopped: bool,
+    /// The game's public record and the search path (hashes by [`public_hash`]).
+    path: Vec<RecordPly>,
 }
 
 /// Ordering key: captures by most valuable victim, least valuable attacker; then flips.
@@ -153,12 +159,22 @@ fn searchable(a: &Action) -> bool {
 impl Expectimax {
     /// A searcher with `cfg`.
     pub fn new(cfg: ExpectimaxConfig) -> Expectimax {
-        Expectimax { cfg, nodes: 0, start: Instant::now(), stopped: false }
+        Expectimax { cfg, nodes: 0, start: Instant::now(), stopped: false, path: Vec::new() }
     }
 
     /// Iterative deepening to the configured depth within the budgets; the scores of every root
-    /// action from the deepest completed iteration.
+    /// action from the deepest completed iteration. The game is taken to start at `s`.
     pub fn search(&mut self, s: &State) -> RootValues {
+        self.search_in_game(s, &[])
+    }
+
+    /// [`Expectimax::search`] of `s` reached by the game whose public record is `record`
+    /// ([`crate::variant::game::VariantGame::record`]): a position of the search that repeats
+    /// one of the record or of the search path is scored by the repetition rules (§X6: a draw, or
+    /// a mate score against the side that checked or chased perpetually).
+    pub fn search_in_game(&mut self, s: &State, record: &[RecordPly]) -> RootValues {
+        self.path.clear();
+        self.path.extend_from_slice(record);
         self.start = Instant::now();
         self.nodes = 0;
         self.stopped = false;
@@ -217,19 +233,31 @@ impl Expectimax {
                 })
                 .sum();
         }
+        let ply_of = |c: &State| RecordPly {
+            hash: public_hash(c),
+            mover: s.turn(),
+            gave_check: c.position().in_check(),
+            board: matches!(a, Action::Move { .. } | Action::Flip { .. }),
+            quiet: s.quiet_move(a),
+        };
         if child.is_chance() {
             let mut total = 0.0;
             for (o, p) in child.chance_outcomes() {
                 let mut c = child.clone();
                 c.apply_chance(o);
+                self.path.push(ply_of(&c));
                 total += p * -self.node(&c, depth, -INF, INF, ply + 1, quiesce);
+                self.path.pop();
                 if self.stopped {
                     return total;
                 }
             }
             total
         } else {
-            -self.node(&child, depth, -beta, -alpha, ply + 1, quiesce)
+            self.path.push(ply_of(&child));
+            let v = -self.node(&child, depth, -beta, -alpha, ply + 1, quiesce);
+            self.path.pop();
+            v
         }
     }
 
@@ -267,6 +295,19 @@ impl Expectimax {
         }
         if let Some(c) = s.grind_loss() {
             return if c == us { -(MATE - ply as f64) } else { MATE - ply as f64 };
+        }
+        // Repetitions along the record and the path, and the 60-move rule (§X6).
+        let pos = s.position();
+        let end = &pos.rules().end;
+        if end.repetition {
+            match crate::repetition::in_search(end, pos, &self.path, pos.halfmove() as usize) {
+                Some(crate::outcome::Outcome::Win { winner, .. }) => return if winner == us { MATE - ply as f64 } else { -(MATE - ply as f64) },
+                Some(crate::outcome::Outcome::Draw { .. }) => return 0.0,
+                None => {}
+            }
+        }
+        if crate::repetition::no_capture_draw(end, pos.halfmove(), &self.path) {
+            return 0.0;
         }
         let mut acts: Vec<Action> = s.legal_actions();
         if acts.is_empty() {
@@ -375,7 +416,7 @@ impl Bot for ExpectimaxBot {
         let mut e = Expectimax::new(self.cfg.clone());
         for _ in 0..self.cfg.samples {
             let det = if self.oracle { d.oracle_full_state().clone() } else { view.sample(&mut self.rng) };
-            let r = e.search(&det);
+            let r = e.search_in_game(&det, d.record());
             nodes += r.nodes;
             done += 1;
             for &(a, v) in &r.values {

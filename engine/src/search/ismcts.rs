@@ -33,11 +33,12 @@
 //! `iterations` and/or `ms` (wall time, checked every 16 iterations). Deterministic given the
 //! seed when no time budget is set.
 
+use crate::repetition::RecordPly;
 use super::{ActionStat, Analysis, Bot, Decision, Rank};
 use crate::game::{Action as GameAction, Game, Turn};
 use crate::piece::Color;
 use crate::variant::game_state::{
-    color_of, decode, decode_chance, encode_chance, public_hash, sees_captured, GameOptions, Leaf, PriorPly, VariantGameState,
+    color_of, decode, decode_chance, encode_chance, public_hash, sees_captured, GameOptions, Leaf, VariantGameState,
 };
 use crate::variant::{Action, ChanceOutcome, State};
 use rand::{Rng, SeedableRng};
@@ -350,15 +351,15 @@ fn select(tree: &mut Tree, node: u32, legal: &[GameAction], c: f64, rng: &mut Pc
 /// IS-MCTS as a [`Bot`]: determinizes from its view every iteration and plays the most visited
 /// root action (ties: higher mean).
 ///
-/// The bot remembers the public positions of the game it is playing (each position it is asked
-/// to decide in, and the one its own move produced, with whether each move gave check) and hands
-/// them to the searched games as [`PriorPly`]s, so third repetitions and perpetual checks
-/// (RULES.md §X6) that reach back before the search root are seen. The memory restarts when the
-/// move number goes back (a new game).
+/// Its searched games start with the game's public record ([`Decision::record`]), so third
+/// repetitions, perpetual checks and chases (RULES.md §X6) that reach back before the search root
+/// are seen. A decision without a record falls back on the bot's memory of the public positions
+/// of the game it is playing (each position it is asked to decide in and the one its own move
+/// produced, with checks and quiet moves), which restarts when the move number goes back.
 pub struct IsmctsBot {
     cfg: IsmctsConfig,
     rng: Pcg64Mcg,
-    memory: Vec<PriorPly>,
+    memory: Vec<RecordPly>,
     last_fullmove: u32,
     /// The public core position after the last remembered ply (to recover the opponent's quiet
     /// move for the chase rule).
@@ -385,7 +386,7 @@ impl IsmctsBot {
         }
         let mover = known.position().turn().opponent();
         let quiet = self.last_position.as_ref().and_then(|b| crate::repetition::quiet_between(b, known.position()));
-        self.memory.push(PriorPly { hash, gave_check: known.position().in_check(), mover, quiet });
+        self.memory.push(RecordPly { hash, gave_check: known.position().in_check(), mover, board: true, quiet });
         self.last_position = Some(known.position().clone());
     }
 
@@ -400,7 +401,7 @@ impl IsmctsBot {
         }
         let mover = known.position().turn();
         let quiet = known.quiet_move(a);
-        self.memory.push(PriorPly { hash: public_hash(&child), gave_check: child.position().in_check(), mover, quiet });
+        self.memory.push(RecordPly { hash: public_hash(&child), gave_check: child.position().in_check(), mover, board: true, quiet });
         self.last_position = Some(child.position().clone());
     }
 }
@@ -441,7 +442,8 @@ impl Bot for IsmctsBot {
             return Analysis::from_stats(&legal, vec![stat], Rank::Share, "value", 0, "iterations", 0, start);
         }
         let opts = self.cfg.game_options();
-        let prior = self.memory.clone();
+        // The game's public record when the decision carries it, else what the bot remembers.
+        let prior = if d.record().is_empty() { self.memory.clone() } else { d.record().to_vec() };
         let out = search(d.player(), &self.cfg, &mut self.rng, |r| VariantGameState::with_options(view.sample(r), opts).with_prior(&prior));
         let stats = root_stats(&out, &legal);
         let an = Analysis::from_stats(&legal, stats, Rank::Share, "value", out.iterations, "iterations", out.nodes, start);

@@ -12,6 +12,8 @@ pub mod pimc;
 
 use crate::piece::{Color, Role};
 use crate::position::Position;
+use crate::repetition::RecordPly;
+use crate::variant::game::VariantGame;
 use crate::variant::{Action, State, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -19,12 +21,27 @@ use rand_pcg::Pcg64Mcg;
 /// What a bot is handed at a decision.
 pub struct Decision<'a> {
     state: &'a State,
+    record: &'a [RecordPly],
 }
 
 impl<'a> Decision<'a> {
-    /// A decision for the side to move in `state` (a decision node, not chance).
+    /// A decision for the side to move in `state` (a decision node, not chance), with no
+    /// history: the game is taken to start here.
     pub fn new(state: &'a State) -> Decision<'a> {
-        Decision { state }
+        Decision { state, record: &[] }
+    }
+
+    /// A decision at the current state of `game`, with the game's public record, so that the
+    /// searches see repetitions, perpetual checks and chases and the 60-move count (RULES.md §X6).
+    pub fn in_game(game: &'a VariantGame) -> Decision<'a> {
+        Decision { state: game.state(), record: game.record() }
+    }
+
+    /// The public record of the game up to this decision ([`VariantGame::record`]; empty when
+    /// the decision was made without history). Public: hashes of what both sides see, checks,
+    /// quiet core moves.
+    pub fn record(&self) -> &'a [RecordPly] {
+        self.record
     }
 
     /// The deciding player.

@@ -115,12 +115,13 @@ impl PimcBot {
     }
 
     /// Searches one determinization; adds to the per-action (votes, score sum, scored count).
-    fn one(&mut self, det: &State, legal: &[Action], acc: &mut [(f64, f64, u64)], nodes: &mut u64) {
+    /// `record` is the game's public record ([`Decision::record`]), seen by every inner search.
+    fn one(&mut self, det: &State, record: &[crate::repetition::RecordPly], legal: &[Action], acc: &mut [(f64, f64, u64)], nodes: &mut u64) {
         let idx = |a: Action| legal.iter().position(|x| *x == a);
         match &self.cfg.inner {
             Inner::Expectimax(cfg) => {
                 let mut e = Expectimax::new(cfg.clone());
-                let r = e.search(det);
+                let r = e.search_in_game(det, record);
                 *nodes += r.nodes;
                 for &(a, v) in &r.values {
                     if let Some(i) = idx(a) {
@@ -141,7 +142,8 @@ impl PimcBot {
                     searcher.clear();
                     let mut l = limits.clone();
                     l.searchmoves = roots;
-                    let r = searcher.search(det.position(), &[], &l, &mut |_| {});
+                    let game = crate::repetition::core_tail(det.position(), record);
+                    let r = searcher.search(det.position(), &game, &l, &mut |_| {});
                     *nodes += r.nodes;
                     r.best.and_then(|m| action_for_move(det, m)).map(|a| (a, r.raw_score as f64))
                 };
@@ -154,7 +156,7 @@ impl PimcBot {
                 }
             }
             Inner::Mcts(cfg) => {
-                let g = VariantGameState::with_options(det.clone(), cfg.game_options());
+                let g = VariantGameState::with_options(det.clone(), cfg.game_options()).with_prior(record);
                 let out = ismcts::search(det.turn(), cfg, &mut self.rng, |_| g.clone());
                 *nodes += out.nodes;
                 let total: u32 = out.stats.iter().map(|s| s.visits).sum();
@@ -195,7 +197,7 @@ impl Bot for PimcBot {
         let mut done = 0u64;
         for _ in 0..self.cfg.k {
             let det = view.sample(&mut self.rng);
-            self.one(&det, &legal, &mut acc, &mut nodes);
+            self.one(&det, d.record(), &legal, &mut acc, &mut nodes);
             done += 1;
             if self.cfg.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
                 break;

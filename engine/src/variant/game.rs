@@ -8,6 +8,7 @@ use super::state::{Action, Agreement, ChanceOutcome, State};
 use crate::outcome::{EndReason, Outcome};
 use crate::piece::Color;
 use crate::repetition::RecordPly;
+use super::game_state::public_hash;
 
 /// One record entry.
 #[derive(Clone, Debug)]
@@ -18,7 +19,6 @@ pub struct Ply {
     pub chance: Option<ChanceOutcome>,
     /// Record text (RULES.md §F8 reveal letters included).
     pub text: String,
-    record: RecordPly,
 }
 
 /// How a variant game ended, extending [`EndReason`] with the variant rules.
@@ -84,12 +84,15 @@ pub struct VariantGame {
     state: State,
     start_hash: u64,
     plies: Vec<Ply>,
+    /// The public record for the repetition rules, one entry per ply (hashes by
+    /// [`super::game_state::public_hash`]: no hidden identity enters it).
+    record: Vec<RecordPly>,
 }
 
 impl VariantGame {
     /// A game from `state`.
     pub fn new(state: State) -> VariantGame {
-        VariantGame { start_hash: state.hash(), state, plies: Vec::new() }
+        VariantGame { start_hash: public_hash(&state), state, plies: Vec::new(), record: Vec::new() }
     }
 
     /// The current full state.
@@ -100,6 +103,13 @@ impl VariantGame {
     /// The record so far.
     pub fn plies(&self) -> &[Ply] {
         &self.plies
+    }
+
+    /// The public record of the repetition rules (RULES.md §X6), one entry per ply: what both
+    /// players saw of each ply (the position's public hash, check, the quiet core move). Bots are
+    /// handed it ([`crate::search::Decision::in_game`]) to search with the game's history.
+    pub fn record(&self) -> &[RecordPly] {
+        &self.record
     }
 
     /// Plays a legal action; if it leaves a chance node, `chance` picks the outcome from the
@@ -118,8 +128,8 @@ impl VariantGame {
         let text = super::notation::record_string(&before, a, outcome);
         let board = is_board_action(a);
         let gave_check = board && side_in_check(&self.state);
-        let record = RecordPly { hash: self.state.hash(), mover, gave_check, board, quiet };
-        self.plies.push(Ply { action: a, chance: outcome, text, record });
+        self.record.push(RecordPly { hash: public_hash(&self.state), mover, gave_check, board, quiet });
+        self.plies.push(Ply { action: a, chance: outcome, text });
     }
 
     /// The end of the game, if reached.
@@ -139,13 +149,13 @@ impl VariantGame {
             let reason = if side_in_check(s) { EndReason::Checkmate } else { EndReason::Stalemate };
             return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
         }
-        let record: Vec<RecordPly> = self.plies.iter().map(|p| p.record).collect();
+        let record = &self.record;
         if end.repetition {
-            if let Some(o) = crate::repetition::judge(end, pos, Some(self.start_hash), &record, 3, record.len()) {
+            if let Some(o) = crate::repetition::judge(end, pos, Some(self.start_hash), record, 3, record.len()) {
                 return Some(VariantEnd::Rule(o));
             }
         }
-        if crate::repetition::no_capture_draw(end, pos.halfmove(), &record) {
+        if crate::repetition::no_capture_draw(end, pos.halfmove(), record) {
             return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture }));
         }
         if end.no_attacker_draw && !pos.has_attacking_material() && s.face_down().is_empty() {

@@ -96,23 +96,6 @@ impl Default for GameOptions {
     }
 }
 
-/// A ply played before the wrapper's root, for the repetition rule (§X6): the public hash of the
-/// position after it ([`public_hash`]), whether it gave check, and who played it. A bot that
-/// remembers the game it is playing hands these to its search, so that the search sees third
-/// repetitions and perpetual checks that involve earlier positions.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PriorPly {
-    /// [`public_hash`] of the position after the ply.
-    pub hash: u64,
-    /// Whether the ply gave check.
-    pub gave_check: bool,
-    /// The side that played it.
-    pub mover: Color,
-    /// The ply's core move when it was a quiet move ([`State::quiet_move`]), for the
-    /// perpetual-chase rule; `None` when not known or not quiet.
-    pub quiet: Option<crate::moves::Move>,
-}
-
 /// How a [`VariantGameState`] ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GameEnd {
@@ -306,11 +289,11 @@ impl VariantGameState {
     /// This game with `prior` plies (oldest first) played before its root: they count for the
     /// repetition rule (§X6) but not for the horizon. The position before the first prior ply is
     /// unknown and counts as no occurrence.
-    pub fn with_prior(mut self, prior: &[PriorPly]) -> VariantGameState {
+    pub fn with_prior(mut self, prior: &[RecordPly]) -> VariantGameState {
         if prior.is_empty() || self.deal.is_some() {
             return self;
         }
-        let mut history: Vec<RecordPly> = prior.iter().map(|p| RecordPly { hash: p.hash, gave_check: p.gave_check, mover: p.mover, board: true, quiet: p.quiet }).collect();
+        let mut history: Vec<RecordPly> = prior.to_vec();
         history.append(&mut self.history);
         self.history = history;
         self.start_hash = 0;

@@ -61,7 +61,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             break None;
         }
         let s = game.state();
-        let d = search::Decision::new(s);
+        let d = search::Decision::in_game(&game);
         let action = if s.turn() == engine::Color::Red { red.choose(&d) } else { black.choose(&d) };
         game.play(action, |outs| engine::variant::game::draw_outcome(outs, &mut chance_rng));
     };

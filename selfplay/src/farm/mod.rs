@@ -181,8 +181,6 @@ struct Slot {
     result: Option<(Vec<f32>, f32)>,
     records: Vec<Record>,
     evals: u64,
-    /// Public position hashes after each board action, the start included.
-    history: Vec<u64>,
 }
 
 enum Status {
@@ -203,8 +201,7 @@ impl Slot {
     fn new(variant: &'static Variant, job: GameJob) -> Slot {
         let mut rng = Pcg64Mcg::seed_from_u64(job.seed);
         let game = VariantGame::new(start_state(variant, &mut rng));
-        let history = vec![game.state().position().hash()];
-        Slot { job, game, rng, search: None, result: None, records: Vec::new(), evals: 0, history }
+        Slot { job, game, rng, search: None, result: None, records: Vec::new(), evals: 0 }
     }
 
     fn player(&self, c: Color) -> &Player {
@@ -215,8 +212,6 @@ impl Slot {
     }
 
     fn play(&mut self, action: engine::variant::Action) {
-        use engine::variant::Action;
-        let board = matches!(action, Action::Move { .. } | Action::Flip { .. });
         let rng = &mut self.rng;
         self.game.play(action, |outs| {
             let x: f64 = rng.random();
@@ -229,9 +224,6 @@ impl Slot {
             }
             outs[outs.len() - 1].0
         });
-        if board {
-            self.history.push(self.game.state().position().hash());
-        }
     }
 
     fn advance(&mut self, cfg: &GameConfig) -> Status {
@@ -272,7 +264,7 @@ impl Slot {
                 Player::Net { net, search } => {
                     if self.search.is_none() {
                         let view = View::new(state, me);
-                        self.search = Some(Search::new(view, state.legal_actions(), &search, self.job.noise, &self.history));
+                        self.search = Some(Search::new(view, state.legal_actions(), &search, self.job.noise, self.game.record()));
                     }
                     let s = self.search.as_mut().expect("search");
                     if let Some((priors, value)) = self.result.take() {

@@ -10,14 +10,17 @@
 //! later determinization enters with the mean prior.
 //!
 //! The search is a resumable state machine ([`Search::advance`] / [`Search::deliver`]) so that a
-//! farm can gather the leaf evaluations of many games into one net batch. Repetition draws are
-//! not seen inside the tree (they need the game's history); every other end rule is.
+//! farm can gather the leaf evaluations of many games into one net batch. Repetitions along the
+//! game's public record and the simulated line are judged by the engine's rule code
+//! ([`engine::repetition::in_search`]: a draw, worth the draw value, or a loss for the side that
+//! checked or chased perpetually, RULES.md §X6); every other end rule is seen too.
 
 use engine::variant::state::Agreement;
 use engine::variant::{Action, State, View};
 use engine::variant::Family;
 use engine::Color;
-use std::collections::HashSet;
+use engine::repetition::RecordPly;
+use engine::variant::game_state::public_hash;
 use models::encoding::{self, OBS_LEN};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
@@ -152,8 +155,10 @@ pub struct Search {
     slots: Vec<u16>,
     root_obs: Vec<f32>,
     root_slots: Vec<u16>,
-    history: HashSet<u64>,
-    path_hashes: Vec<u64>,
+    /// The game's public record, then the plies of the current simulation (see [`Search::new`]).
+    line: Vec<RecordPly>,
+    /// Entries of `line` that belong to the game (the rest is the simulation's).
+    base: usize,
     /// Root slots the loss check excludes (sorted; empty when none or all would be).
     root_banned: Vec<u16>,
 }
@@ -248,13 +253,20 @@ fn gamma(alpha: f64, rng: &mut impl Rng) -> f64 {
 
 impl Search {
     /// A search for the player of `view`, whose legal actions are `actions` (non-empty).
-    /// `noise` adds Dirichlet noise at the root (self-play). `history` holds the public position
-    /// hashes ([`engine::Position::hash`]) of the game so far, the current one included: a move
-    /// inside the tree that repeats one of them, or a position earlier on its own path, is scored
-    /// as a draw (the engine's usual two-fold rule, which steers play away from the §X6
-    /// repetition draw when ahead).
-    pub fn new(view: View, actions: Vec<Action>, cfg: &SearchConfig, noise: bool, history: &[u64]) -> Search {
+    /// `noise` adds Dirichlet noise at the root (self-play). `history` is the game's public record
+    /// so far ([`engine::variant::game::VariantGame::record`]; empty when unknown): a move inside
+    /// the tree whose position repeats one of it, or one earlier on its own line, is judged by the
+    /// repetition rules at once (the engine's two-fold rule inside a search: a draw, which steers
+    /// play away from the §X6 repetition draw when ahead, or a loss for a perpetual checker or
+    /// chaser).
+    pub fn new(view: View, actions: Vec<Action>, cfg: &SearchConfig, noise: bool, history: &[RecordPly]) -> Search {
         let player = view.player();
+        let mut line = history.to_vec();
+        let root = public_hash(view.known());
+        if line.last().is_none_or(|p| p.hash != root) {
+            line.push(RecordPly::occurrence(root, player.opponent()));
+        }
+        let base = line.len();
         let root_slots = encoding::indices(&actions, player);
         Search {
             cfg: cfg.clone(),
@@ -269,8 +281,8 @@ impl Search {
             slots: Vec::new(),
             root_obs: Vec::new(),
             root_slots,
-            history: history.iter().copied().collect(),
-            path_hashes: Vec::new(),
+            line,
+            base,
             root_banned: Vec::new(),
         }
     }
@@ -546,7 +558,7 @@ impl Search {
         }
         let mut node = 0u32;
         self.path.clear();
-        self.path_hashes.clear();
+        self.line.truncate(self.base);
         loop {
             let player = det.turn();
             let actions = det.legal_actions();
@@ -567,19 +579,28 @@ impl Search {
             let e = self.select(node, &actions, player);
             self.path.push((node, e as u32));
             let action = self.nodes[node as usize].edges[e].action;
+            let quiet = det.quiet_move(action);
             det.apply(action);
             if det.is_chance() {
                 sample_chance(&mut det, rng);
             }
             if matches!(action, Action::Move { .. } | Action::Flip { .. }) {
-                let h = det.position().hash();
-                if self.history.contains(&h) || self.path_hashes.contains(&h) {
-                    let v = self.draw_value(det.turn());
-                    self.backup(det.turn(), v);
-                    self.sims += 1;
-                    return false;
+                let pos = det.position();
+                self.line.push(RecordPly { hash: public_hash(&det), mover: player, gave_check: pos.in_check(), board: true, quiet });
+                let end = &pos.rules().end;
+                if end.repetition {
+                    if let Some(o) = engine::repetition::in_search(end, pos, &self.line, pos.halfmove() as usize) {
+                        let me = det.turn();
+                        let v = match o.winner() {
+                            Some(w) if w == me => 1.0,
+                            Some(_) => -1.0,
+                            None => self.draw_value(me),
+                        };
+                        self.backup(me, v);
+                        self.sims += 1;
+                        return false;
+                    }
                 }
-                self.path_hashes.push(h);
             }
             let child = self.nodes[node as usize].edges[e].child;
             node = if child == NO_CHILD {

@@ -275,7 +275,7 @@ impl Agent {
     pub fn choose(&mut self, start_fen: &str, game: &VariantGame) -> Result<Action, String> {
         let s = game.state();
         match self {
-            Agent::Bot(b) => Ok(b.choose(&Decision::new(s))),
+            Agent::Bot(b) => Ok(b.choose(&Decision::in_game(game))),
             Agent::Uci { client, go, timeout } => {
                 let moves: Vec<String> = game.plies().iter().map(|p| p.text.clone()).collect();
                 let m = client.best_move(start_fen, &moves, go, *timeout).map_err(|e| format!("{e:#}"))?;
