@@ -36,6 +36,7 @@
 //! legal, but its play in those variants is only an approximation.
 
 use engine::repetition::RecordPly;
+use engine::variant::given::Given;
 use engine::search::alphabeta::{self, Limits, Score, SearchInfo, Searcher, DEFAULT_HASH_MB};
 use engine::variant::{fen as vfen, notation as vnot, Action, Family, State, Variant};
 use engine::{Color, Move, Role};
@@ -300,7 +301,9 @@ impl<W: Write + Send + 'static> Engine<W> {
         let start = match spec.first().copied() {
             Some("startpos") if spec.len() == 1 => State::start(self.variant, None).map_err(|e| e.to_string()),
             Some("startpos") => Err(format!("unexpected {:?} after 'startpos'", spec[1..].join(" "))),
-            Some("fen") if spec.len() > 1 => vfen::parse(self.variant, &spec[1..].join(" ")).map_err(|e| e.to_string()),
+            // A full-state FEN, a view FEN (`view=w|b`) or JieqiBox's six-field Jieqi FEN: a view
+            // is searched through one of its determinizations (engine::variant::given).
+            Some("fen") if spec.len() > 1 => Given::parse(self.variant, &spec[1..].join(" ")).map(|g| g.state()).map_err(|e| e.to_string()),
             Some("fen") => Err("'position fen' needs a FEN".into()),
             _ => Err("expected 'position startpos|fen <FEN> [moves …]'".into()),
         };

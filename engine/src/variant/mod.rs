@@ -6,6 +6,7 @@ pub mod config;
 pub mod fen;
 pub mod game;
 pub mod game_state;
+pub mod given;
 pub mod notation;
 pub mod perft;
 pub mod state;

@@ -16,7 +16,9 @@ pub struct Args {
     /// Variant preset or TOML file.
     #[arg(long, default_value = "xiangqi")]
     pub variant: String,
-    /// Start from this full-state FEN (RULES.md §N).
+    /// Start from this full-state FEN (RULES.md §N), or from the mover's view FEN (`view=w|b`,
+    /// docs/notation.md §2; JieqiBox's six-field Jieqi FEN): its legal actions are a function of
+    /// that view.
     #[arg(long)]
     pub fen: Option<String>,
     /// Surprise layouts RED,BLACK (RULES.md §S2).
@@ -45,7 +47,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let v = super::variant_arg::load(&a.variant)?;
-    let s = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    let given = super::variant_arg::given(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    let viewer = given.viewer();
+    let s = given.state();
     let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
     // The moves are played as a game, so that the end rules of RULES.md §X6 (repetition,
     // perpetual check and chase, the 60-move rule) see them; a move after the end is refused.
@@ -60,7 +64,18 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         end = game.outcome();
     }
     let s = game.state().clone();
-    println!("fen {}", vfen::write(&s));
+    if let Some(c) = viewer {
+        // Given as one player's view: print that player's view, never the determinization.
+        if !a.play.trim().is_empty() {
+            anyhow::bail!("--play with a view FEN: give the position after the moves instead (the moves may need what {c} cannot see)");
+        }
+        println!("view {}", engine::variant::View::new(&s, c).fen());
+        if s.turn() != c {
+            anyhow::bail!("--fen is {c}'s view but {} is to move: the legal actions are the mover's", s.turn());
+        }
+    } else {
+        println!("fen {}", vfen::write(&s));
+    }
     let acts = s.legal_actions();
     let mut list: Vec<String> = acts
         .iter()

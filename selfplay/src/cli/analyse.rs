@@ -5,7 +5,10 @@
 //! determinizations in which the action was best and mean score, expectimax score), best first,
 //! then `bestmove ACTION` and a `stats` line with the work done and its rate (used by
 //! `scripts/bench-search`). The bot sees only the player's view (`view` line): determinizing
-//! bots draw the hidden part from it; `alphabeta` is the oracle and reads the full state.
+//! bots draw the hidden part from it; `alphabeta` and `oracle` read the full state. With a
+//! full-state FEN the decider's view is taken from that state (what the variant's rules let it
+//! see: a captured face-down piece's identity only for its capturer, §F6); with a view FEN it is
+//! the given view, and the oracles are refused.
 
 use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
@@ -20,7 +23,9 @@ pub struct Args {
     /// Variant preset or TOML file.
     #[arg(long, default_value = "xiangqi")]
     pub variant: String,
-    /// Position (RULES.md §N full-state FEN); default: the start (with --layouts for Surprise).
+    /// Position: a full-state FEN (RULES.md §N), or the deciding player's view FEN
+    /// (`docs/notation.md` §2, `view=w|b`; JieqiBox's six-field Jieqi FEN is read as one);
+    /// default: the start (with --layouts for Surprise).
     #[arg(long)]
     pub fen: Option<String>,
     /// Surprise layouts of the start position, e.g. `C3,A` (RULES.md §S2).
@@ -43,7 +48,8 @@ pub struct Args {
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
     let v = super::variant_arg::load(&a.variant)?;
-    let state = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    let given = super::variant_arg::given(v, a.fen.as_deref(), a.layouts.as_deref())?;
+    let state = given.state();
     if state.is_chance() {
         bail!("the position is a chance node (a reveal is pending); give the position after it");
     }
@@ -55,6 +61,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         let c = if side == "red" { Color::Red } else { Color::Black };
         if c != to_move {
             bail!("--as {side}: {to_move} is to move; a bot analyses the decision of the side to move");
+        }
+    }
+    if let Some(viewer) = given.viewer() {
+        if viewer != to_move {
+            bail!("--fen is {viewer}'s view but {to_move} is to move");
+        }
+        if is_oracle(&a.bot) {
+            bail!("--bot {}: an oracle reads the full state, and a view FEN gives only {viewer}'s view", a.bot);
         }
     }
     let mut bot = crate::bots::from_spec(&a.bot, a.seed).map_err(anyhow::Error::msg).context("--bot")?;
@@ -75,4 +89,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         an.work_unit, an.work, an.nodes, an.elapsed_ms, an.work_unit, rate
     );
     Ok(())
+}
+
+/// Whether a bot spec names an oracle (a bot that reads the full state).
+fn is_oracle(spec: &str) -> bool {
+    let name = spec.split(':').next().unwrap_or(spec);
+    matches!(name, "alphabeta" | "oracle")
 }

@@ -1,6 +1,7 @@
 //! `anqi sample`: determinization sampling from a player's view (RULES.md §S2, §F6), and its
 //! benchmark.
 
+use anyhow::Context;
 use clap::Args as ClapArgs;
 use engine::search::{Bot, Decision, RandomBot};
 use engine::variant::game::VariantGame;
@@ -16,7 +17,8 @@ pub struct Args {
     /// Variant preset or TOML file (RULES-more.md presets and rule files too).
     #[arg(long, default_value = "surprise")]
     pub variant: String,
-    /// Full-state FEN (RULES.md §N); default: a mid-game reached by random play from `--seed`.
+    /// Full-state FEN (RULES.md §N) or the observer's view FEN (`view=w|b`, docs/notation.md §2;
+    /// JieqiBox's six-field Jieqi FEN); default: a mid-game reached by random play from `--seed`.
     #[arg(long)]
     pub fen: Option<String>,
     /// The observing player.
@@ -86,9 +88,21 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if engine::more::presets::is_spec(&a.variant) {
         return sample_more(&a, player);
     }
-    let s = midgame(&a.variant, a.seed, a.plies, a.fen.as_deref())?;
-    let view = View::new(&s, player);
-    println!("full  {}", vfen::write(&s));
+    let view = match a.fen.as_deref() {
+        Some(f) => {
+            // A full state or a view FEN (docs/notation.md §2; JieqiBox's six-field Jieqi FEN).
+            let given = super::variant_arg::given(super::variant_arg::load(&a.variant)?, Some(f), None)?;
+            if let engine::variant::given::Given::Full(s) = &given {
+                println!("full  {}", vfen::write(s));
+            }
+            given.view(player).map_err(anyhow::Error::msg).context("--as")?
+        }
+        None => {
+            let s = midgame(&a.variant, a.seed, a.plies, None)?;
+            println!("full  {}", vfen::write(&s));
+            View::new(&s, player)
+        }
+    };
     println!("view  {}", view.fen());
     println!("key   {:016x}", view.infoset_key());
     let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
