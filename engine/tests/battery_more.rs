@@ -78,15 +78,28 @@ fn battery_missile_random_playouts() {
                 for c in Color::ALL {
                     assert_eq!(p.in_check(c), slow_in_check(p, c), "{text} {c}");
                 }
-                assert!(!p.in_check(p.turn().opponent()), "the side that moved is never left in check: {text}");
+                // Under the face-down reading (RULES-more.md §3.8 [R] hidden checks) legality is
+                // decided on what the mover sees: only face-up pieces must not attack its general.
+                let hidden = g.face_down_mask();
+                assert!(!p.in_check_seen(p.turn().opponent(), hidden), "the side that moved is never left in a check it could see: {text}");
+                let mut seen = Vec::new();
+                p.legal_moves_seen(hidden, &mut seen);
                 for a in g.legal_actions() {
                     let s = g.action_string(a);
-                    assert!(fen::parse_move(p, &s).is_ok(), "{s}");
+                    if g.face_down_play() {
+                        assert!(fen::parse_squares(p, &s).is_ok_and(|m| seen.contains(&m)), "{s}");
+                    } else {
+                        assert!(fen::parse_move(p, &s).is_ok(), "{s}");
+                    }
                 }
             });
             let e = end.end().expect("ended");
             *ends.entry(e.reason()).or_insert(0) += 1;
-            assert_eq!(end.position().count(Color::Red, Kind::General), 1);
+            // Only a general left attacked by a face-down piece can be captured (§3.8 [R]).
+            let generals = end.position().count(Color::Red, Kind::General) + end.position().count(Color::Black, Kind::General);
+            let captured = matches!(e, engine::more::missile::MissileEnd::GeneralCaptured(_));
+            assert_eq!(generals, if captured { 1 } else { 2 }, "{name}: {}", end.fen());
+            assert!(!captured || end.preset_info().rules.face_down, "{name}");
         }
         eprintln!("{name}: {ends:?}");
     }

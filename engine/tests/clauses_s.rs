@@ -380,6 +380,55 @@ fn s8_captured_back_revealed() {
 }
 
 #[test]
+fn s8_captured_back_hidden_belief_counts_only_consistent_layouts() {
+    // §S8 option (back stays hidden), §S2: the red cannon b2 takes the black horse b9 over the
+    // b7 cannon (Red layout A, Black layout C1); Red does not see the horse's back. All Red knows
+    // of Black's layout is that it is one of the ten of §S2, played the same way: each of the
+    // ten gives a different set of backs for the five discs left, so ten assignments stay
+    // possible, and every unseen back is either of its two options half the time. (Counting the
+    // board's backs alone, with "some disc type left over" for the captured one, gave 14 and
+    // .571/.429: it let the captured horse be a chariot|cannon disc.)
+    use rand::SeedableRng;
+    let v = custom("hidden-belief", "inherits = \"surprise\"\n[surprise]\ncaptured_back_revealed = false\n");
+    let s = State::start(v, Some(("A", "C1"))).expect("start").child(mv("b2b9"));
+    assert_eq!(s.captured_discs(), &[(Color::Black, Role::Horse, Role::Chariot, false)]);
+    let view = View::new(&s, Color::Red);
+    assert!(view.fen().ends_with(" gone=n?"), "{}", view.fen());
+    assert_eq!(view.surprise_assignments(), 10);
+    let beliefs = view.back_beliefs();
+    let squares: Vec<Square> = beliefs.iter().map(|b| b.0).collect();
+    assert_eq!(squares, ["b7", "h7", "a9", "h9", "i9"].map(sq).to_vec());
+    for (at, p) in &beliefs {
+        let mut options: Vec<f32> = p.iter().copied().filter(|&x| x > 0.0).collect();
+        options.sort_by(f32::total_cmp);
+        assert_eq!(options, vec![0.5, 0.5], "{at}: {p:?}");
+    }
+    // The ten layouts, played the same way: the same view, each consistent with it, and ten
+    // different sets of backs (the five on the board and the captured horse's).
+    let backs = |t: &State| -> Vec<Role> { squares.iter().map(|&q| t.back(q).expect("a disc")).chain(t.captured_discs().iter().map(|d| d.2)).collect() };
+    let mut truths = HashSet::new();
+    for layout in LAYOUTS {
+        let t = State::start(v, Some(("A", layout))).expect("start").child(mv("b2b9"));
+        assert_eq!(View::new(&t, Color::Red).fen(), view.fen(), "{layout}");
+        assert!(view.is_consistent(&t), "{layout}");
+        truths.insert(backs(&t));
+    }
+    assert_eq!(truths.len(), 10);
+    // Determinizations draw exactly those, uniformly, the captured disc's back included.
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(8);
+    let mut seen: std::collections::HashMap<Vec<Role>, u32> = std::collections::HashMap::new();
+    for _ in 0..2000 {
+        let d = view.sample(&mut rng);
+        assert!(view.is_consistent(&d));
+        *seen.entry(backs(&d)).or_insert(0) += 1;
+    }
+    assert_eq!(seen.keys().cloned().collect::<HashSet<_>>(), truths);
+    assert!(seen.values().all(|&n| (140..=260).contains(&n)), "{seen:?}");
+    // Black sees its own captured disc; Red's layout is still one of ten.
+    assert_eq!(View::new(&s, Color::Black).surprise_assignments(), 10);
+}
+
+#[test]
 fn s9_rights_public_in_fen() {
     let v = variant("surprise");
     let s = state(v, &red_lost_chariot("3:0/3:0", "R")).child(flip("h0"));

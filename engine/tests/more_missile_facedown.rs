@@ -242,7 +242,9 @@ fn m3_8_face_down_determinization_keeps_infoset() {
                             assert!(rel < 3 || piece.kind == Kind::Soldier, "{name}: {} on {s}", piece.kind.name());
                         }
                         let text = d.position().board().fen_field();
-                        assert!(!d.position().in_check(d.position().turn().opponent()), "{text}");
+                        // §3.8 [R] hidden checks: a face-down piece may attack the general of
+                        // the side that moved, never a face-up one.
+                        assert!(!d.position().in_check_seen(d.position().turn().opponent(), d.face_down_mask()), "{text}");
                         if g.turn() == Turn::Player(p) {
                             assert_eq!(d.legal_actions(), g.legal_actions(), "{name}: the acting player's legal actions");
                         }

@@ -108,11 +108,15 @@ impl Playable for MissileGame {
         self.end().map(|e| (e.result(), e.reason()))
     }
     fn perft(&self, depth: u32) -> u64 {
+        if self.face_down_play() {
+            return missile::perft::perft_seen(self.position(), self.face_down_mask(), depth);
+        }
         missile::perft::perft(self.position(), depth)
     }
     fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         let p = self.position();
-        missile::perft::divide(p, depth).0.into_iter().map(|(m, n)| (missile::fen::move_string(p, m), n)).collect()
+        let rows = if self.face_down_play() { missile::perft::divide_seen(p, self.face_down_mask(), depth) } else { missile::perft::divide(p, depth) };
+        rows.0.into_iter().map(|(m, n)| (missile::fen::move_string(p, m), n)).collect()
     }
 }
 

@@ -1189,6 +1189,11 @@ impl State {
             }
         }
     }
+    pub(crate) fn restore_captured_disc_back(&mut self, i: usize, r: Role) {
+        if let Some(d) = self.captured_discs.get_mut(i) {
+            d.2 = r;
+        }
+    }
     pub(crate) fn push_captured_disc(&mut self, owner: Color, visible: Role, back: Option<Role>) {
         let _ = self.captured_discs.try_push((owner, visible, back.unwrap_or(Role::General), back.is_some()));
     }

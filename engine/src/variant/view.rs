@@ -10,8 +10,10 @@
 //! - Surprise: the opponent's unseen back faces. Every side's six discs are two chariot|horse,
 //!   two chariot|cannon and two horse|cannon (§S1); the ten layouts of §S2 are exactly the
 //!   assignments of back faces consistent with that, so the sampler enumerates the assignments of
-//!   the unseen backs (on the board and among captured discs whose back stayed hidden) that keep
-//!   the disc multiset, and picks one uniformly.
+//!   every unseen back together — on the board and among captured discs whose back stayed hidden
+//!   (§S8 option), each with the face it was captured by — that keep the disc multiset, and picks
+//!   one uniformly. A captured disc's visible face limits its back as a board disc's does: it is
+//!   an alternative of its own disc type, not "any type left over".
 //! - Fan-qi: for each side, the multiset of identities the player has not seen (the start
 //!   multiset minus every identity it knows). In random modes those fill the identities of
 //!   captured face-down pieces it did not see, the rest stays the undetermined pool (chance); in
@@ -35,7 +37,11 @@ pub struct View {
     template: State,
     /// Surprise: the points of opponent discs whose back is unseen.
     unknown_backs: Vec<Square>,
-    /// Surprise: every consistent assignment of backs to `unknown_backs` (in that order).
+    /// Surprise: indices into the captured discs of the opponent's discs whose back stayed hidden
+    /// (§S8 option).
+    unknown_gone: Vec<usize>,
+    /// Surprise: every consistent assignment of backs to `unknown_backs` then `unknown_gone` (in
+    /// that order), one per consistent layout of §S2.
     back_choices: Vec<Vec<Role>>,
     /// Fan-qi: unseen identities per side (multiset as a list).
     unseen: [Vec<Role>; 2],
@@ -117,6 +123,7 @@ impl View {
         let v = s.variant();
         let mut t = s.clone();
         let mut unknown_backs = Vec::new();
+        let mut unknown_gone = Vec::new();
         let mut unseen: [Vec<Role>; 2] = [Vec::new(), Vec::new()];
         let mut unseen_captured: [Vec<usize>; 2] = [Vec::new(), Vec::new()];
         let mut unseen_board: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
@@ -140,8 +147,7 @@ impl View {
                         t.blank_back(sq);
                     }
                 }
-                let mut hidden_gone = 0;
-                for &(owner, vis, b, shown) in s.captured_discs() {
+                for (i, &(owner, vis, b, shown)) in s.captured_discs().iter().enumerate() {
                     if owner != opp {
                         continue;
                     }
@@ -150,24 +156,19 @@ impl View {
                             used[d] += 1;
                         }
                     } else {
-                        hidden_gone += 1;
+                        unknown_gone.push(i);
+                        visible.push(vis);
                     }
                 }
                 t.blank_captured_disc_backs(opp);
-                // Captured discs whose back stayed hidden take whatever disc types remain; the
-                // board's unknown backs are enumerated against the counts left after them.
+                // §S2, §S8 option: a captured disc whose back stayed hidden is still one of the six
+                // discs, and the face it was captured by is one of its two faces. Its back is
+                // enumerated with the board's unknown backs, so that every choice is a whole
+                // layout: counting the board's backs alone and only asking that enough disc types
+                // be left over for the captured discs admits choices no layout gives (14 instead
+                // of 10 after one hidden capture of a horse: a left-over chariot|cannon disc
+                // cannot have been captured showing a horse).
                 back_choices = back_assignments(&visible, used);
-                if hidden_gone > 0 {
-                    back_choices.retain(|c| {
-                        let mut u = used;
-                        for (vis, b) in visible.iter().zip(c) {
-                            if let Some(d) = disc_index(*vis, *b) {
-                                u[d] += 1;
-                            }
-                        }
-                        u.iter().map(|&x| 2 - x as u32).sum::<u32>() >= hidden_gone
-                    });
-                }
             }
             Family::Fanqi => {
                 let random = v.fanqi.placement() == Placement::Random;
@@ -217,7 +218,7 @@ impl View {
         }
         let fen = view_fen(&t, player, &unknown_backs, &unseen_captured, s);
         let key = crate::zobrist::extra_key(s.observation_hash(player), fen_hash(&fen));
-        View { player, template: t, unknown_backs, back_choices, unseen, unseen_captured, unseen_board, fen, key }
+        View { player, template: t, unknown_backs, unknown_gone, back_choices, unseen, unseen_captured, unseen_board, fen, key }
     }
 
     /// The observing player.
@@ -236,7 +237,9 @@ impl View {
         &self.fen
     }
 
-    /// Number of consistent opponent back-face assignments (Surprise; 1 elsewhere).
+    /// Number of consistent opponent back-face assignments (Surprise; 1 elsewhere): the layouts of
+    /// §S2 consistent with everything seen, the backs of captured discs that stayed hidden (§S8
+    /// option) included.
     pub fn surprise_assignments(&self) -> usize {
         self.back_choices.len()
     }
@@ -286,11 +289,18 @@ impl View {
         // determinization instead of carrying the true state's (which would leak the truth).
         let mut drawn = 0u64;
         let mut sampled = false;
-        if !self.unknown_backs.is_empty() && !self.back_choices.is_empty() {
+        let unseen = self.unknown_backs.len() + self.unknown_gone.len();
+        if unseen > 0 && !self.back_choices.is_empty() {
             let pick = &self.back_choices[rng.random_range(0..self.back_choices.len())];
             for (sq, b) in self.unknown_backs.iter().zip(pick) {
                 s.restore_back(*sq, *b);
                 drawn = crate::zobrist::extra_key(drawn, (sq.index() as u64) << 8 | b.index() as u64);
+                sampled = true;
+            }
+            // The backs of captured discs that stayed hidden, as the drawn layout has them.
+            for (&i, b) in self.unknown_gone.iter().zip(&pick[self.unknown_backs.len().min(pick.len())..]) {
+                s.restore_captured_disc_back(i, *b);
+                drawn = crate::zobrist::extra_key(drawn, 3 << 20 | (i as u64) << 8 | b.index() as u64);
                 sampled = true;
             }
         }
@@ -348,8 +358,14 @@ impl View {
         if other.fen != self.fen {
             return false;
         }
-        if !self.unknown_backs.is_empty() {
-            let backs: Vec<Role> = self.unknown_backs.iter().map(|sq| s.back(*sq).unwrap_or(Role::General)).collect();
+        if self.unknown_backs.len() + self.unknown_gone.len() > 0 {
+            let gone = s.captured_discs();
+            let backs: Vec<Role> = self
+                .unknown_backs
+                .iter()
+                .map(|sq| s.back(*sq).unwrap_or(Role::General))
+                .chain(self.unknown_gone.iter().map(|&i| gone.get(i).map_or(Role::General, |d| d.2)))
+                .collect();
             if !self.back_choices.contains(&backs) {
                 return false;
             }

@@ -80,11 +80,8 @@ pub fn move_string(p: &MissilePosition, m: MMove) -> String {
 /// # Errors
 /// [`MoreError::Move`] when the text is not two squares or the move is not legal.
 pub fn parse_move(p: &MissilePosition, text: &str) -> Result<MMove, MoreError> {
-    let g = p.geo();
     let bad = || MoreError::Move(format!("{text:?} is not a legal move here"));
-    let (from, rest) = g.parse_prefix(text.trim()).map_err(|_| bad())?;
-    let to = g.parse(rest).map_err(|_| bad())?;
-    let m = MMove { from, to };
+    let m = parse_squares(p, text)?;
     let mut legal = Vec::new();
     p.legal_moves(&mut legal);
     if legal.contains(&m) {
@@ -92,4 +89,18 @@ pub fn parse_move(p: &MissilePosition, text: &str) -> Result<MMove, MoreError> {
     } else {
         Err(bad())
     }
+}
+
+/// Reads a move string as two squares of `p`'s board, without asking whether the move is legal
+/// (for a game whose legal moves are not the position's, as under the face-down reading of
+/// RULES-more.md §3.8).
+///
+/// # Errors
+/// [`MoreError::Move`] when the text is not two squares.
+pub fn parse_squares(p: &MissilePosition, text: &str) -> Result<MMove, MoreError> {
+    let g = p.geo();
+    let bad = || MoreError::Move(format!("{text:?} is not a legal move here"));
+    let (from, rest) = g.parse_prefix(text.trim()).map_err(|_| bad())?;
+    let to = g.parse(rest).map_err(|_| bad())?;
+    Ok(MMove { from, to })
 }

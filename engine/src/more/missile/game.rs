@@ -23,16 +23,26 @@
 //!   been revealed, the multiset of kinds still face-down). The fixed pieces (general, advisors,
 //!   elephants, missiles, fixed soldiers) are face up from the start. A face-down piece turns
 //!   face up for good when it first moves (the move shows it) or when it is removed (captured,
-//!   destroyed with a missile); nothing turns face-down again. Movement, captures and legality
-//!   are unchanged: the game state knows every piece and its legal actions are the true ones
-//!   (as for every game of this project), so a side's legal moves can depend on the kinds of
-//!   the opponent's face-down pieces (a move that would leave its general attacked by one is
-//!   not offered) — a leak the information-set key does not model (see below).
+//!   destroyed with a missile); nothing turns face-down again. Movement and captures are
+//!   unchanged (a face-down piece moves by its true kind).
+//!   * *Hidden checks (§3.8 [R]):* a side's legal moves are decided on what it sees
+//!     ([`MissilePosition::legal_moves_seen`]): an opponent's face-down piece blocks lines and
+//!     legs and may be captured, but gives no check, so a move that leaves the mover's general
+//!     attacked by one is legal; the opponent may then capture the general with that piece,
+//!     which ends the game at once as its win ([`MissileEnd::GeneralCaptured`]). Facing generals
+//!     stay illegal. For the perpetual-check and chase bans only checks and chases by face-up
+//!     pieces count ([`forbidden_if_repeated_seen`]; a chased piece counts as protected only by
+//!     face-up pieces, and a face-down one is not known to be a chariot), and the check status
+//!     announced ([`MissileGame::check_announced`]; checkmate against stalemate in
+//!     [`MissileEnd`]) counts only face-up pieces. So a side's legal actions, the forbidden
+//!     flags of the repetition record, the checks announced and how the game stands never
+//!     depend on kinds that side has not seen.
 //!   * *Information:* after the set-up, a player's information-set key mixes its own set-up
 //!     (the placement squares in order), the public start (the board with every face-down piece
 //!     masked, and the face-down squares) and, per move, the move and the codes of the pieces
-//!     on its origin and target before it (the kinds the move reveals). Two states that differ
-//!     only in how the opponent's still face-down pieces are arranged have the same key for the
+//!     on its origin and target before it (the kinds the move reveals). That is everything the
+//!     rules reveal: every observation above is a function of it. Two states that differ only
+//!     in how the opponent's still face-down pieces are arranged have the same key for the
 //!     viewer and different keys for their owner.
 //!   * *View FEN:* the opponent's face-down pieces are `X`/`x` (the Fan-qi / Jieqi marker of
 //!     docs/notation.md §1), the viewer's own are written as they are, and ` down LIST pool
@@ -43,11 +53,18 @@
 //!     face-down pieces again, uniformly among its face-down squares, keeping the set-up
 //!     constraints (a face-down piece on the opponent's ranks 4-5, 1-based, was placed there
 //!     as a soldier and stays one); the opponent's own path and the repetition record since the
-//!     last removal are recomputed for the new deal. Deals that make the position illegal (the
-//!     side not to move in check), change how the game stands (ended or not), or, when the
-//!     viewer is to act, change its legal actions are drawn again (up to
-//!     [`REDEAL_TRIES`] times; then the true state is returned). Earlier turns' legal actions
-//!     are not checked.
+//!     last removal are recomputed for the new deal. The deal depends on the view only (the
+//!     hidden kinds are shuffled from kind order), so two states with one view give the same
+//!     determinizations from the same random numbers. Under the hidden-check ruling every such
+//!     deal is consistent with what the viewer has seen: its legal actions, the checks
+//!     announced and how the game stood never depended on the opponent's face-down kinds, and
+//!     the opponent's moves stay legal (pieces that moved are face up and keep their kinds; its
+//!     legality does not depend on its own face-down kinds). One exception: with the opponent
+//!     to move, a deal that leaves it no legal move would have ended the game; it is drawn
+//!     again. The true state's legal move is by a face-up piece (legal in every deal) or by a
+//!     face-down piece that keeps it whenever its square gets its kind back, which a draw does
+//!     with probability at least 1/12, so drawing again ends; the true state is never returned
+//!     for want of a consistent deal.
 //!
 //! # Action numbering
 //! | code | meaning |
@@ -70,10 +87,6 @@ use crate::piece::Color;
 
 const SETUP_TAG: u32 = 1 << 16;
 
-/// How many deals [`Game::sample_determinization`] draws at most for a face-down state before it
-/// returns the true state (module documentation).
-pub const REDEAL_TRIES: usize = 64;
-
 /// How a missile game ended (RULES-more.md §3.7).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum MissileEnd {
@@ -83,6 +96,10 @@ pub enum MissileEnd {
     DeadGeneral(Color),
     /// The side to move has no legal move and is not in check: 困斃.
     Stalemate(Color),
+    /// The general was captured (`winner` took it): under the face-down reading a move may leave
+    /// the mover's general attacked by a face-down piece, which may then take it (§3.8 [R]
+    /// hidden checks).
+    GeneralCaptured(Color),
     /// Third occurrence with permitted moves only (draw 3).
     Repetition,
     /// [`MissileRules::no_capture_plies`] plies without removal (draw 1 [ASM]).
@@ -95,7 +112,7 @@ impl MissileEnd {
     /// The winner, if any.
     pub fn winner(self) -> Option<Color> {
         match self {
-            MissileEnd::Checkmate(c) | MissileEnd::DeadGeneral(c) | MissileEnd::Stalemate(c) => Some(c),
+            MissileEnd::Checkmate(c) | MissileEnd::DeadGeneral(c) | MissileEnd::Stalemate(c) | MissileEnd::GeneralCaptured(c) => Some(c),
             _ => None,
         }
     }
@@ -111,6 +128,7 @@ impl MissileEnd {
             MissileEnd::Checkmate(_) => "checkmate",
             MissileEnd::DeadGeneral(_) => "dead general",
             MissileEnd::Stalemate(_) => "stalemate",
+            MissileEnd::GeneralCaptured(_) => "general captured",
             MissileEnd::Repetition => "repetition",
             MissileEnd::NoCapture => "no-capture rule",
             MissileEnd::Horizon => "ply limit",
@@ -208,13 +226,28 @@ pub fn decode(a: Action) -> Option<MMove> {
 /// Whether a pseudo-legal move in `before` gives check or chases (§3.7 forbidden 1 and 2 [ASM]),
 /// as banned by the rules.
 pub fn forbidden_if_repeated(before: &MissilePosition, m: MMove, after: &MissilePosition) -> bool {
+    forbidden_if_repeated_seen(before, m, after, 0)
+}
+
+/// [`forbidden_if_repeated`] under the face-down reading, `hidden` holding the squares of
+/// face-down pieces after the move: only checks and chases by face-up pieces count (§3.8 [R]
+/// hidden checks), see [`chases_seen`].
+pub fn forbidden_if_repeated_seen(before: &MissilePosition, m: MMove, after: &MissilePosition, hidden: u128) -> bool {
     let r = before.rules();
     let mover = before.turn();
-    (r.ban_perpetual_check && after.in_check(mover.opponent())) || (r.ban_perpetual_chase && chases(before, m, after))
+    (r.ban_perpetual_check && after.in_check_seen(mover.opponent(), hidden)) || (r.ban_perpetual_chase && chases_seen(before, m, after, hidden))
 }
 
 /// Whether `m` chases (§3.7 forbidden 2, [ASM] definition in the module documentation).
 pub fn chases(before: &MissilePosition, m: MMove, after: &MissilePosition) -> bool {
+    chases_seen(before, m, after, 0)
+}
+
+/// [`chases`] under the face-down reading (`hidden`: the face-down squares after the move),
+/// judged on what both sides see (§3.8 [R] hidden checks): the moved piece is face up, a target
+/// counts as protected only by face-up pieces, and a face-down target is not known to be a
+/// chariot.
+pub fn chases_seen(before: &MissilePosition, m: MMove, after: &MissilePosition, hidden: u128) -> bool {
     let Some(p) = before.board().get(m.from) else { return false };
     if matches!(p.kind, Kind::General | Kind::Soldier) || after.board().get(m.to) != Some(p) {
         return false;
@@ -229,7 +262,8 @@ pub fn chases(before: &MissilePosition, m: MMove, after: &MissilePosition) -> bo
     let old = targets(before, m.from);
     targets(after, m.to).into_iter().any(|t| {
         let Some(tp) = after.board().get(t) else { return false };
-        !old.contains(&t) && ((tp.kind == Kind::Chariot && p.kind != Kind::Chariot) || !after.attacked(t, tp.color))
+        let seen_chariot = tp.kind == Kind::Chariot && hidden >> t & 1 == 0;
+        !old.contains(&t) && ((seen_chariot && p.kind != Kind::Chariot) || !after.attacked_unless(t, tp.color, hidden))
     })
 }
 
@@ -376,6 +410,25 @@ impl MissileGame {
         self.face.as_ref().is_some_and(|f| f.is_down(s))
     }
 
+    /// Whether the game is played under the face-down reading past its set-up (§3.8): its legal
+    /// moves are then those each side sees ([`MissilePosition::legal_moves_seen`]).
+    pub fn face_down_play(&self) -> bool {
+        self.face.is_some()
+    }
+
+    /// The face-down squares as a bit set (bit `s` for square `s`; 0 without face-down rules).
+    pub fn face_down_mask(&self) -> u128 {
+        self.face.as_ref().map_or(0, |f| f.down)
+    }
+
+    /// Whether the side to move is in check as announced (§3.8 [R] hidden checks: under the
+    /// face-down reading only checks by face-up pieces are announced; otherwise every check).
+    /// False during the set-up and once the general was captured.
+    pub fn check_announced(&self) -> bool {
+        let me = self.pos.turn();
+        self.setup.is_none() && self.pos.general(me).is_some() && self.pos.in_check_seen(me, self.face_down_mask())
+    }
+
     fn refresh(&mut self) {
         self.legal.clear();
         self.end = None;
@@ -386,6 +439,13 @@ impl MissileGame {
                     self.legal.push(Action(SETUP_TAG | sq as u32));
                 }
             }
+            return;
+        }
+        let hidden = self.face_down_mask();
+        let me = self.pos.turn();
+        if self.face.is_some() && self.pos.general(me).is_none() {
+            // §3.8 [R] hidden checks: the general was captured, the game is over at once.
+            self.end = Some(MissileEnd::GeneralCaptured(me.opponent()));
             return;
         }
         if self.plies >= self.max_plies {
@@ -405,8 +465,11 @@ impl MissileGame {
             }
         }
         let mut moves = Vec::new();
-        self.pos.legal_moves(&mut moves);
-        let me = self.pos.turn();
+        if self.face.is_some() {
+            self.pos.legal_moves_seen(hidden, &mut moves);
+        } else {
+            self.pos.legal_moves(&mut moves);
+        }
         for m in moves {
             let after = self.pos.after(m);
             let h = after.hash();
@@ -416,7 +479,7 @@ impl MissileGame {
                 // This move would make a third occurrence: banned if every move of ours in the
                 // cycle, this one included, was a check or chase (§3.7 forbidden 1-2).
                 let ours_forbidden = self.record.all_forbidden(first, me);
-                if ours_forbidden && forbidden_if_repeated(&self.pos, m, &after) {
+                if ours_forbidden && forbidden_if_repeated_seen(&self.pos, m, &after, hidden & !(1u128 << m.from | 1u128 << m.to)) {
                     continue;
                 }
             }
@@ -427,7 +490,7 @@ impl MissileGame {
             let winner = me.opponent();
             self.end = Some(if self.pos.palace_missile_check(me) {
                 MissileEnd::DeadGeneral(winner)
-            } else if self.pos.in_check(me) {
+            } else if self.pos.in_check_seen(me, hidden) {
                 MissileEnd::Checkmate(winner)
             } else {
                 MissileEnd::Stalemate(winner)
@@ -451,7 +514,8 @@ impl MissileGame {
             let s = self.pos.geo().parse(text.trim().trim_start_matches(|c: char| c.is_ascii_uppercase() || c == '@'))?;
             Action(SETUP_TAG | s as u32)
         } else {
-            encode(fen::parse_move(&self.pos, text)?)
+            // The game's legal moves, not the position's: they differ under the face-down reading.
+            encode(fen::parse_squares(&self.pos, text)?)
         };
         if !self.legal.contains(&a) {
             return Err(MoreError::Move(format!("{text:?} is not legal here")));
@@ -645,7 +709,9 @@ impl MissileGame {
     }
 
     /// The repetition record since the last removal, recomputed from the face-down anchor (after
-    /// a re-deal changed the kinds of face-down pieces, which stood still all that time).
+    /// a re-deal changed the kinds of face-down pieces, which stood still all that time). The
+    /// forbidden flags stay: they count face-up pieces only (§3.8 [R] hidden checks), which no
+    /// deal changes.
     fn replay_window(&mut self) {
         let Some(f) = &self.face else { return };
         let n = self.record.plies.len();
@@ -657,10 +723,8 @@ impl MissileGame {
             self.record.plies[first - 1].hash = p.hash();
         }
         for (j, &m) in f.window.iter().enumerate() {
-            let before = p.clone();
             p.play_unchecked(m);
-            let forbidden = forbidden_if_repeated(&before, m, &p);
-            self.record.plies[first + j] = Ply { hash: p.hash(), mover: before.turn(), forbidden };
+            self.record.plies[first + j].hash = p.hash();
         }
     }
 
@@ -676,6 +740,8 @@ impl MissileGame {
         }
         let (front, back): (Vec<Sq>, Vec<Sq>) = squares.iter().partition(|&&s| facedown::rel_rank(&self.pos, s, o) >= facedown::setup_depth(Kind::Chariot));
         let mut rest: Vec<Kind> = back.iter().filter_map(|&s| self.pos.board.get(s)).map(|p| p.kind).collect();
+        // From kind order, so that the deal depends on the view only, not on the true arrangement.
+        rest.sort_unstable();
         rest.shuffle(rng);
         let deal: Vec<(Sq, Kind)> = front.iter().map(|&s| (s, Kind::Soldier)).chain(back.iter().copied().zip(rest)).collect();
         let mut g = self.clone();
@@ -750,7 +816,8 @@ impl Game for MissileGame {
         let Some(m) = decode(action) else { return };
         let before = self.pos.clone();
         self.pos.play_unchecked(m);
-        let forbidden = forbidden_if_repeated(&before, m, &self.pos);
+        let hidden = self.face_down_mask() & !(1u128 << m.from | 1u128 << m.to);
+        let forbidden = forbidden_if_repeated_seen(&before, m, &self.pos, hidden);
         self.record.plies.push(Ply { hash: self.pos.hash(), mover: before.turn(), forbidden });
         self.public_path = mix(self.public_path, action.0 as u64);
         if let Some(f) = &mut self.face {
@@ -786,16 +853,17 @@ impl Game for MissileGame {
             if self.end.is_some() {
                 return self.clone();
             }
-            // Deal the opponent's face-down kinds again until the deal is consistent with what
-            // the viewer sees now (module documentation).
-            for _ in 0..REDEAL_TRIES {
+            // Deal the opponent's face-down kinds again; every deal is consistent with what the
+            // viewer has seen but one that leaves the opponent, to move, no legal move (module
+            // documentation: some deal keeps the true state's legal move, with probability at
+            // least 1/12 per draw, so this ends).
+            loop {
                 let Some(g) = self.redeal(o, rng) else { return self.clone() };
-                let acting = self.to_act() == c;
-                if g.end == self.end && !g.pos.in_check(g.pos.turn().opponent()) && (!acting || g.legal == self.legal) {
+                if g.end == self.end {
+                    debug_assert!(self.to_act() != c || g.legal == self.legal, "the viewer's legal actions depend on its view only");
                     return g;
                 }
             }
-            return self.clone();
         }
         let Some(s) = &self.setup else { return self.clone() };
         if s.placed[o.index()].is_empty() {

@@ -335,8 +335,15 @@ impl MissilePosition {
     /// Whether `c`'s general is attacked by `c`'s opponent, or faces the enemy general on an open
     /// file (§0.3): the squares from which an enemy piece could take it by its move rule.
     pub fn in_check(&self, c: Color) -> bool {
+        self.in_check_seen(c, 0)
+    }
+
+    /// [`MissilePosition::in_check`] as the face-down reading decides it (RULES-more.md §3.8 [R]
+    /// hidden checks): the pieces on the squares of `hidden` (face-down pieces) give no check,
+    /// though they still block; facing generals count as ever (generals are always face up).
+    pub fn in_check_seen(&self, c: Color, hidden: u128) -> bool {
         match self.general(c) {
-            Some(gs) => self.attacked(gs, c.opponent()) || self.facing(gs),
+            Some(gs) => self.attacked_unless(gs, c.opponent(), hidden) || self.facing(gs),
             None => true,
         }
     }
@@ -362,22 +369,32 @@ impl MissilePosition {
     /// Whether square `t` is attacked by a piece of `by` (by the move rules of §0.3 and §3.3,
     /// generals left out).
     pub fn attacked(&self, t: Sq, by: Color) -> bool {
+        self.attacked_unless(t, by, 0)
+    }
+
+    /// [`MissilePosition::attacked`] counting no attack by a piece on a square of `hidden`: such
+    /// pieces still block lines, legs and eyes and screen cannons (the face-down pieces of
+    /// RULES-more.md §3.8 [R] hidden checks, whose kind the side that must answer does not know).
+    pub fn attacked_unless(&self, t: Sq, by: Color, hidden: u128) -> bool {
         let g = self.geo();
         let b = &self.board;
-        let is = |s: Option<Sq>, k: Kind| s.is_some_and(|s| b.is(s, Piece::new(by, k)));
+        // A piece of `by` of kind `k` that counts as an attacker on `s`.
+        let is_at = |s: Sq, k: Kind| hidden >> s & 1 == 0 && b.is(s, Piece::new(by, k));
+        let is = |s: Option<Sq>, k: Kind| s.is_some_and(|s| is_at(s, k));
         // Rays: chariot or missile first, cannon second.
         for (dx, dy) in ORTHO {
             let mut s = t;
             let mut screen = false;
             while let Some(n) = g.offset(s, dx, dy) {
                 if let Some(p) = b.get(n) {
+                    let seen = hidden >> n & 1 == 0;
                     if !screen {
-                        if p.color == by && matches!(p.kind, Kind::Chariot | Kind::Missile) {
+                        if seen && p.color == by && matches!(p.kind, Kind::Chariot | Kind::Missile) {
                             return true;
                         }
                         screen = true;
                     } else {
-                        if p.color == by && p.kind == Kind::Cannon {
+                        if seen && p.color == by && p.kind == Kind::Cannon {
                             return true;
                         }
                         break;
@@ -398,7 +415,7 @@ impl MissilePosition {
         }
         for (dx, dy) in LONG_LEAP {
             let f = g.offset(t, -dx, -dy);
-            if let Some(f) = f.filter(|&f| b.is(f, Piece::new(by, Kind::Fighter))) {
+            if let Some(f) = f.filter(|&f| is_at(f, Kind::Fighter)) {
                 if !self.fighter_blocked(f, dx, dy) {
                     return true;
                 }
@@ -409,18 +426,18 @@ impl MissilePosition {
         }
         for dx in [-1, 1] {
             if let Some(s) = g.offset(t, dx, 0) {
-                if b.is(s, Piece::new(by, Kind::Soldier)) && g.crossed(by, s) {
+                if is_at(s, Kind::Soldier) && g.crossed(by, s) {
                     return true;
                 }
             }
         }
         for (dx, dy) in DIAG {
             if let Some(s) = g.offset(t, dx, dy) {
-                if b.is(s, Piece::new(by, Kind::Advisor)) && g.on_palace_diagonal(by, s) && g.on_palace_diagonal(by, t) {
+                if is_at(s, Kind::Advisor) && g.on_palace_diagonal(by, s) && g.on_palace_diagonal(by, t) {
                     return true;
                 }
                 if let Some(e) = g.offset(t, 2 * dx, 2 * dy) {
-                    if b.is(e, Piece::new(by, Kind::Elephant)) && b.is_empty(s) && g.own_half(by, t) {
+                    if is_at(e, Kind::Elephant) && b.is_empty(s) && g.own_half(by, t) {
                         return true;
                     }
                 }
@@ -472,6 +489,35 @@ impl MissilePosition {
         self.pseudo_moves(self.turn, &mut pseudo);
         let only_king = self.general_moves_only();
         out.extend(pseudo.into_iter().filter(|&m| self.is_legal(m, only_king)));
+    }
+
+    /// The legal moves of the side to move under the face-down reading, decided on what that side
+    /// sees (RULES-more.md §3.8 [R] hidden checks), `hidden` holding the squares of face-down
+    /// pieces: as [`MissilePosition::legal_moves`], except that afterwards only face-up enemy
+    /// pieces must not attack the mover's general (an enemy face-down piece blocks lines and legs
+    /// and may be taken, but gives no check; facing generals stay illegal), and that a capture of
+    /// the enemy general (open only to a piece that was face-down when the enemy moved) is always
+    /// legal: it ends the game at once. Nothing is legal for a side whose general was captured.
+    pub fn legal_moves_seen(&self, hidden: u128, out: &mut Vec<MMove>) {
+        out.clear();
+        let c = self.turn;
+        if self.general(c).is_none() {
+            return;
+        }
+        let enemy_general = self.general(c.opponent());
+        let mut pseudo = Vec::with_capacity(128);
+        self.pseudo_moves(c, &mut pseudo);
+        let only_king = self.general_moves_only();
+        out.extend(pseudo.into_iter().filter(|&m| {
+            if Some(m.to) == enemy_general {
+                return true;
+            }
+            if only_king && self.board.get(m.from).is_none_or(|p| p.kind != Kind::General) {
+                return false;
+            }
+            let left = hidden & !(1u128 << m.from | 1u128 << m.to);
+            !self.after(m).in_check_seen(c, left)
+        }));
     }
 
     /// Pieces of `c` left on the board.
