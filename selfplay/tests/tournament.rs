@@ -412,6 +412,17 @@ fn jieqi_goes_to_a_pikafish_dialect_engine_in_its_pool_order() {
 }
 
 #[test]
+fn unset_environment_variable_in_a_uci_spec_is_named() {
+    let cfg = config(
+        "name = \"env\"\npairs = 1\n[[player]]\nname = \"fsf\"\nspec = \"uci:${ANQI_TEST_SURELY_UNSET_ENGINE}\"\nmovetime_ms = 10\n\
+         [[player]]\nspec = \"random\"\n",
+    );
+    let e = tournament::run(&cfg, &quiet(&tmp("env.pgn"))).expect_err("unset variable");
+    let msg = format!("{e:#}");
+    assert!(msg.contains("player \"fsf\"") && msg.contains("environment variable ANQI_TEST_SURELY_UNSET_ENGINE is not set"), "{msg}");
+}
+
+#[test]
 fn fairy_stockfish_if_built() {
     // A real Fairy-Stockfish (built with largeboards=yes, experiments/perf/PEERS.md), named by
     // FAIRY_STOCKFISH or at the PEERS.md path.

@@ -27,7 +27,7 @@
 //! timeout_ms = 60000             # UCI: wait this long for bestmove, then score a forfeit
 //! [[player]]
 //! name = "fairy-stockfish"
-//! spec = "uci:/path/to/fairy-stockfish"
+//! spec = "uci:${FAIRY_STOCKFISH}" # UCI specs expand ${NAME} / $NAME from the environment
 //! dialect = "fairy-stockfish"    # UCI: "anqi", "pikafish" or "fairy-stockfish" (coordinates and
 //!                                # FEN on the wire, tournament::dialect); default: from `id name`
 //!

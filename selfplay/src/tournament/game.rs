@@ -19,6 +19,7 @@
 use super::uci_client::{parse_spec, UciClient};
 use super::config::{Budget, PlayerConfig};
 use super::dialect::Dialect;
+use super::envvars;
 use super::ruleset::Ruleset;
 use engine::search::{Bot, Decision};
 use engine::variant::game::VariantGame;
@@ -184,13 +185,21 @@ impl PlayerKind {
     /// are checked by building the bot once (the bots of `ruleset`'s games,
     /// [`Ruleset::check_bot`]).
     ///
+    /// A UCI spec's `${NAME}` / `$NAME` are replaced from the environment ([`envvars`]).
+    ///
     /// # Errors
-    /// An unknown spec, a budget the bot rejects, a UCI engine without any budget, or a UCI
-    /// engine for a RULES-more.md preset ([`super::ruleset::PresetError::Uci`]).
+    /// An unknown spec, a budget the bot rejects, a UCI engine without any budget, a UCI spec
+    /// naming an unset environment variable, or a UCI engine for a RULES-more.md preset
+    /// ([`super::ruleset::PresetError::Uci`]).
     pub fn from_config(p: &PlayerConfig, default: &Budget, ruleset: &Ruleset) -> anyhow::Result<PlayerKind> {
         let own = Budget { nodes: p.nodes, movetime_ms: p.movetime_ms, depth: p.depth };
         let budget = own.or(default);
-        if let Some((program, args)) = parse_spec(&p.spec) {
+        let uci_spec = if p.spec.starts_with("uci:") {
+            Some(envvars::expand(&p.spec).map_err(|e| anyhow::anyhow!("player {:?}: {e}", p.name.as_deref().unwrap_or(&p.spec)))?)
+        } else {
+            None
+        };
+        if let Some((program, args)) = uci_spec.as_deref().and_then(parse_spec) {
             if let Ruleset::Preset(preset) = ruleset {
                 return Err(super::ruleset::PresetError::Uci { player: p.spec.clone(), preset: preset.clone() }.into());
             }
