@@ -415,6 +415,24 @@ spec = "random"
     }
 
     #[test]
+    fn committed_tournament_files_parse() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tournaments");
+        let mut n = 0;
+        for entry in std::fs::read_dir(&dir).expect("configs/tournaments") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                Config::load(&path).unwrap_or_else(|e| panic!("{e:#}"));
+                n += 1;
+            }
+        }
+        assert!(n >= 6, "{n} files");
+        let fsf = Config::load(&dir.join("xiangqi-vs-fairy-stockfish.toml")).expect("valid");
+        assert_eq!((fsf.format, fsf.budget.movetime_ms, fsf.players.len()), (Format::Gauntlet, Some(100), 3));
+        assert_eq!(fsf.players[0].spec, "uci:${FAIRY_STOCKFISH}");
+        assert_eq!(fsf.players[0].dialect, Some(Dialect::FairyStockfish));
+    }
+
+    #[test]
     fn gauntlet_pairings_and_budget_text() {
         let c = Config::parse(&format!("format = \"gauntlet\"\n{OK}\n[[player]]\nspec = \"alphabeta\"\n"), "t").expect("valid");
         assert_eq!(c.pairings(), vec![(0, 1), (0, 2)]);
