@@ -95,7 +95,8 @@ fn n2_fanqi_jieqi_fen() {
     assert_eq!(s.face_down().count(), 30);
     assert_eq!(s.pool(Color::Red)[Role::Soldier.index()], 5);
     assert_eq!(s.pool(Color::Black)[Role::Advisor.index()], 2);
-    // The pool is written in Pikafish's order A B N R C P, Red first, whatever order it was read in.
+    // The pool is written in anqi's canonical order A B N R C P (§N2's example), Red first,
+    // whatever order it was read in.
     let scrambled = JIEQI_START.replace("A2B2N2R2C2P5a2b2n2r2c2p5", "p5c2P5C2r2R2n2N2b2B2a2A2");
     assert_eq!(rewrite(v, &scrambled), JIEQI_START);
     // Counts of 0 are left out; `-` when empty: one Red face-down piece left.
@@ -124,6 +125,42 @@ fn n2_fanqi_jieqi_fen() {
         fen::write(&t),
         "xxxxkxxCx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X7/9/XXXXKXXXX b A2B2N2R2C1P5a2b2n1r2c2p5 0 1"
     );
+}
+
+/// Pikafish's `jieqi` branch lists each side's pool letters R A C P N B.
+const JIEQI_START_PIKAFISH: &str =
+    "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2P5N2B2r2a2c2p5n2b2 0 1";
+
+#[test]
+fn n2_pool_letters_in_any_order_and_pikafish_order_written_on_request() {
+    let v = variant("jieqi");
+    // Both orders, and Black before Red, read to the same state.
+    let canonical = state(v, JIEQI_START);
+    let pikafish = state(v, JIEQI_START_PIKAFISH);
+    let black_first = state(v, &JIEQI_START.replace("A2B2N2R2C2P5a2b2n2r2c2p5", "b2a2c2p5n2r2P5N2B2R2C2A2"));
+    for other in [&pikafish, &black_first] {
+        assert_eq!(fen::write(other), JIEQI_START);
+        assert_eq!(other.pool(Color::Red), canonical.pool(Color::Red));
+        assert_eq!(other.pool(Color::Black), canonical.pool(Color::Black));
+        assert_eq!(other.hash(), canonical.hash());
+    }
+    // The default writer is the canonical one; the Pikafish writer gives R A C P N B per side.
+    assert_eq!(fen::write_with(&canonical, fen::PoolOrder::Canonical), JIEQI_START);
+    assert_eq!(fen::write_with(&canonical, fen::PoolOrder::Pikafish), JIEQI_START_PIKAFISH);
+    // After a reveal (counts of 0 still left out) and with the sixth field.
+    let mut t = canonical.child(mv("h2h9"));
+    t.apply_chance(ChanceOutcome { mover: Some(Role::Cannon), captured: Some(Role::Horse) });
+    let written = fen::write_with(&t, fen::PoolOrder::Pikafish);
+    assert_eq!(written, "xxxxkxxCx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X7/9/XXXXKXXXX b R2A2C1P5N2B2r2a2c2p5n1b2 0 1");
+    assert_eq!(fen::write(&state(v, &written)), fen::write(&t));
+    let f4 = variant("fanqi-4");
+    let det = "xxbakabxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXBAKABXX w N2R1C2P5n2r2c2p4 0 1 b0=R,c6=p";
+    let pika = "xxbakabxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXBAKABXX w R1C2P5N2r2c2p4n2 0 1 b0=R,c6=p";
+    assert_eq!(fen::write_with(&state(f4, det), fen::PoolOrder::Pikafish), pika);
+    assert_eq!(fen::write(&state(f4, pika)), det);
+    // Without a pool the order changes nothing.
+    let x = State::start(variant("xiangqi"), None).expect("start");
+    assert_eq!(fen::write_with(&x, fen::PoolOrder::Pikafish), fen::write(&x));
 }
 
 #[test]

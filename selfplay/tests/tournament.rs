@@ -1,7 +1,9 @@
 //! Tournaments end to end: greedy beats random; PGN records replay exactly; a killed tournament
 //! resumes without losing or repeating games (and ends with the same games as an uninterrupted
 //! run); paired games share their hidden set-up; external UCI engines (our own `anqi uci`, and
-//! Pikafish when it is built and can search) play through the UCI client; the RULES-more.md
+//! Pikafish when it is built and can search) play through the UCI client, each in its dialect
+//! (fake engines named Fairy-Stockfish and Pikafish check the ranks 1-10 and the Jieqi pool order on
+//! the wire; a real Fairy-Stockfish when `FAIRY_STOCKFISH` names one); the RULES-more.md
 //! presets (missile, skill, camel) run through the same runner with their own bots, record,
 //! replay and resume alike, and refuse UCI players.
 
@@ -274,6 +276,169 @@ fn pikafish_if_it_can_search() {
         Ok(s) => eprintln!("skipped: Pikafish forfeits (no NNUE net?): {:?}", s.reasons),
         Err(e) => eprintln!("skipped: Pikafish cannot play here: {e:#}"),
     }
+}
+
+/// A fake UCI engine: `sh <script> <log> <first> <second> <id name…>` logs every line it gets to
+/// `<log>`, announces `id name <id name…>` and a `UCI_Variant` combo (chess, xiangqi, jieqi), and
+/// answers `go` with `<first>` when the position has no moves yet, else `<second>`.
+fn fake_engine(tag: &str) -> PathBuf {
+    let script = tmp(&format!("fake-{tag}.sh"));
+    std::fs::write(
+        &script,
+        r#"#!/bin/sh
+log="$1"; first="$2"; second="$3"; shift 3
+n=0
+while read -r l; do
+  echo "$l" >> "$log"
+  case "$l" in
+    uci) echo "id name $*"; echo "option name UCI_Variant type combo default chess var chess var xiangqi var jieqi"; echo uciok;;
+    isready) echo readyok;;
+    "position "*) n=$(echo "$l" | awk '{ i = 0; for (k = 1; k <= NF; k++) if ($k == "moves") i = k; print (i ? NF - i : 0) }');;
+    go*) if [ "$n" = 0 ]; then echo "bestmove $first ponder a1a2"; else echo "bestmove $second"; fi;;
+    quit) exit 0;;
+  esac
+done
+"#,
+    )
+    .expect("script");
+    script
+}
+
+/// Lines the fake engine logged.
+fn logged(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log).unwrap_or_default().lines().map(str::to_string).collect()
+}
+
+/// Anqi's rank-0 square text shifted to Fairy-Stockfish's ranks (for checking the log).
+fn fsf_move(anqi: &str) -> String {
+    let b = anqi.as_bytes();
+    let r1 = (b[1] - b'0') as u32 + 1;
+    let r2 = (b[3] - b'0') as u32 + 1;
+    format!("{}{r1}{}{r2}{}", b[0] as char, b[2] as char, &anqi[4..])
+}
+
+#[test]
+fn fairy_stockfish_dialect_detected_from_id_name_shifts_ranks_both_ways() {
+    // Fairy-Stockfish counts ranks 1-10: it plays h3e3 (anqi's h2e2) as Red, a10a9 (anqi's
+    // a9a8, legal after any first move of Red's) as Black; max_plies 2 ends each game there.
+    let script = fake_engine("fsf");
+    let log = tmp("fake-fsf.log");
+    let cfg = config(&format!(
+        "name = \"fake-fsf\"\npairs = 2\nmax_plies = 2\nconcurrency = 1\n\
+         [[player]]\nname = \"fsf\"\nspec = \"uci:/bin/sh {} {} h3e3 a10a9 Fairy-Stockfish 011226 LB\"\nmovetime_ms = 10\n\
+         [[player]]\nspec = \"random\"\n",
+        script.display(),
+        log.display()
+    ));
+    let pgn = tmp("fake-fsf.pgn");
+    let s = tournament::run(&cfg, &quiet(&pgn)).expect("runs");
+    assert_eq!(s.games, 4);
+    assert_eq!(s.reasons.get("ply limit"), Some(&4), "{:?}\n{}", s.reasons, std::fs::read_to_string(&pgn).unwrap_or_default());
+    let rs = records(&pgn);
+    check_replays(&rs);
+    let lines = logged(&log);
+    // Fairy-Stockfish starts in chess, so xiangqi is selected too.
+    assert!(lines.iter().any(|l| l == "setoption name UCI_Variant value xiangqi"), "{lines:?}");
+    let start = "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    for r in &rs {
+        assert_eq!(r.moves.len(), 2, "{:?}", r.key);
+        if r.red == "fsf" {
+            assert_eq!(r.moves[0], "h2e2", "{:?}", r.key);
+        } else {
+            // Random's move went out shifted; the answer came back shifted down.
+            assert_eq!(r.moves[1], "a9a8", "{:?}", r.key);
+            let sent = format!("{start} moves {}", fsf_move(&r.moves[0]));
+            assert!(lines.contains(&sent), "{sent:?} not in {lines:?}");
+        }
+    }
+    assert!(lines.iter().any(|l| l == start), "{lines:?}");
+}
+
+#[test]
+fn configured_dialect_overrides_detection_and_an_unknown_engine_speaks_anqi() {
+    // The same engine under another name: detected as anqi's dialect, its h3e3 (an empty point
+    // in anqi's ranks) is illegal, a forfeit; with `dialect = "fairy-stockfish"` it plays.
+    let script = fake_engine("mystery");
+    let log = tmp("fake-mystery.log");
+    let text = |dialect: &str| {
+        format!(
+            "name = \"fake-mystery\"\npairs = 1\nmax_plies = 2\nconcurrency = 1\n\
+             [[player]]\nname = \"mystery\"\nspec = \"uci:/bin/sh {} {} h3e3 a10a9 Mystery 1.0\"\nmovetime_ms = 10\n{dialect}\
+             [[player]]\nspec = \"random\"\n",
+            script.display(),
+            log.display()
+        )
+    };
+    let pgn = tmp("fake-mystery.pgn");
+    let s = tournament::run(&config(&text("")), &quiet(&pgn)).expect("runs");
+    assert_eq!(s.reasons.get("forfeit"), Some(&2), "{:?}", s.reasons);
+    let rs = records(&pgn);
+    // As Red its h3e3 is refused; as Black its a10a9 (rank 10) too.
+    assert!(
+        rs.iter().all(|r| r.outcome.reason.contains("engine move \"h3e3\"") || r.outcome.reason.contains("engine move \"a10a9\"")),
+        "{:?}",
+        rs.iter().map(|r| &r.outcome).collect::<Vec<_>>()
+    );
+    assert!(!logged(&log).iter().any(|l| l.contains("UCI_Variant")), "xiangqi is the default of an anqi-dialect engine");
+    let pgn = tmp("fake-mystery-fsf.pgn");
+    let s = tournament::run(&config(&text("dialect = \"fairy-stockfish\"\n")), &quiet(&pgn)).expect("runs");
+    assert_eq!(s.reasons.get("ply limit"), Some(&2), "{:?}\n{}", s.reasons, std::fs::read_to_string(&pgn).unwrap_or_default());
+    check_replays(&records(&pgn));
+}
+
+#[test]
+fn jieqi_goes_to_a_pikafish_dialect_engine_in_its_pool_order() {
+    let script = fake_engine("pikafish");
+    let log = tmp("fake-pikafish.log");
+    let cfg = config(&format!(
+        "name = \"fake-pikafish\"\nvariant = \"jieqi\"\npairs = 1\nmax_plies = 2\nconcurrency = 1\n\
+         [[player]]\nname = \"pika\"\nspec = \"uci:/bin/sh {} {} h2e2 a9a8 Pikafish 2026-01-02\"\nmovetime_ms = 10\n\
+         [[player]]\nspec = \"random\"\n",
+        script.display(),
+        log.display()
+    ));
+    let pgn = tmp("fake-pikafish.pgn");
+    let s = tournament::run(&cfg, &quiet(&pgn)).expect("runs");
+    assert_eq!(s.reasons.get("ply limit"), Some(&2), "{:?}\n{}", s.reasons, std::fs::read_to_string(&pgn).unwrap_or_default());
+    let rs = records(&pgn);
+    check_replays(&rs);
+    // The records keep anqi's canonical pool order; the engine got Pikafish's R A C P N B.
+    assert!(rs.iter().all(|r| r.setup.fen.contains(" A2B2N2R2C2P5a2b2n2r2c2p5 ")), "{:?}", rs[0].setup.fen);
+    let positions: Vec<String> = logged(&log).into_iter().filter(|l| l.starts_with("position ")).collect();
+    assert_eq!(positions.len(), 2, "{positions:?}");
+    let board = "position fen xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w R2A2C2P5N2B2r2a2c2p5n2b2 0 1";
+    assert!(positions.iter().all(|p| p.starts_with(board)), "{positions:?}");
+    assert!(logged(&log).iter().any(|l| l == "setoption name UCI_Variant value jieqi"));
+}
+
+#[test]
+fn unset_environment_variable_in_a_uci_spec_is_named() {
+    let cfg = config(
+        "name = \"env\"\npairs = 1\n[[player]]\nname = \"fsf\"\nspec = \"uci:${ANQI_TEST_SURELY_UNSET_ENGINE}\"\nmovetime_ms = 10\n\
+         [[player]]\nspec = \"random\"\n",
+    );
+    let e = tournament::run(&cfg, &quiet(&tmp("env.pgn"))).expect_err("unset variable");
+    let msg = format!("{e:#}");
+    assert!(msg.contains("player \"fsf\"") && msg.contains("environment variable ANQI_TEST_SURELY_UNSET_ENGINE is not set"), "{msg}");
+}
+
+#[test]
+fn fairy_stockfish_if_built() {
+    // A real Fairy-Stockfish (built with largeboards=yes, experiments/perf/PEERS.md), named by
+    // FAIRY_STOCKFISH or at the PEERS.md path.
+    let bin = std::env::var("FAIRY_STOCKFISH").unwrap_or_else(|_| "/work/peers/fairy/src/stockfish".into());
+    if !Path::new(&bin).exists() {
+        eprintln!("skipped: no Fairy-Stockfish at {bin:?} (set FAIRY_STOCKFISH)");
+        return;
+    }
+    let cfg = config(&format!(
+        "name = \"fairy-stockfish\"\npairs = 1\nmax_plies = 60\nconcurrency = 1\n[[player]]\nspec = \"uci:{bin}\"\nmovetime_ms = 20\n[[player]]\nspec = \"greedy\"\n"
+    ));
+    let pgn = tmp("fairy-stockfish.pgn");
+    let s = tournament::run(&cfg, &quiet(&pgn)).unwrap_or_else(|e| panic!("{e:#}"));
+    assert_eq!(s.games, 2);
+    assert!(!s.reasons.contains_key("forfeit"), "{:?}\n{}", s.reasons, std::fs::read_to_string(&pgn).unwrap_or_default());
+    check_replays(&records(&pgn));
 }
 
 const MISSILE: &str = r#"

@@ -288,11 +288,33 @@ fn read_king(s: &mut State, extra: &[&str]) -> Result<(), StateFenError> {
     Ok(())
 }
 
-fn write_counts(pool: [[u8; Role::COUNT]; 2]) -> String {
+/// The order in which the §N2 `pool` field lists each side's letters when written. The reader
+/// takes the letters in any order ([`parse`]), so both orders name the same state.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum PoolOrder {
+    /// anqi's canonical order, the one of RULES.md §N2's example: A B N R C P
+    /// (`A2B2N2R2C2P5a2b2n2r2c2p5`). Game records and [`write`] use it.
+    #[default]
+    Canonical,
+    /// The order Pikafish's `jieqi` branch writes (its piece-letter order): R A C P N B
+    /// (`R2A2C2P5N2B2r2a2c2p5n2b2`). For speaking to a Pikafish-dialect engine.
+    Pikafish,
+}
+
+impl PoolOrder {
+    /// The roles in writing order.
+    pub fn roles(self) -> [Role; 6] {
+        match self {
+            PoolOrder::Canonical => [Role::Advisor, Role::Elephant, Role::Horse, Role::Chariot, Role::Cannon, Role::Soldier],
+            PoolOrder::Pikafish => [Role::Chariot, Role::Advisor, Role::Cannon, Role::Soldier, Role::Horse, Role::Elephant],
+        }
+    }
+}
+
+fn write_counts(pool: [[u8; Role::COUNT]; 2], order: PoolOrder) -> String {
     let mut out = String::new();
     for c in Color::ALL {
-        // Pikafish's order: A B N R C P.
-        for role in [Role::Advisor, Role::Elephant, Role::Horse, Role::Chariot, Role::Cannon, Role::Soldier] {
+        for role in order.roles() {
             let n = pool[c.index()][role.index()];
             if n > 0 {
                 out.push(Piece::new(c, role).char());
@@ -320,6 +342,12 @@ fn write_list(entries: &mut [(Color, Square, String)]) -> String {
 
 /// Writes the canonical full-state FEN (RULES.md §N) of `s`.
 pub fn write(s: &State) -> String {
+    write_with(s, PoolOrder::Canonical)
+}
+
+/// Writes the full-state FEN (RULES.md §N) of `s` with the §N2 pool letters in `order`; with
+/// [`PoolOrder::Canonical`] this is [`write`]. Only Fan-qi and Jieqi FENs have a pool.
+pub fn write_with(s: &State, order: PoolOrder) -> String {
     let pos = s.position();
     let g = &pos.rules().attacks.geometry;
     let down = s.face_down();
@@ -332,7 +360,7 @@ pub fn write(s: &State) -> String {
     match v.family {
         Family::Xiangqi => format!("{board} {side} - - {h} {f}"),
         Family::Fanqi => {
-            let pool = write_counts([s.pool(Color::Red), s.pool(Color::Black)]);
+            let pool = write_counts([s.pool(Color::Red), s.pool(Color::Black)], order);
             let mut det: Vec<(Color, Square, String)> = down
                 .filter_map(|sq| {
                     let c = pos.piece_at(sq)?.color;

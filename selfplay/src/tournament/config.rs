@@ -25,6 +25,11 @@
 //! spec = "uci:target/release/anqi uci"
 //! options = { Hash = "16" }      # UCI setoption name/value pairs
 //! timeout_ms = 60000             # UCI: wait this long for bestmove, then score a forfeit
+//! [[player]]
+//! name = "fairy-stockfish"
+//! spec = "uci:${FAIRY_STOCKFISH}" # UCI specs expand ${NAME} / $NAME from the environment
+//! dialect = "fairy-stockfish"    # UCI: "anqi", "pikafish" or "fairy-stockfish" (coordinates and
+//!                                # FEN on the wire, tournament::dialect); default: from `id name`
 //!
 //! [sprt]                         # optional, two players only: stops the match at a bound
 //! elo0 = 0.0
@@ -33,10 +38,12 @@
 //! beta = 0.05
 //! ```
 
+use super::dialect::Dialect;
 use super::sprt::Sprt;
 use anyhow::{bail, Context};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Pairing scheme.
@@ -111,7 +118,7 @@ impl Budget {
 }
 
 /// One `[[player]]`.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerConfig {
     /// Display name (default: the spec).
@@ -130,6 +137,29 @@ pub struct PlayerConfig {
     /// UCI engines only: how long to wait for `bestmove` before scoring a forfeit (default
     /// 30 s plus three times `movetime_ms`).
     pub timeout_ms: Option<u64>,
+    /// UCI engines only: the engine's coordinate and FEN dialect (default: detected from its
+    /// `id name`, [`Dialect::detect`]).
+    pub dialect: Option<Dialect>,
+}
+
+/// As derived, except that an unset `dialect` is left out: [`Config::fingerprint`] hashes this
+/// text, and a configuration written before the key existed keeps its fingerprint (and so can
+/// resume its PGN).
+impl fmt::Debug for PlayerConfig {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("PlayerConfig");
+        d.field("name", &self.name)
+            .field("spec", &self.spec)
+            .field("nodes", &self.nodes)
+            .field("movetime_ms", &self.movetime_ms)
+            .field("depth", &self.depth)
+            .field("options", &self.options)
+            .field("timeout_ms", &self.timeout_ms);
+        if let Some(dialect) = &self.dialect {
+            d.field("dialect", dialect);
+        }
+        d.finish()
+    }
 }
 
 /// The `[sprt]` table.
@@ -258,6 +288,9 @@ impl Config {
                 if p.timeout_ms.is_some() {
                     bail!("player {:?}: key `timeout_ms` is for UCI engines (spec \"uci:…\") only", p.spec);
                 }
+                if p.dialect.is_some() {
+                    bail!("player {:?}: key `dialect` is for UCI engines (spec \"uci:…\") only", p.spec);
+                }
             }
         }
         if let Some(s) = &self.sprt {
@@ -356,6 +389,47 @@ spec = "random"
         assert!(format!("{:#}", Config::parse(&three, "t").expect_err("sprt")).contains("exactly two"));
         let dup = OK.replace("\"random\"", "\"greedy\"");
         assert!(format!("{:#}", Config::parse(&dup, "t").expect_err("dup")).contains("twice"));
+    }
+
+    #[test]
+    fn dialect_key() {
+        let uci = "name = \"t\"\n[[player]]\nspec = \"uci:${FAIRY_STOCKFISH}\"\nmovetime_ms = 100\ndialect = \"fairy-stockfish\"\n[[player]]\nspec = \"greedy\"\n";
+        let c = Config::parse(uci, "t.toml").expect("valid");
+        assert_eq!(c.players[0].dialect, Some(Dialect::FairyStockfish));
+        assert_eq!(c.players[1].dialect, None);
+        let e = Config::parse(&uci.replace("fairy-stockfish", "fsf"), "t.toml").expect_err("unknown dialect");
+        assert!(format!("{e:#}").contains("fairy-stockfish"), "{e:#}");
+        let e = Config::parse(&format!("{OK}dialect = \"pikafish\"\n"), "t.toml").expect_err("not a UCI player");
+        assert!(format!("{e:#}").contains("key `dialect` is for UCI engines"), "{e:#}");
+        // The dialect decides games, so it is part of the fingerprint.
+        let unset = Config::parse(&uci.replace("dialect = \"fairy-stockfish\"\n", ""), "t.toml").expect("valid");
+        assert_ne!(c.fingerprint(), unset.fingerprint());
+    }
+
+    #[test]
+    fn fingerprint_without_dialect_is_unchanged() {
+        // Written by the code before the `dialect` key (a tournament of this file's PGN tag).
+        let text = "name = \"fp\"\npairs = 1\nmax_plies = 10\n[[player]]\nspec = \"uci:target/release/anqi uci\"\ndepth = 1\n\
+                    options = { Hash = \"4\" }\n[[player]]\nspec = \"greedy\"\n";
+        assert_eq!(Config::parse(text, "fp.toml").expect("valid").fingerprint(), "426933a33de4a575");
+    }
+
+    #[test]
+    fn committed_tournament_files_parse() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../configs/tournaments");
+        let mut n = 0;
+        for entry in std::fs::read_dir(&dir).expect("configs/tournaments") {
+            let path = entry.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "toml") {
+                Config::load(&path).unwrap_or_else(|e| panic!("{e:#}"));
+                n += 1;
+            }
+        }
+        assert!(n >= 6, "{n} files");
+        let fsf = Config::load(&dir.join("xiangqi-vs-fairy-stockfish.toml")).expect("valid");
+        assert_eq!((fsf.format, fsf.budget.movetime_ms, fsf.players.len()), (Format::Gauntlet, Some(100), 3));
+        assert_eq!(fsf.players[0].spec, "uci:${FAIRY_STOCKFISH}");
+        assert_eq!(fsf.players[0].dialect, Some(Dialect::FairyStockfish));
     }
 
     #[test]

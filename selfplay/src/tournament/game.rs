@@ -18,6 +18,8 @@
 
 use super::uci_client::{parse_spec, UciClient};
 use super::config::{Budget, PlayerConfig};
+use super::dialect::Dialect;
+use super::envvars;
 use super::ruleset::Ruleset;
 use engine::search::{Bot, Decision};
 use engine::variant::game::VariantGame;
@@ -173,6 +175,8 @@ pub enum PlayerKind {
         go: String,
         /// Per-move timeout.
         timeout: Duration,
+        /// The configured dialect (`None`: detected from the engine's `id name`).
+        dialect: Option<Dialect>,
     },
 }
 
@@ -181,13 +185,21 @@ impl PlayerKind {
     /// are checked by building the bot once (the bots of `ruleset`'s games,
     /// [`Ruleset::check_bot`]).
     ///
+    /// A UCI spec's `${NAME}` / `$NAME` are replaced from the environment ([`envvars`]).
+    ///
     /// # Errors
-    /// An unknown spec, a budget the bot rejects, a UCI engine without any budget, or a UCI
-    /// engine for a RULES-more.md preset ([`super::ruleset::PresetError::Uci`]).
+    /// An unknown spec, a budget the bot rejects, a UCI engine without any budget, a UCI spec
+    /// naming an unset environment variable, or a UCI engine for a RULES-more.md preset
+    /// ([`super::ruleset::PresetError::Uci`]).
     pub fn from_config(p: &PlayerConfig, default: &Budget, ruleset: &Ruleset) -> anyhow::Result<PlayerKind> {
         let own = Budget { nodes: p.nodes, movetime_ms: p.movetime_ms, depth: p.depth };
         let budget = own.or(default);
-        if let Some((program, args)) = parse_spec(&p.spec) {
+        let uci_spec = if p.spec.starts_with("uci:") {
+            Some(envvars::expand(&p.spec).map_err(|e| anyhow::anyhow!("player {:?}: {e}", p.name.as_deref().unwrap_or(&p.spec)))?)
+        } else {
+            None
+        };
+        if let Some((program, args)) = uci_spec.as_deref().and_then(parse_spec) {
             if let Ruleset::Preset(preset) = ruleset {
                 return Err(super::ruleset::PresetError::Uci { player: p.spec.clone(), preset: preset.clone() }.into());
             }
@@ -195,7 +207,7 @@ impl PlayerKind {
                 anyhow::bail!("player {:?}: a UCI engine needs a budget (nodes, movetime_ms or depth)", p.spec);
             }
             let timeout = Duration::from_millis(p.timeout_ms.unwrap_or(budget.movetime_ms.unwrap_or(0) * 3 + 30_000));
-            return Ok(PlayerKind::Uci { program, args, options: p.options.clone(), go: budget.as_go(), timeout });
+            return Ok(PlayerKind::Uci { program, args, options: p.options.clone(), go: budget.as_go(), timeout, dialect: p.dialect });
         }
         if p.spec.starts_with("uci:") {
             anyhow::bail!("player {:?}: expected uci:<program> [args…]", p.spec);
@@ -234,8 +246,8 @@ impl PlayerKind {
     pub fn start(&self, variant: &str, seed: u64) -> anyhow::Result<Agent> {
         match self {
             PlayerKind::Bot(spec) => Ok(Agent::Bot(build_bot(spec, seed).map_err(anyhow::Error::msg)?)),
-            PlayerKind::Uci { program, args, options, go, timeout } => {
-                let mut c = UciClient::start(program, args, options, variant)?;
+            PlayerKind::Uci { program, args, options, go, timeout, dialect } => {
+                let mut c = UciClient::start(program, args, options, variant, *dialect)?;
                 c.new_game()?;
                 Ok(Agent::Uci { client: Box::new(c), go: go.clone(), timeout: *timeout })
             }
@@ -268,17 +280,17 @@ pub enum Agent {
 }
 
 impl Agent {
-    /// The action for the side to move.
+    /// The action for the side to move in `game`, which began at `start`.
     ///
     /// # Errors
     /// The engine failed or answered an illegal move (a forfeit).
-    pub fn choose(&mut self, start_fen: &str, game: &VariantGame) -> Result<Action, String> {
+    pub fn choose(&mut self, start: &State, game: &VariantGame) -> Result<Action, String> {
         let s = game.state();
         match self {
             Agent::Bot(b) => Ok(b.choose(&Decision::in_game(game))),
             Agent::Uci { client, go, timeout } => {
                 let moves: Vec<String> = game.plies().iter().map(|p| p.text.clone()).collect();
-                let m = client.best_move(start_fen, &moves, go, *timeout).map_err(|e| format!("{e:#}"))?;
+                let m = client.best_move(start, &moves, go, *timeout).map_err(|e| format!("{e:#}"))?;
                 let m = m.ok_or_else(|| "engine returned no move in a position with legal moves".to_string())?;
                 notation::parse_action(s, &m).map_err(|e| format!("engine move {m:?}: {e}"))
             }
@@ -377,9 +389,10 @@ pub fn drive<M: Match>(m: &mut M, rules: Rules, opening: &mut Pcg64Mcg) -> Playe
 /// A variant game between two [`Agent`]s, chance resolved by the set-up's deal.
 struct VariantMatch<'a> {
     game: VariantGame,
+    /// The start state, which UCI engines are sent (each in its dialect's FEN).
+    start: State,
     deal: Deal,
     chance_rng: Pcg64Mcg,
-    fen: &'a str,
     red: &'a mut Agent,
     black: &'a mut Agent,
 }
@@ -407,7 +420,7 @@ impl Match for VariantMatch<'_> {
     }
     fn play_player(&mut self) -> Result<(), String> {
         let agent = if self.mover() == Color::Red { &mut *self.red } else { &mut *self.black };
-        let a = agent.choose(self.fen, &self.game)?;
+        let a = agent.choose(&self.start, &self.game)?;
         self.play_action(a);
         Ok(())
     }
@@ -424,10 +437,10 @@ pub fn play(v: &'static Variant, setup: &Setup, rules: Rules, red: &mut Agent, b
     let start = setup.state(v)?;
     let deal = setup.deal(&start);
     let mut m = VariantMatch {
-        game: VariantGame::new(start),
+        game: VariantGame::new(start.clone()),
+        start,
         deal,
         chance_rng: Pcg64Mcg::seed_from_u64(setup.seed ^ CHANCE_SALT),
-        fen: &setup.fen,
         red,
         black,
     };

@@ -4,7 +4,9 @@
 //!
 //! - [`config`]: the TOML file (`configs/tournaments/*.toml`);
 //! - [`game`]: hidden set-ups, players and the game loop (shared with the experiments);
-//! - [`uci_client`]: external engines over UCI;
+//! - [`uci_client`]: external engines over UCI; [`dialect`]: their coordinates and FENs on the
+//!   wire (Fairy-Stockfish's ranks 1-10, Pikafish's Jieqi pool order); [`envvars`]: `${NAME}` in
+//!   their specs;
 //! - [`pgn`]: records, appending and resuming;
 //! - [`elo`], [`sprt`]: statistics;
 //! - [`ruleset`]: a RULES.md variant or a RULES-more.md preset (missile, skill, camel), the one
@@ -12,7 +14,9 @@
 //! - [`runner`]: the schedule, the parallel run, the crosstable.
 
 pub mod config;
+pub mod dialect;
 pub mod elo;
+pub mod envvars;
 pub mod game;
 pub mod pgn;
 pub mod ruleset;

@@ -1,12 +1,17 @@
 //! The client side of UCI for xiangqi: starts an external engine as a subprocess and asks it for
-//! moves (Pikafish's dialect, which `anqi uci` also speaks).
+//! moves, in the engine's [`Dialect`] (anqi's and Pikafish's ICCS ranks 0-9, or
+//! Fairy-Stockfish's ranks 1-10).
 //!
-//! Session: `uci` … `uciok`; `setoption name K value V` for each configured option, and
-//! `setoption name UCI_Variant value <variant>` for any variant other than `xiangqi` (the engine
-//! must announce that option); `isready` … `readyok`. Per game `ucinewgame`, `isready`. Per move
-//! `position fen <start FEN> moves <m1> <m2> …` then the budget's `go …`, answered by
-//! `bestmove <move>`. Moves are the record strings of the game (ICCS, with Pikafish's Jieqi
-//! reveal letters, RULES.md §F8), and the start is the full-state FEN of RULES.md §N.
+//! Session: `uci` … `uciok` (the `id name` picks the dialect unless the player's configuration
+//! names one); `setoption name K value V` for each configured option, and
+//! `setoption name UCI_Variant value <variant>` for any variant other than `xiangqi`, and for
+//! xiangqi too in the Fairy-Stockfish dialect (the engine must announce that option, and when it
+//! lists its values, the variant must be one); `isready` … `readyok`. Per game `ucinewgame`,
+//! `isready`. Per move `position fen <start FEN> moves <m1> <m2> …` then the budget's `go …`,
+//! answered by `bestmove <move>`. Moves are the record strings of the game (ICCS, with
+//! Pikafish's Jieqi reveal letters, RULES.md §F8), and the start is the full-state FEN of
+//! RULES.md §N, both as the dialect writes them ([`Dialect::move_out`], [`Dialect::fen`]); the
+//! `bestmove` is read back with [`Dialect::move_in`].
 //!
 //! **Information caveat**: in Surprise and the owner's-choice Fan-qi modes the full-state FEN
 //! lists both sides' hidden set-ups, so an external engine plays those variants as an oracle; in
@@ -17,7 +22,9 @@
 //! Every wait has a timeout; an engine that dies, stalls or answers nonsense yields an error (the
 //! tournament scores it as a forfeit). The process is sent `quit` and killed on drop.
 
+use super::dialect::Dialect;
 use anyhow::{anyhow, bail, Context};
+use engine::variant::State;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -36,17 +43,28 @@ pub struct UciClient {
     pub name: String,
     /// Names of the options the engine announced.
     pub options: Vec<String>,
+    /// The `var` values of a `UCI_Variant` combo option, if the engine announced them.
+    pub variants: Vec<String>,
+    /// How the engine writes moves and FENs: as configured, else detected from `name`.
+    pub dialect: Dialect,
     /// Every line received, most recent last (kept short: for error messages).
     recent: Vec<String>,
 }
 
 impl UciClient {
-    /// Starts `program args…`, runs the handshake, sets `options` and the variant.
+    /// Starts `program args…`, runs the handshake, settles the dialect (`dialect`, else
+    /// [`Dialect::detect`] on the `id name`), sets `options` and the variant.
     ///
     /// # Errors
     /// The program cannot start, or does not complete the handshake in time, or lacks
-    /// `UCI_Variant` for a variant other than `xiangqi`.
-    pub fn start(program: &str, args: &[String], options: &BTreeMap<String, String>, variant: &str) -> anyhow::Result<UciClient> {
+    /// `UCI_Variant` (or that option's value) for a variant it must be told.
+    pub fn start(
+        program: &str,
+        args: &[String],
+        options: &BTreeMap<String, String>,
+        variant: &str,
+        dialect: Option<Dialect>,
+    ) -> anyhow::Result<UciClient> {
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -65,7 +83,16 @@ impl UciClient {
                 }
             }
         });
-        let mut c = UciClient { child, stdin, rx, name: program.to_string(), options: Vec::new(), recent: Vec::new() };
+        let mut c = UciClient {
+            child,
+            stdin,
+            rx,
+            name: program.to_string(),
+            options: Vec::new(),
+            variants: Vec::new(),
+            dialect: Dialect::Anqi,
+            recent: Vec::new(),
+        };
         c.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         loop {
@@ -74,17 +101,24 @@ impl UciClient {
                 c.name = n.trim().to_string();
             } else if let Some(rest) = line.strip_prefix("option name ") {
                 let name = rest.split(" type ").next().unwrap_or(rest).trim();
+                if name.eq_ignore_ascii_case("UCI_Variant") {
+                    c.variants = combo_values(rest);
+                }
                 c.options.push(name.to_string());
             } else if line.trim() == "uciok" {
                 break;
             }
         }
+        c.dialect = dialect.unwrap_or_else(|| Dialect::detect(&c.name));
         for (k, v) in options {
             c.send(&format!("setoption name {k} value {v}"))?;
         }
-        if variant != "xiangqi" {
+        if variant != "xiangqi" || c.dialect.always_sets_variant() {
             if !c.options.iter().any(|o| o.eq_ignore_ascii_case("UCI_Variant")) {
-                bail!("UCI engine {:?} has no UCI_Variant option, so it cannot play {variant:?}", c.name);
+                bail!("UCI engine {:?} ({} dialect) has no UCI_Variant option, so it cannot be told to play {variant:?}", c.name, c.dialect);
+            }
+            if !c.variants.is_empty() && !c.variants.iter().any(|v| v == variant) {
+                bail!("UCI engine {:?}: its UCI_Variant does not offer {variant:?} (it offers {})", c.name, c.variants.join(", "));
             }
             c.send(&format!("setoption name UCI_Variant value {variant}"))?;
         }
@@ -132,16 +166,15 @@ impl UciClient {
         self.ready(Instant::now() + HANDSHAKE_TIMEOUT)
     }
 
-    /// Sends the position and `go`, and returns the `bestmove` text (`None` for `(none)`/`0000`).
+    /// Sends the position (the FEN of `start` and the record strings `moves`, both in the
+    /// engine's dialect) and `go`, and returns the `bestmove` text in anqi's coordinates (`None`
+    /// for `(none)`/`0000`).
     ///
     /// # Errors
-    /// The engine died, stalled past `timeout`, or sent a malformed `bestmove`.
-    pub fn best_move(&mut self, start_fen: &str, moves: &[String], go: &str, timeout: Duration) -> anyhow::Result<Option<String>> {
-        let mut pos = format!("position fen {start_fen}");
-        if !moves.is_empty() {
-            pos.push_str(" moves ");
-            pos.push_str(&moves.join(" "));
-        }
+    /// The engine died, stalled past `timeout`, or sent a malformed `bestmove` (or one off the
+    /// board in its dialect).
+    pub fn best_move(&mut self, start: &State, moves: &[String], go: &str, timeout: Duration) -> anyhow::Result<Option<String>> {
+        let pos = position_command(self.dialect, start, moves);
         self.send(&pos)?;
         self.send(go)?;
         let deadline = Instant::now() + timeout;
@@ -152,7 +185,7 @@ impl UciClient {
                 return match t.next() {
                     None => bail!("UCI engine {:?}: empty bestmove", self.name),
                     Some("(none)") | Some("0000") => Ok(None),
-                    Some(m) => Ok(Some(m.to_string())),
+                    Some(m) => Ok(Some(self.dialect.move_in(m).with_context(|| format!("UCI engine {:?}", self.name))?)),
                 };
             }
         }
@@ -173,6 +206,33 @@ impl Drop for UciClient {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// The `position fen … moves …` line for `start` and `moves` in `dialect`.
+pub fn position_command(dialect: Dialect, start: &State, moves: &[String]) -> String {
+    let mut pos = format!("position fen {}", dialect.fen(start));
+    if !moves.is_empty() {
+        pos.push_str(" moves");
+        for m in moves {
+            pos.push(' ');
+            pos.push_str(&dialect.move_out(m));
+        }
+    }
+    pos
+}
+
+/// The `var` values of an `option name … type combo … var A var B` line (after `option name `).
+fn combo_values(rest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut words = rest.split_whitespace();
+    while let Some(w) = words.next() {
+        if w == "var" {
+            if let Some(v) = words.next() {
+                out.push(v.to_string());
+            }
+        }
+    }
+    out
 }
 
 /// Splits `uci:<program> [args…]` into program and arguments (`None` for other specs).
@@ -197,7 +257,31 @@ mod tests {
 
     #[test]
     fn missing_program_is_an_error() {
-        let e = UciClient::start("/nonexistent/engine", &[], &BTreeMap::new(), "xiangqi").err().expect("no such program");
+        let e = UciClient::start("/nonexistent/engine", &[], &BTreeMap::new(), "xiangqi", None).err().expect("no such program");
         assert!(format!("{e:#}").contains("starting UCI engine"));
+    }
+
+    #[test]
+    fn combo_values_are_read() {
+        assert_eq!(combo_values("UCI_Variant type combo default chess var xiangqi var janggi"), vec!["xiangqi", "janggi"]);
+        assert!(combo_values("Hash type spin default 16 min 1 max 33554432").is_empty());
+    }
+
+    #[test]
+    fn position_commands_per_dialect() {
+        let v: &'static engine::variant::Variant = Box::leak(Box::new(engine::variant::Variant::load("jieqi").expect("jieqi")));
+        let s = State::start(v, None).expect("start");
+        let moves = vec!["h2e2C".to_string(), "h9g7n".to_string()];
+        let board = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w";
+        assert_eq!(
+            position_command(Dialect::Anqi, &s, &moves),
+            format!("position fen {board} A2B2N2R2C2P5a2b2n2r2c2p5 0 1 moves h2e2C h9g7n")
+        );
+        assert_eq!(
+            position_command(Dialect::Pikafish, &s, &moves),
+            format!("position fen {board} R2A2C2P5N2B2r2a2c2p5n2b2 0 1 moves h2e2C h9g7n")
+        );
+        assert_eq!(position_command(Dialect::FairyStockfish, &s, &moves[..1]), format!("position fen {board} A2B2N2R2C2P5a2b2n2r2c2p5 0 1 moves h3e3C"));
+        assert_eq!(position_command(Dialect::FairyStockfish, &s, &[]), format!("position fen {board} A2B2N2R2C2P5a2b2n2r2c2p5 0 1"));
     }
 }
