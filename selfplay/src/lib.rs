@@ -6,3 +6,4 @@ pub mod experiments;
 pub mod farm;
 pub mod tournament;
 pub mod uci;
+pub mod uci_hidden;

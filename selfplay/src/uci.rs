@@ -1,5 +1,6 @@
 //! A UCI engine speaking Pikafish's dialect for xiangqi (`anqi uci`), with the alpha-beta searcher
-//! of [`engine::search::alphabeta`].
+//! of [`engine::search::alphabeta`] (and, in the hidden variants, the view search of
+//! [`crate::uci_hidden`]).
 //!
 //! Commands:
 //! - `uci` → `id name anqi <version>`, `id author …`, the options, `uciok`;
@@ -25,15 +26,15 @@
 //! printed. Every output line is flushed at once.
 //!
 //! **Jieqi** (`setoption name UCI_Variant value jieqi`) and the other hidden-information
-//! variants: the position is the full state of RULES.md §N (`X`/`x` face-down pieces and the pool
-//! of undetermined types, Pikafish's Jieqi FEN; `startpos` is the variant's start), and a move that
-//! turns up a face-down piece, or captures one, must carry the revealed types as in Pikafish's
+//! variants: the position is a full state of RULES.md §N (`X`/`x` face-down pieces and the pool
+//! of undetermined types, Pikafish's Jieqi FEN; `startpos` is the variant's start), a view FEN of
+//! the side to move (`view=w|b`, docs/notation.md §2) or JieqiBox's six-field Jieqi FEN; a move
+//! that turns up a face-down piece, or captures one, carries the revealed types as in Pikafish's
 //! Jieqi UCI (RULES.md §F8): a fifth character for the moved piece (or the captured one), a
-//! sixth when both (`b0c2R`, `h2h9Nr`; case is not significant). **Limitation**: the search is
-//! the alpha-beta of standard xiangqi run on the position core — a face-down piece is searched and
-//! valued as its start point's type, as if it stayed that type after moving; reveals, the pool
-//! and chance are ignored, and flips or negotiation are never played. The move it returns is
-//! legal, but its play in those variants is only an approximation.
+//! sixth when both (`b0c2R`, `h2h9Nr`; case is not significant). The search plays the hidden
+//! game from the side to move's view ([`crate::uci_hidden`]): determinizations of what it cannot
+//! see, reveals as chance nodes weighted by the pool, Surprise flips and face-down moves searched,
+//! the game's record seen; it never reads the hidden part of a full-state FEN.
 
 use engine::repetition::RecordPly;
 use engine::variant::given::Given;
@@ -344,6 +345,10 @@ impl<W: Write + Send + 'static> Engine<W> {
         };
         self.end_job(true);
         let state = self.state.clone();
+        if matches!(state.variant().family, Family::Surprise | Family::Fanqi) {
+            self.go_hidden(go, state);
+            return;
+        }
         let mut roots = alphabeta::oracle_root_moves(&state);
         if !go.searchmoves.is_empty() {
             roots.retain(|m| go.searchmoves.contains(m));
@@ -403,6 +408,51 @@ impl<W: Write + Send + 'static> Engine<W> {
                     }
                 }
                 None => out.line("bestmove (none)"),
+            }
+            searcher
+        });
+        self.job = Some(Job { stop: job_stop, infinite, handle });
+    }
+
+    /// `go` in a hidden-information variant: [`crate::uci_hidden::search`] from the side to
+    /// move's view, on its own thread like the xiangqi search.
+    fn go_hidden(&mut self, go: Go, state: State) {
+        let us = state.position().turn();
+        let mut limits = crate::uci_hidden::HiddenLimits { depth: go.depth, nodes: go.nodes, ..Default::default() };
+        if !go.searchmoves.is_empty() {
+            limits.searchmoves = state.legal_actions().into_iter().filter(|a| matches!(a, Action::Move { from, to, .. } if go.searchmoves.iter().any(|m| m.from == *from && m.to == *to))).collect();
+        }
+        if let Some(mt) = go.movetime {
+            limits.time_ms = Some(mt.saturating_sub(MOVE_OVERHEAD_MS / 3).max(1));
+        }
+        let (time, inc) = match us {
+            Color::Red => (go.wtime, go.winc.unwrap_or(0)),
+            Color::Black => (go.btime, go.binc.unwrap_or(0)),
+        };
+        if let Some(time) = time {
+            let (soft, hard) = allocate(time, inc, go.movestogo);
+            limits.soft_time_ms = Some(soft);
+            limits.time_ms = Some(limits.time_ms.map_or(hard, |h| h.min(hard)));
+        }
+        let infinite = go.infinite || go.ponder;
+        let stop = Arc::new(AtomicBool::new(false));
+        let searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));
+        let out = self.out.clone();
+        let record: Vec<RecordPly> = self.start.iter().chain(&self.history).copied().collect();
+        let job_stop = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let best = crate::uci_hidden::search(&state, &record, &limits, &stop, &mut |l| out.line(l));
+            if infinite {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
+            }
+            match best {
+                Some(a) => out.line(&format!("bestmove {}", vnot::action_string(&state, a))),
+                None => {
+                    out.line("info depth 0 score mate 0");
+                    out.line("bestmove (none)");
+                }
             }
             searcher
         });

@@ -208,3 +208,41 @@ fn jieqi_dialect() {
     assert!(!out.contains("error"), "{out}");
     assert!(is_iccs(bestmove(&out)));
 }
+
+/// `anqi uci` plays the hidden game from its side's view (issue 13 item 4): two full states that
+/// differ only in what the side to move cannot see (the opponent's Surprise layout) get the same
+/// search, `info` lines and move, and that side's view FEN is searched the same way; in Jieqi a
+/// search from the start answers a legal move.
+#[test]
+fn hidden_variants_are_searched_from_the_side_to_moves_view() {
+    let run = |variant: &str, fen: &str| {
+        let out = session(&format!("setoption name UCI_Variant value {variant}\nposition fen {fen}\ngo depth 2\n"));
+        assert!(!out.contains("error"), "{out}");
+        let infos: Vec<String> = out.lines().filter(|l| l.starts_with("info depth")).map(|l| l.split(" nps ").next().unwrap_or(l).to_string()).collect();
+        (infos, bestmove(&out).to_string())
+    };
+    // Surprise, Red to move after 1. h2e2 h9g7: Black's layout A or C5 (Red cannot see it).
+    let surprise = |black: &str| {
+        let v: &'static engine::variant::Variant = Box::leak(Box::new(engine::variant::Variant::load("surprise").expect("preset")));
+        let mut s = engine::variant::State::start(v, Some(("C3", black))).expect("start");
+        for m in ["h2e2", "h9g7"] {
+            let a = engine::variant::notation::parse_action(&s, m).expect("move");
+            s.apply(a);
+        }
+        s
+    };
+    let (a, c5) = (surprise("A"), surprise("C5"));
+    let (ia, ba) = run("surprise", &engine::variant::fen::write(&a));
+    let (ic, bc) = run("surprise", &engine::variant::fen::write(&c5));
+    assert_eq!((ia.clone(), ba.clone()), (ic, bc), "the hidden layout changed the search");
+    assert!(!ia.is_empty(), "info lines");
+    // The same position given as Red's view FEN.
+    let view = engine::variant::View::new(&a, engine::Color::Red);
+    let (iv, bv) = run("surprise", view.fen());
+    assert_eq!((iv, bv), (ia, ba));
+    // Jieqi: a reveal move is answered with a legal move text (the GUI adds the letters).
+    let out = session("setoption name UCI_Variant value jieqi\nposition startpos moves h2e2C h9g7n\ngo movetime 300\n");
+    assert!(!out.contains("error"), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("info depth 1 ")), "{out}");
+    assert!(is_iccs(bestmove(&out)), "{out}");
+}

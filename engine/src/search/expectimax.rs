@@ -135,6 +135,8 @@ pub struct Expectimax {
     stopped: bool,
     /// The game's public record and the search path (hashes by [`public_hash`]).
     path: Vec<RecordPly>,
+    /// An outside stop flag (a UCI `stop`), polled with the budgets.
+    stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Ordering key: captures by most valuable victim, least valuable attacker; then flips.
@@ -159,7 +161,13 @@ fn searchable(a: &Action) -> bool {
 impl Expectimax {
     /// A searcher with `cfg`.
     pub fn new(cfg: ExpectimaxConfig) -> Expectimax {
-        Expectimax { cfg, nodes: 0, start: Instant::now(), stopped: false, path: Vec::new() }
+        Expectimax { cfg, nodes: 0, start: Instant::now(), stopped: false, path: Vec::new(), stop: None }
+    }
+
+    /// This searcher stopping when `flag` is raised (polled every 1024 nodes, as the clock).
+    pub fn with_stop(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Expectimax {
+        self.stop = Some(flag);
+        self
     }
 
     /// Iterative deepening to the configured depth within the budgets; the scores of every root
@@ -271,6 +279,9 @@ impl Expectimax {
             }
         }
         if self.nodes.is_multiple_of(1024) {
+            if self.stop.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
+                self.stopped = true;
+            }
             if let Some(ms) = self.cfg.ms {
                 if self.start.elapsed().as_millis() as u64 >= ms {
                     self.stopped = true;

@@ -243,11 +243,14 @@ impl PlayerKind {
     ///
     /// # Errors
     /// The bot spec or the engine fails to start.
-    pub fn start(&self, variant: &str, seed: u64) -> anyhow::Result<Agent> {
+    /// An engine whose dialect cannot be given the variant's positions without what its side
+    /// may not know (a secret set-up to a non-anqi engine) is refused ([`super::engine_view`]).
+    pub fn start(&self, variant: &'static Variant, seed: u64) -> anyhow::Result<Agent> {
         match self {
             PlayerKind::Bot(spec) => Ok(Agent::Bot(build_bot(spec, seed).map_err(anyhow::Error::msg)?)),
             PlayerKind::Uci { program, args, options, go, timeout, dialect } => {
-                let mut c = UciClient::start(program, args, options, variant, *dialect)?;
+                let mut c = UciClient::start(program, args, options, &variant.name, *dialect)?;
+                super::engine_view::check_variant_dialect(c.dialect(), variant).map_err(|e| anyhow::anyhow!("UCI engine {program:?}: {e}"))?;
                 c.new_game()?;
                 Ok(Agent::Uci { client: Box::new(c), go: go.clone(), timeout: *timeout })
             }
@@ -289,8 +292,10 @@ impl Agent {
         match self {
             Agent::Bot(b) => Ok(b.choose(&Decision::in_game(game))),
             Agent::Uci { client, go, timeout } => {
-                let moves: Vec<String> = game.plies().iter().map(|p| p.text.clone()).collect();
-                let m = client.best_move(start, &moves, go, *timeout).map_err(|e| format!("{e:#}"))?;
+                // Only what this side may know (engine_view): a view FEN under a secret set-up,
+                // capture letters it did not see dropped.
+                let pos = super::engine_view::position_for(client.dialect(), start, game, s.turn())?;
+                let m = client.best_move_at(&pos, go, *timeout).map_err(|e| format!("{e:#}"))?;
                 let m = m.ok_or_else(|| "engine returned no move in a position with legal moves".to_string())?;
                 notation::parse_action(s, &m).map_err(|e| format!("engine move {m:?}: {e}"))
             }

@@ -16,6 +16,7 @@
 pub mod config;
 pub mod dialect;
 pub mod elo;
+pub mod engine_view;
 pub mod envvars;
 pub mod game;
 pub mod pgn;

@@ -117,8 +117,8 @@ impl Ruleset {
     pub fn play(&self, setup: &Setup, rules: Rules, red: &PlayerKind, black: &PlayerKind, seeds: (u64, u64)) -> anyhow::Result<Played> {
         match self {
             Ruleset::Variant(v) => {
-                let mut r = red.start(&v.name, seeds.0)?;
-                let mut b = black.start(&v.name, seeds.1)?;
+                let mut r = red.start(v, seeds.0)?;
+                let mut b = black.start(v, seeds.1)?;
                 game::play(v, setup, rules, &mut r, &mut b)
             }
             Ruleset::Preset(p) => Ok(play_preset(p, setup, rules, [red, black], seeds)?),

@@ -175,7 +175,21 @@ impl UciClient {
     /// board in its dialect).
     pub fn best_move(&mut self, start: &State, moves: &[String], go: &str, timeout: Duration) -> anyhow::Result<Option<String>> {
         let pos = position_command(self.dialect, start, moves);
-        self.send(&pos)?;
+        self.best_move_at(&pos, go, timeout)
+    }
+
+    /// The engine's dialect (configured or detected).
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Sends the `position …` line `pos` (see [`super::engine_view::position_for`]) and `go`;
+    /// the engine's best move in anqi's coordinates, `None` for `(none)` / `0000`.
+    ///
+    /// # Errors
+    /// The engine died, timed out or answered malformed text.
+    pub fn best_move_at(&mut self, pos: &str, go: &str, timeout: Duration) -> anyhow::Result<Option<String>> {
+        self.send(pos)?;
         self.send(go)?;
         let deadline = Instant::now() + timeout;
         loop {

@@ -1,0 +1,113 @@
+//! What a UCI engine in a tournament is sent: exactly what its side may know (issue 13 item 3;
+//! DEVELOPERS.md "information security": a player receives only what its rules show it).
+//!
+//! - Perfect-information games (xiangqi, King chess, Fan-qi with nothing hidden): the start FEN
+//!   and the record, in the engine's dialect.
+//! - Jieqi and the random Fan-qi modes: the start FEN is public (every piece face-down, the whole
+//!   pool); a captured face-down piece's identity is seen only by the capturer (RULES.md §F6), so
+//!   in an engine that did not see it the record's capture letter is dropped (as JieqiBox sends
+//!   it). The moved piece's reveal letter is public and stays.
+//! - Surprise and owner's-choice Fan-qi: the opponent's set-up is secret (§S2, §F3), and every
+//!   full-state FEN holds it. An anqi-dialect engine is sent its side's view FEN of the current
+//!   position (`view=w|b`, docs/notation.md §2; no record: a view cannot be replayed from the
+//!   start without the hidden set-up); an engine of another dialect cannot read a view and is
+//!   refused for these presets, with an error naming why.
+//!
+//! In every case the text is a function of the engine side's information set, so two games that
+//! differ only in what that side cannot see send it the same bytes (`selfplay/tests/no_leak.rs`).
+
+use super::dialect::Dialect;
+use super::uci_client::position_command;
+use engine::variant::config::{Family, Placement};
+use engine::variant::game::VariantGame;
+use engine::variant::game_state::sees_captured;
+use engine::variant::state::ChanceOutcome;
+use engine::variant::{notation, State, Variant, View};
+use engine::Color;
+
+/// How much of a variant's hidden information reaches a UCI engine.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Secrecy {
+    /// Nothing is hidden: start FEN and record as they are.
+    Open,
+    /// Captured face-down identities are private to the capturer: drop the letters not seen.
+    CapturerOnly,
+    /// A secret set-up: only a view FEN of the current position (anqi dialect only).
+    SecretSetup,
+}
+
+/// The secrecy class of the game that `start` begins.
+pub fn secrecy(start: &State) -> Secrecy {
+    variant_secrecy(start.variant())
+}
+
+/// The secrecy class of a variant's games.
+pub fn variant_secrecy(v: &Variant) -> Secrecy {
+    match v.family {
+        Family::Surprise => Secrecy::SecretSetup,
+        Family::Fanqi => match v.fanqi.placement() {
+            Placement::Owner => Secrecy::SecretSetup,
+            Placement::Random => Secrecy::CapturerOnly,
+            Placement::None | Placement::Fixed => Secrecy::Open,
+        },
+        _ => Secrecy::Open,
+    }
+}
+
+/// Whether an engine of `dialect` can play the game that `start` begins without being given
+/// what its side may not know.
+///
+/// # Errors
+/// Why not, naming the dialect and the hidden set-up.
+pub fn check_dialect(dialect: Dialect, start: &State) -> Result<(), String> {
+    check_variant_dialect(dialect, start.variant())
+}
+
+/// [`check_dialect`] for a variant, before any game starts.
+///
+/// # Errors
+/// Why an engine of `dialect` cannot play `v`.
+pub fn check_variant_dialect(dialect: Dialect, v: &Variant) -> Result<(), String> {
+    if variant_secrecy(v) == Secrecy::SecretSetup && dialect != Dialect::Anqi {
+        return Err(format!(
+            "{} hides each side's set-up ({}); every full-state FEN holds the opponent's, and a {dialect} engine reads no view FEN, so it cannot be sent the position without being told what it may not know (use an engine that speaks anqi's view dialect)",
+            v.name,
+            if v.family == Family::Surprise { "RULES.md §S2 layouts" } else { "RULES.md §F3 arrangement" },
+        ));
+    }
+    Ok(())
+}
+
+/// The `position …` line for the engine playing `side` in `game` (which began at `start`).
+///
+/// # Errors
+/// [`check_dialect`]'s refusal, or a record that does not replay from `start`.
+pub fn position_for(dialect: Dialect, start: &State, game: &VariantGame, side: Color) -> Result<String, String> {
+    check_dialect(dialect, start)?;
+    match secrecy(start) {
+        Secrecy::Open => Ok(position_command(dialect, start, &game.plies().iter().map(|p| p.text.clone()).collect::<Vec<_>>())),
+        Secrecy::SecretSetup => Ok(format!("position fen {}", View::new(game.state(), side).fen())),
+        Secrecy::CapturerOnly => Ok(position_command(dialect, start, &record_as_seen(start, game, side)?)),
+    }
+}
+
+/// The record strings of `game` as `side` saw them: a captured face-down piece's letter is kept
+/// only where `side` saw its identity (§F6 and the variant's capture-knowledge option).
+fn record_as_seen(start: &State, game: &VariantGame, side: Color) -> Result<Vec<String>, String> {
+    let mut s = start.clone();
+    let mut out = Vec::with_capacity(game.plies().len());
+    for p in game.plies() {
+        let mover = s.turn();
+        let seen = match p.chance {
+            Some(o) if o.captured.is_some() && !sees_captured(&s, mover, side) => Some(ChanceOutcome { mover: o.mover, captured: None }),
+            other => other,
+        };
+        out.push(notation::record_string(&s, p.action, seen));
+        s.try_apply(p.action).map_err(|e| format!("record replay: {e}"))?;
+        if s.is_chance() {
+            let o = p.chance.ok_or("record replay: a chance node without its outcome")?;
+            s.apply_chance(o);
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,110 @@
+//! The no-leak battery's torch and UCI half (issue 13 item 8; the engine half is
+//! `engine/tests/no_leak.rs`): the `net:` bot with a smoke checkpoint chooses alike in two states
+//! of one information set, and a UCI engine in a tournament is sent identical bytes in two games
+//! that differ only in what its side cannot see.
+
+use engine::search::Decision;
+use engine::variant::game::VariantGame;
+use engine::variant::{fen as vfen, notation, State, Variant, View};
+use engine::Color;
+use models::checkpoint::{self, SaveInfo};
+use models::net::{Net, NetConfig};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use selfplay::tournament::dialect::Dialect;
+use selfplay::tournament::engine_view::{check_variant_dialect, position_for};
+
+fn variant(name: &str) -> &'static Variant {
+    Box::leak(Box::new(Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))))
+}
+
+/// Jieqi from the start: Red's face-down h2 piece (revealed a chariot) takes the face-down piece
+/// on h9, whose identity only Red sees, then Black plays `b9c7` revealing a horse.
+fn jieqi_game(captured: char) -> (State, VariantGame) {
+    let start = State::start(variant("jieqi"), None).expect("start");
+    let mut g = VariantGame::new(start.clone());
+    for text in [format!("h2h9R{captured}"), "b9c7N".to_string()] {
+        let (a, o) = notation::parse_record(g.state(), &text).expect("record");
+        g.play(a, |outs| o.unwrap_or(outs[0].0));
+    }
+    (start, g)
+}
+
+#[test]
+fn no_leak_uci_engine_gets_only_what_its_side_may_know_in_jieqi() {
+    let (start, n) = jieqi_game('n');
+    let (_, r) = jieqi_game('r');
+    for dialect in [Dialect::Anqi, Dialect::Pikafish] {
+        // Black (to move) never saw what Red took: the same bytes in both games.
+        let bn = position_for(dialect, &start, &n, Color::Black).expect("position");
+        let br = position_for(dialect, &start, &r, Color::Black).expect("position");
+        assert_eq!(bn, br, "{dialect}");
+        assert!(bn.contains(" h2h9R ") || bn.contains(" h2h9R b"), "the mover's reveal is public: {bn}");
+        // Red, the capturer, is sent the letter it saw.
+        let rn = position_for(dialect, &start, &n, Color::Red).expect("position");
+        let rr = position_for(dialect, &start, &r, Color::Red).expect("position");
+        assert_ne!(rn, rr, "{dialect}");
+        assert!(rn.contains("h2h9Rn"), "{rn}");
+    }
+}
+
+#[test]
+fn no_leak_uci_engine_gets_a_view_under_a_secret_set_up() {
+    // Surprise: two games that differ only in Black's secret layout send Red's engine one view.
+    let v = variant("surprise");
+    let mut sent = Vec::new();
+    for black in ["A", "C5"] {
+        let start = State::start(v, Some(("C3", black))).expect("start");
+        let mut g = VariantGame::new(start.clone());
+        for m in ["h2e2", "h9g7"] {
+            let (a, o) = notation::parse_record(g.state(), m).expect("record");
+            g.play(a, |outs| o.unwrap_or(outs[0].0));
+        }
+        let line = position_for(Dialect::Anqi, &start, &g, Color::Red).expect("anqi dialect");
+        assert!(line.contains("view=w"), "{line}");
+        assert!(!line.contains(&vfen::write(g.state())), "not the full state");
+        sent.push(line);
+    }
+    assert_eq!(sent[0], sent[1]);
+    // Engines that read no view FEN are refused, naming why.
+    for d in [Dialect::Pikafish, Dialect::FairyStockfish] {
+        let err = check_variant_dialect(d, v).expect_err("refused");
+        assert!(err.contains("§S2") && err.contains("view"), "{err}");
+    }
+    assert!(check_variant_dialect(Dialect::Pikafish, variant("jieqi")).is_ok());
+    assert!(check_variant_dialect(Dialect::FairyStockfish, variant("xiangqi")).is_ok());
+}
+
+#[test]
+fn no_leak_net_bot_chooses_alike_in_one_information_set() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
+    let info = SaveInfo { step: 0, variant: "surprise", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
+    checkpoint::save(dir.path(), &net, None, info).expect("save");
+    let spec = format!("net:checkpoint={},sims=16", dir.path().display());
+    for name in ["surprise", "jieqi"] {
+        let v = variant(name);
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        let mut positions = 0;
+        while positions < 20 {
+            let mut g = VariantGame::new(State::new_game(v));
+            for _ in 0..rng.random_range(0..40) {
+                if g.outcome().is_some() {
+                    break;
+                }
+                let acts = g.state().legal_actions();
+                let a = acts[rng.random_range(0..acts.len())];
+                g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
+            }
+            let s = g.state().clone();
+            if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
+                continue;
+            }
+            let d = View::new(&s, s.turn()).sample(&mut rng);
+            let a1 = selfplay::bots::from_spec(&spec, 5).expect("net bot").choose(&Decision::new(&s));
+            let a2 = selfplay::bots::from_spec(&spec, 5).expect("net bot").choose(&Decision::new(&d));
+            assert_eq!(a1, a2, "{name}: the net bot chose differently in one information set: {}", vfen::write(&s));
+            positions += 1;
+        }
+    }
+}
