@@ -3,10 +3,11 @@
 //!
 //! - Perfect-information games (xiangqi, King chess, Fan-qi with nothing hidden): the start FEN
 //!   and the record, in the engine's dialect.
-//! - Jieqi and the random Fan-qi modes: the start FEN is public (every piece face-down, the whole
-//!   pool); a captured face-down piece's identity is seen only by the capturer (RULES.md §F6), so
-//!   in an engine that did not see it the record's capture letter is dropped (as JieqiBox sends
-//!   it). The moved piece's reveal letter is public and stays.
+//! - Jieqi and the random Fan-qi modes: a captured face-down piece's identity is seen only by the
+//!   capturer (RULES.md §F6). A Pikafish-dialect engine gets the public start FEN and the record
+//!   with the capture letters its side did not see dropped (as JieqiBox sends it; the moved
+//!   piece's reveal letter is public and stays); an anqi-dialect engine gets its side's view FEN of
+//!   the current position, which it reads (a record with a letter dropped could not be replayed).
 //! - Surprise and owner's-choice Fan-qi: the opponent's set-up is secret (§S2, §F3), and every
 //!   full-state FEN holds it. An anqi-dialect engine is sent its side's view FEN of the current
 //!   position (`view=w|b`, docs/notation.md §2; no record: a view cannot be replayed from the
@@ -86,7 +87,10 @@ pub fn position_for(dialect: Dialect, start: &State, game: &VariantGame, side: C
     check_dialect(dialect, start)?;
     match secrecy(start) {
         Secrecy::Open => Ok(position_command(dialect, start, &game.plies().iter().map(|p| p.text.clone()).collect::<Vec<_>>())),
-        Secrecy::SecretSetup => Ok(format!("position fen {}", View::new(game.state(), side).fen())),
+        // anqi reads views; a record with a capture letter dropped could not be replayed by it
+        // (the capture's identity is needed to go on), so it gets its side's view FEN.
+        Secrecy::SecretSetup | Secrecy::CapturerOnly if dialect == Dialect::Anqi => Ok(format!("position fen {}", View::new(game.state(), side).fen())),
+        Secrecy::SecretSetup => Err(check_dialect(dialect, start).err().unwrap_or_default()),
         Secrecy::CapturerOnly => Ok(position_command(dialect, start, &record_as_seen(start, game, side)?)),
     }
 }
