@@ -15,6 +15,7 @@ use rand::SeedableRng;
 
 /// A position given as text.
 #[derive(Clone)]
+#[allow(clippy::large_enum_variant)] // made once per command or `position`, never in a search
 pub enum Given {
     /// A full-state FEN: every hidden part is given, so the position is the whole state.
     Full(State),
