@@ -393,6 +393,9 @@ pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<
 pub struct ActionsReport {
     /// Full-state FEN after the moves.
     pub fen: String,
+    /// The side to move's view FEN, when it differs from the full state (something is hidden
+    /// from that side): what the command shows, since the list of legal actions is that side's.
+    pub view: Option<String>,
     /// Legal action strings, sorted.
     pub actions: Vec<String>,
     /// `(result, reason)` when the game is over.
@@ -405,7 +408,13 @@ fn actions_of<G: Playable>(mut g: G, moves: &str) -> Result<ActionsReport, MoreE
     }
     let mut actions: Vec<String> = g.legal_actions().into_iter().map(|a| g.action_string(a)).collect();
     actions.sort();
-    Ok(ActionsReport { fen: g.full_fen(), actions, end: g.result().map(|(r, w)| (r.to_string(), w.to_string())) })
+    let fen = g.full_fen();
+    let view = match g.turn() {
+        crate::game::Turn::Player(p) => Some(g.view_fen(if p == crate::game::PlayerId::FIRST { crate::piece::Color::Red } else { crate::piece::Color::Black })),
+        _ => None,
+    }
+    .filter(|v| *v != fen);
+    Ok(ActionsReport { fen, view, actions, end: g.result().map(|(r, w)| (r.to_string(), w.to_string())) })
 }
 
 /// Plays `moves` (action strings, space separated; set-up actions included when starting from

@@ -8,7 +8,8 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 /// Apply moves (record strings, RULES.md §F8 reveal letters honoured) to a variant position and
-/// print the resulting full-state FEN, its legal actions and their chance multiplicity, and
+/// print the resulting FEN (the side to move's view FEN where something is hidden from it), its
+/// legal actions and their chance multiplicity, and
 /// `result R (reason)` when the moves ended the game (RULES.md §X4-X6; moves after the end are
 /// refused).
 #[derive(ClapArgs, Debug)]
@@ -38,7 +39,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if engine::more::presets::is_spec(&a.variant) {
         // RULES-more.md games: action strings of docs/notation.md §5, no chance.
         let r = engine::more::presets::actions(&a.variant, a.fen.as_deref(), &a.play)?;
-        println!("fen {}", r.fen);
+        // Where something is hidden from the side to move, it is shown its view, not the truth:
+        // the legal actions are a function of that view (RULES-more.md §3.8 [R]).
+        match &r.view {
+            Some(v) => println!("view {v}"),
+            None => println!("fen {}", r.fen),
+        }
         println!("actions {}", r.actions.join(" "));
         println!("count {}", r.actions.len());
         if let Some((result, reason)) = r.end {
@@ -73,6 +79,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         if s.turn() != c {
             anyhow::bail!("--fen is {c}'s view but {} is to move: the legal actions are the mover's", s.turn());
         }
+    } else if matches!(s.variant().family, engine::variant::Family::Surprise | engine::variant::Family::Fanqi) && !s.is_chance() {
+        // Hidden information: the side to move is shown its view, of which its actions are a
+        // function (a full FEN was given, so `anqi sample` prints the full state if wanted).
+        println!("view {}", engine::variant::View::new(&s, s.turn()).fen());
     } else {
         println!("fen {}", vfen::write(&s));
     }
