@@ -6,13 +6,14 @@
 //! - Jieqi and the random Fan-qi modes: a captured face-down piece's identity is seen only by the
 //!   capturer (RULES.md §F6). A Pikafish-dialect engine gets the public start FEN and the record
 //!   with the capture letters its side did not see dropped (as JieqiBox sends it; the moved
-//!   piece's reveal letter is public and stays); an anqi-dialect engine gets its side's view FEN of
-//!   the current position, which it reads (a record with a letter dropped could not be replayed).
+//!   piece's reveal letter is public and stays); an anqi-dialect engine gets its side's view FEN
+//!   (below).
 //! - Surprise and owner's-choice Fan-qi: the opponent's set-up is secret (§S2, §F3), and every
-//!   full-state FEN holds it. An anqi-dialect engine is sent its side's view FEN of the current
-//!   position (`view=w|b`, docs/notation.md §2; no record: a view cannot be replayed from the
-//!   start without the hidden set-up); an engine of another dialect cannot read a view and is
-//!   refused for these presets, with an error naming why.
+//!   full-state FEN holds it. An anqi-dialect engine is sent its side's view FEN (`view=w|b`,
+//!   docs/notation.md §2) of the position where the record's reversible tail begins, then the
+//!   tail's quiet moves (no hidden letters), so it sees every repetition the game can still make;
+//!   an engine of another dialect cannot read a view and is refused for these presets, with an
+//!   error naming why.
 //!
 //! In every case the text is a function of the engine side's information set, so two games that
 //! differ only in what that side cannot see send it the same bytes (`selfplay/tests/no_leak.rs`).
@@ -89,10 +90,38 @@ pub fn position_for(dialect: Dialect, start: &State, game: &VariantGame, side: C
         Secrecy::Open => Ok(position_command(dialect, start, &game.plies().iter().map(|p| p.text.clone()).collect::<Vec<_>>())),
         // anqi reads views; a record with a capture letter dropped could not be replayed by it
         // (the capture's identity is needed to go on), so it gets its side's view FEN.
-        Secrecy::SecretSetup | Secrecy::CapturerOnly if dialect == Dialect::Anqi => Ok(format!("position fen {}", View::new(game.state(), side).fen())),
+        Secrecy::SecretSetup | Secrecy::CapturerOnly if dialect == Dialect::Anqi => view_and_tail(start, game, side),
         Secrecy::SecretSetup => Err(check_dialect(dialect, start).err().unwrap_or_default()),
         Secrecy::CapturerOnly => Ok(position_command(dialect, start, &record_as_seen(start, game, side)?)),
     }
+}
+
+/// `position fen <view> moves <tail>` for an anqi-dialect engine: `side`'s view FEN of the
+/// position where the record's reversible tail begins (after its last capture, reveal, flip or
+/// set-up action), then the tail's quiet moves, which carry no hidden letter. The engine replays
+/// them on its view and so sees every repetition the game can still make (RULES.md §X6).
+fn view_and_tail(start: &State, game: &VariantGame, side: Color) -> Result<String, String> {
+    let record = game.record();
+    let mut k = record.len();
+    while k > 0 && record[k - 1].board && record[k - 1].quiet.is_some() {
+        k -= 1;
+    }
+    let mut s = start.clone();
+    for p in &game.plies()[..k] {
+        s.try_apply(p.action).map_err(|e| format!("record replay: {e}"))?;
+        if s.is_chance() {
+            s.apply_chance(p.chance.ok_or("record replay: a chance node without its outcome")?);
+        }
+    }
+    let mut line = format!("position fen {}", View::new(&s, side).fen());
+    if k < record.len() {
+        line.push_str(" moves");
+        for p in &game.plies()[k..] {
+            line.push(' ');
+            line.push_str(&p.text);
+        }
+    }
+    Ok(line)
 }
 
 /// The record strings of `game` as `side` saw them: a captured face-down piece's letter is kept
