@@ -369,20 +369,8 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
             return;
         }
-        let us = state.position().turn();
-        let mut limits = Limits { depth: go.depth, nodes: go.nodes, searchmoves: roots, ..Limits::default() };
-        if let Some(mt) = go.movetime {
-            limits.time_ms = Some(mt.saturating_sub(MOVE_OVERHEAD_MS / 3).max(1));
-        }
-        let (time, inc) = match us {
-            Color::Red => (go.wtime, go.winc.unwrap_or(0)),
-            Color::Black => (go.btime, go.binc.unwrap_or(0)),
-        };
-        if let Some(time) = time {
-            let (soft, hard) = allocate(time, inc, go.movestogo);
-            limits.soft_time_ms = Some(limits.soft_time_ms.map_or(soft, |s| s.min(soft)));
-            limits.time_ms = Some(limits.time_ms.map_or(hard, |h| h.min(hard)));
-        }
+        let (soft_time_ms, time_ms) = go.time_limits(state.position().turn());
+        let limits = Limits { depth: go.depth, nodes: go.nodes, searchmoves: roots, time_ms, soft_time_ms };
         let infinite = go.infinite || go.ponder;
         let stop = Arc::new(AtomicBool::new(false));
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));
@@ -417,22 +405,10 @@ impl<W: Write + Send + 'static> Engine<W> {
     /// `go` in a hidden-information variant: [`crate::uci_hidden::search`] from the side to
     /// move's view, on its own thread like the xiangqi search.
     fn go_hidden(&mut self, go: Go, state: State) {
-        let us = state.position().turn();
-        let mut limits = crate::uci_hidden::HiddenLimits { depth: go.depth, nodes: go.nodes, ..Default::default() };
+        let (soft_time_ms, time_ms) = go.time_limits(state.position().turn());
+        let mut limits = crate::uci_hidden::HiddenLimits { depth: go.depth, nodes: go.nodes, time_ms, soft_time_ms, ..Default::default() };
         if !go.searchmoves.is_empty() {
             limits.searchmoves = state.legal_actions().into_iter().filter(|a| matches!(a, Action::Move { from, to, .. } if go.searchmoves.iter().any(|m| m.from == *from && m.to == *to))).collect();
-        }
-        if let Some(mt) = go.movetime {
-            limits.time_ms = Some(mt.saturating_sub(MOVE_OVERHEAD_MS / 3).max(1));
-        }
-        let (time, inc) = match us {
-            Color::Red => (go.wtime, go.winc.unwrap_or(0)),
-            Color::Black => (go.btime, go.binc.unwrap_or(0)),
-        };
-        if let Some(time) = time {
-            let (soft, hard) = allocate(time, inc, go.movestogo);
-            limits.soft_time_ms = Some(soft);
-            limits.time_ms = Some(limits.time_ms.map_or(hard, |h| h.min(hard)));
         }
         let infinite = go.infinite || go.ponder;
         let stop = Arc::new(AtomicBool::new(false));
@@ -525,6 +501,25 @@ pub struct Go {
     pub ponder: bool,
     /// `searchmoves m1 m2 …`.
     pub searchmoves: Vec<Move>,
+}
+
+impl Go {
+    /// The (soft, hard) time budgets in ms of the side `us`: `movetime` less a share of the move
+    /// overhead as the hard one, and the clock's allocation ([`allocate`]) when a clock is given.
+    pub fn time_limits(&self, us: Color) -> (Option<u64>, Option<u64>) {
+        let mut hard = self.movetime.map(|mt| mt.saturating_sub(MOVE_OVERHEAD_MS / 3).max(1));
+        let mut soft = None;
+        let (time, inc) = match us {
+            Color::Red => (self.wtime, self.winc.unwrap_or(0)),
+            Color::Black => (self.btime, self.binc.unwrap_or(0)),
+        };
+        if let Some(time) = time {
+            let (s, h) = allocate(time, inc, self.movestogo);
+            soft = Some(s);
+            hard = Some(hard.map_or(h, |x| x.min(h)));
+        }
+        (soft, hard)
+    }
 }
 
 /// Parses the words after `go`. Plain `go` (no limit) searches until `stop`.
