@@ -6,9 +6,10 @@
 //! in the random modes the undetermined pool stays undetermined) and searches each with
 //! [`Expectimax`]: reveals are chance nodes weighted by the pool (as Pikafish's Jieqi branch
 //! searches them), Surprise flips and face-down moves are searched, and the game's record is seen
-//! (repetition, perpetual check and chase). Iterative deepening: depth `d` is complete when every
-//! determinization was searched to `d`; its mean score per action picks the move, and an `info`
-//! line reports it. Budgets: `go depth` (default 12), `nodes`, `movetime` and the clocks (as for
+//! (repetition, perpetual check and chase). Equal determinizations are searched once, weighted by
+//! their count. Iterative deepening: the mean score per action over the determinizations searched
+//! to depth `d` (all of them, or those finished before a budget ran out) picks the move, and an
+//! `info` line reports it. Budgets: `go depth` (default 12), `nodes`, `movetime` and the clocks (as for
 //! xiangqi), `stop` (checked between determinizations and inside each search through its time
 //! budget); `infinite` and `ponder` search until `stop`.
 
@@ -59,16 +60,27 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
     }
     let view = View::new(state, state.turn());
     let mut rng = Pcg64Mcg::seed_from_u64(0x5EED);
-    let dets: Vec<State> = (0..DETERMINIZATIONS).map(|_| view.sample(&mut rng)).collect();
+    // Equal determinizations are searched once and weighted by their count (in Jieqi, before a
+    // capture the view hides nothing but the pool, which stays chance: one determinization).
+    let mut dets: Vec<(State, f64)> = Vec::new();
+    for _ in 0..DETERMINIZATIONS {
+        let d = view.sample(&mut rng);
+        let fen = engine::variant::fen::write(&d);
+        match dets.iter_mut().find(|(x, _)| engine::variant::fen::write(x) == fen) {
+            Some(e) => e.1 += 1.0,
+            None => dets.push((d, 1.0)),
+        }
+    }
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, 64);
     let elapsed = || start.elapsed().as_millis() as u64;
     let mut best = (first, 0.0);
     let mut nodes = 0u64;
     for depth in 1..=max_depth {
         let mut sum = vec![0.0; legal.len()];
-        let mut seen = vec![0u32; legal.len()];
+        let mut seen = vec![0.0; legal.len()];
         let mut complete = true;
-        for det in &dets {
+        let mut searched = 0;
+        for (det, weight) in &dets {
             let left_ms = limits.time_ms.map(|t| t.saturating_sub(elapsed()));
             let left_nodes = limits.nodes.map(|n| n.saturating_sub(nodes));
             if stop.load(Ordering::Relaxed) || left_ms == Some(0) || left_nodes == Some(0) {
@@ -88,15 +100,18 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
             }
             for (a, v) in r.values {
                 if let Some(i) = legal.iter().position(|x| *x == a) {
-                    sum[i] += v;
-                    seen[i] += 1;
+                    sum[i] += weight * v;
+                    seen[i] += weight;
                 }
             }
+            searched += 1;
         }
-        if !complete && depth > 1 {
+        // An iteration cut short still counts when at least one determinization finished it (as
+        // PIMC's budget does): a deeper search of part of the view beats a shallower one of all.
+        if searched == 0 && depth > 1 {
             break;
         }
-        let scored = (0..legal.len()).filter(|&i| seen[i] > 0).map(|i| (legal[i], sum[i] / seen[i] as f64));
+        let scored = (0..legal.len()).filter(|&i| seen[i] > 0.0).map(|i| (legal[i], sum[i] / seen[i]));
         if let Some(b) = scored.fold(None, |acc: Option<(Action, f64)>, x| if acc.is_none_or(|a| x.1 > a.1) { Some(x) } else { acc }) {
             best = b;
         }
