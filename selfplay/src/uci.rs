@@ -37,6 +37,7 @@
 //! the game's record seen; it never reads the hidden part of a full-state FEN.
 
 use engine::repetition::RecordPly;
+use engine::variant::game_state::public_hash;
 use engine::variant::given::Given;
 use engine::search::alphabeta::{self, Limits, Score, SearchInfo, Searcher, DEFAULT_HASH_MB};
 use engine::variant::{fen as vfen, notation as vnot, Action, Family, State, Variant};
@@ -315,7 +316,10 @@ impl<W: Write + Send + 'static> Engine<W> {
                 return;
             }
         };
-        let start_hash = state.position().hash();
+        // The record hashes what both sides see (public_hash, as VariantGame's record): the
+        // hidden-game search compares it with its own positions; the xiangqi search re-hashes
+        // its reversible tail for the core (repetition::core_tail).
+        let start_hash = public_hash(&state);
         let start_mover = state.position().turn().opponent();
         let mut history = Vec::new();
         if let Some(i) = moves_at {
@@ -327,7 +331,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 }
                 let pos = state.position();
                 let quiet = engine::repetition::quiet_between(&before, pos);
-                history.push(RecordPly { hash: pos.hash(), mover: before.turn(), gave_check: pos.in_check(), board: true, quiet });
+                history.push(RecordPly { hash: public_hash(&state), mover: before.turn(), gave_check: pos.in_check(), board: true, quiet });
             }
         }
         self.start = Some(RecordPly::occurrence(start_hash, start_mover));
@@ -376,7 +380,8 @@ impl<W: Write + Send + 'static> Engine<W> {
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));
         searcher.set_stop_flag(stop.clone());
         let out = self.out.clone();
-        let history: Vec<RecordPly> = self.start.iter().chain(&self.history).copied().collect();
+        let record: Vec<RecordPly> = self.start.iter().chain(&self.history).copied().collect();
+        let history = engine::repetition::core_tail(state.position(), &record);
         let job_stop = stop.clone();
         let handle = std::thread::spawn(move || {
             let pos = state.position().clone();

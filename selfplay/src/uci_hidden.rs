@@ -117,8 +117,8 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
         }
         let ms = elapsed();
         out(&format!(
-            "info depth {depth} score cp {} nodes {nodes} nps {} time {ms} pv {}",
-            best.1.round() as i64,
+            "info depth {depth} score {} nodes {nodes} nps {} time {ms} pv {}",
+            uci_score(best.1),
             nodes * 1000 / ms.max(1),
             vnot::action_string(state, best.0)
         ));
@@ -130,4 +130,17 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
         }
     }
     Some(best.0)
+}
+
+/// The UCI `score` of an expectimax value: `mate N` (moves, negative when mated) for mate scores
+/// (`±(MATE - plies)`), else `cp N`.
+fn uci_score(v: f64) -> String {
+    let mate = engine::search::expectimax::MATE;
+    if v.abs() >= mate / 2.0 {
+        let plies = (mate - v.abs()).round() as i64;
+        let moves = (plies + 1) / 2;
+        format!("mate {}", if v > 0.0 { moves } else { -moves })
+    } else {
+        format!("cp {}", v.round() as i64)
+    }
 }

@@ -246,3 +246,15 @@ fn hidden_variants_are_searched_from_the_side_to_moves_view() {
     assert!(out.lines().any(|l| l.starts_with("info depth 1 ")), "{out}");
     assert!(is_iccs(bestmove(&out)), "{out}");
 }
+
+/// The hidden-game search sees the game's record (RULES.md §X6): in Surprise, the checking move
+/// that would make Red the perpetual checker scores below even giving the chariot away, while
+/// from the same position without the record it is the best move.
+#[test]
+fn hidden_search_sees_the_record_and_avoids_perpetual_check() {
+    let fen = "3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1 a8=N 0:0/0:0";
+    let with = session(&format!("setoption name UCI_Variant value surprise\nposition fen {fen} moves a8a9 d9d8 a9a8 d8d9 a8a9 d9d8\ngo depth 2 searchmoves a9a8 a9d9\n"));
+    assert_eq!(bestmove(&with), "a9d9", "{with}");
+    let without = session("setoption name UCI_Variant value surprise\nposition fen R8/3k5/9/9/9/9/9/9/9/5K3 w - - 6 4 a9=N 0:0/0:0\ngo depth 2 searchmoves a9a8 a9d9\n");
+    assert_eq!(bestmove(&without), "a9a8", "{without}");
+}
