@@ -63,6 +63,8 @@ fn reset_sigpipe() {}
 
 fn main() {
     reset_sigpipe();
+    // The net: bot of play, analyse, tournaments and experiments.
+    let _ = selfplay::bots::set_net_factory(farm::netbot::from_params);
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(a) => cli::perft::run(a),
@@ -72,14 +74,39 @@ fn main() {
         Command::Analyse(a) => cli::analyse::run(a),
         Command::Sample(a) => cli::sample::run(a),
         Command::Actions(a) => cli::actions::run(a),
-        Command::Doctor(a) => cli::doctor::run(a),
+        Command::Doctor(a) => farm::commands::doctor::run(farm::commands::doctor::Options {
+            probe: a.probe,
+            anqi: format!("{} (git {})", env!("CARGO_PKG_VERSION"), farm::run::GIT_REVISION),
+        }),
         Command::Solve(c) => cli::solve::run(c),
         Command::Uci(a) => cli::uci::run(a),
         Command::Tournament(a) => cli::tournament::run(a),
         Command::Experiment(c) => cli::experiment::run(c),
-        Command::Train(a) => cli::train::run(a),
-        Command::Selfplay(a) => cli::selfplay::run(a),
-        Command::Export(a) => cli::export::run(a),
+        Command::Train(a) => farm::commands::train::run(farm::commands::train::Options {
+            config: a.config,
+            set: a.set,
+            run_dir: a.run_dir,
+            no_progress: a.no_progress,
+            bench: a.bench,
+            bench_seconds: a.bench_seconds,
+        }),
+        Command::Selfplay(a) => farm::commands::selfplay::run(farm::commands::selfplay::Options {
+            config: a.config,
+            out: a.out,
+            worker: a.worker,
+            shards: a.shards,
+            checkpoint: a.checkpoint,
+            set: a.set,
+            run_dir: a.run_dir,
+            no_progress: a.no_progress,
+        }),
+        Command::Export(a) => farm::commands::export::run(farm::commands::export::Options {
+            checkpoint: a.checkpoint,
+            out: a.out,
+            python: a.python,
+            no_torchscript: a.no_torchscript,
+            check_positions: a.check_positions,
+        }),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");
