@@ -213,8 +213,8 @@ impl Helper {
             manifest: Some(manifest_path()),
             target_dir: self.exe.parent().and_then(Path::parent).map(Path::to_path_buf),
         });
-        let why = if missing { "is missing" } else { "is older than anqi" };
-        eprintln!("anqi: {} {why} (it runs the commands that need libtorch); building it: {build}", self.path.display());
+        let what = if missing { "is missing; building it" } else { "is older than anqi; bringing it up to date" };
+        eprintln!("anqi: {} (anqi linked with libtorch, for this command) {what}: {build}", self.path.display());
         let status = Command::new(&build.cargo)
             .args(build.args())
             .status()
