@@ -1,84 +1,68 @@
-//! Bot specs for `anqi play` and tournaments: everything `engine::search::from_spec` knows, plus
-//! `net:checkpoint=PATH[,sims=N][,cpuct=X][,device=D]`, the net-guided PUCT IS-MCTS of the
-//! self-play farm playing a trained checkpoint (the engine cannot depend on torch, so the net bot
-//! lives here).
+//! Bot specs for `anqi play`, `analyse`, tournaments and experiments: everything
+//! `engine::search::from_spec` knows, plus `net:checkpoint=PATH[,sims=N][,cpuct=X][,device=D]`,
+//! the net-guided PUCT IS-MCTS of the self-play farm playing a trained checkpoint.
+//!
+//! The `net:` bot needs libtorch, which this library does not link (so that `anqi` starts
+//! without it): a process that can build one registers a factory with [`set_net_factory`] (the
+//! `anqi-torch` helper registers `farm::netbot::from_params`), and `anqi` hands every command
+//! naming a `net:` bot ([`is_net_spec`]) to that helper.
 
-use crate::farm::search::{Search, SearchConfig};
-use engine::search::{Bot, Decision};
-use engine::variant::Action;
-use models::checkpoint::{self, Expect};
-use models::device::DeviceSpec;
-use models::net::Net;
-use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
-use std::path::PathBuf;
+use engine::search::Bot;
+use std::sync::OnceLock;
 
-/// A checkpoint's net behind the farm's search, one evaluation at a time.
-pub struct NetBot {
-    net: Net,
-    search: SearchConfig,
-    rng: Pcg64Mcg,
-    name: String,
-}
+/// Builds a `net:` bot from the spec's parameters (the text after `net:`) and a seed.
+pub type NetFactory = fn(&str, u64) -> Result<Box<dyn Bot>, String>;
 
-impl NetBot {
-    /// A bot playing `net` with `search` (no root noise, most visited action).
-    pub fn new(net: Net, search: SearchConfig, seed: u64, name: String) -> NetBot {
-        NetBot { net, search, rng: Pcg64Mcg::seed_from_u64(seed), name }
-    }
+static NET_FACTORY: OnceLock<NetFactory> = OnceLock::new();
 
-    /// Builds from `checkpoint=PATH,sims=N,cpuct=X,device=D` (a bare part is the checkpoint).
-    pub fn from_params(params: &str, seed: u64) -> Result<NetBot, String> {
-        let mut path: Option<PathBuf> = None;
-        let mut search = SearchConfig::with_simulations(64);
-        let mut device = DeviceSpec::Cpu;
-        for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (k, v) = part.split_once('=').unwrap_or(("checkpoint", part));
-            let num = |what: &str| format!("net: {k}={v:?} is not {what}");
-            match k {
-                "checkpoint" | "ckpt" => path = Some(PathBuf::from(v)),
-                "sims" | "simulations" | "nodes" => search.simulations = v.parse().map_err(|_| num("a count"))?,
-                "cpuct" => search.c_puct = v.parse().map_err(|_| num("a number"))?,
-                "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
-                _ => return Err(format!("net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), cpuct, device)")),
-            }
-        }
-        let path = path.ok_or("net: needs checkpoint=PATH (a run directory, step-N.json or step-N.safetensors)")?;
-        if search.simulations == 0 {
-            return Err("net: sims must be positive".into());
-        }
-        let dev = device.resolve().map_err(|e| format!("net: {e}"))?;
-        let (net, meta, json) = checkpoint::load(&path, dev, Expect::default()).map_err(|e| e.to_string())?;
-        let name = format!("net:{}@{},sims={}", meta.variant, json.display(), search.simulations);
-        Ok(NetBot::new(net, search, seed, name))
-    }
-}
-
-impl Bot for NetBot {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn choose(&mut self, d: &Decision) -> Action {
-        let mut s = Search::new(d.view(), d.legal_actions(), &self.search, false, d.record());
-        while s.advance(&mut self.rng) {
-            let (obs, legal) = s.request();
-            let ev = self.net.evaluate(obs, &[legal]);
-            let priors = ev.priors(0).to_vec();
-            s.deliver(&priors, ev.value(0), &mut self.rng);
-        }
-        s.choose(0.0, &mut self.rng)
-    }
-}
-
-/// Builds a bot from a spec: `net:…` here, anything else by `engine::search::from_spec`.
+/// Registers the builder of `net:` bots for this process (once; torch-linked binaries only).
 ///
 /// # Errors
-/// The problem with the spec, as text.
+/// A factory was already registered (it is kept; the one given is returned).
+pub fn set_net_factory(factory: NetFactory) -> Result<(), NetFactory> {
+    NET_FACTORY.set(factory)
+}
+
+/// Whether `spec` names the net bot (`net` or `net:…`), which only a torch-linked process builds.
+pub fn is_net_spec(spec: &str) -> bool {
+    spec == "net" || spec.starts_with("net:")
+}
+
+/// Builds a bot from a spec: `net:…` by the registered [`NetFactory`], anything else by
+/// `engine::search::from_spec`.
+///
+/// # Errors
+/// The problem with the spec, as text; for a `net:` spec in a process without a factory, that
+/// the net bot runs only in the torch-linked `anqi-torch`.
 pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     match spec.strip_prefix("net:") {
-        Some(params) => Ok(Box::new(NetBot::from_params(params, seed)?)),
+        Some(params) => match NET_FACTORY.get() {
+            Some(build) => build(params, seed),
+            None => Err("net: bots need libtorch, which only the anqi-torch helper links (anqi runs it for commands naming a net: bot)".into()),
+        },
         None if spec == "net" => Err("net: needs checkpoint=PATH".into()),
         None => engine::search::from_spec(spec, seed).map_err(|e| format!("{e}; or net:checkpoint=PATH[,sims=N]")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn net_specs_are_recognised() {
+        assert!(is_net_spec("net"));
+        assert!(is_net_spec("net:checkpoint=runs/quick,sims=8"));
+        assert!(!is_net_spec("network"));
+        assert!(!is_net_spec("greedy"));
+        assert!(!is_net_spec("pimc:k=8,search=alphabeta:depth=2"));
+    }
+
+    #[test]
+    fn a_net_spec_without_a_factory_names_the_helper() {
+        // No test in this crate registers a factory.
+        let e = from_spec("net:checkpoint=nowhere", 1).err().unwrap_or_default();
+        assert!(e.contains("anqi-torch"), "{e}");
+        assert!(from_spec("greedy", 1).is_ok());
     }
 }

@@ -1,9 +1,9 @@
-//! anqi self-play farm, tournaments, experiments and the command-line front end.
+//! anqi tournaments, experiments, the UCI engine and the command-line front end. Torch-free: the
+//! self-play farm, the `net:` bot and the torch commands' bodies are the `anqi-farm` package.
 
 pub mod bots;
 pub mod cli;
 pub mod experiments;
-pub mod farm;
 pub mod tournament;
 pub mod uci;
 pub mod uci_hidden;

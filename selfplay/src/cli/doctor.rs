@@ -1,4 +1,5 @@
-//! `anqi doctor`: versions, CUDA availability and thread counts.
+//! `anqi doctor`: versions, CUDA availability and thread counts. The body is
+//! `farm::commands::doctor` (it asks libtorch, so the `anqi-torch` helper runs it).
 
 use clap::Parser;
 
@@ -9,41 +10,4 @@ pub struct Args {
     /// Also allocate a small tensor on every visible CUDA device and run an op there.
     #[arg(long)]
     pub probe: bool,
-}
-
-/// Run `anqi doctor`.
-pub fn run(a: Args) -> anyhow::Result<()> {
-    let info = models::torch_info();
-    let yes_no = |b: bool| if b { "yes" } else { "no" };
-    println!(
-        "anqi {} (git {})",
-        env!("CARGO_PKG_VERSION"),
-        env!("ANQI_GIT_REVISION")
-    );
-    println!(
-        "tch crate {} (torch-sys {})",
-        info.tch_version, info.torch_sys_version
-    );
-    println!("libtorch {} ({})", info.libtorch_version, info.libtorch_lib);
-    println!("cuda available {}", yes_no(info.cuda_available));
-    println!("cuda devices {}", info.cuda_device_count);
-    println!("cudnn available {}", yes_no(info.cudnn_available));
-    let cpus = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
-    println!("available parallelism {cpus}");
-    println!(
-        "torch threads {} (inter-op {})",
-        info.torch_threads, info.torch_interop_threads
-    );
-    if a.probe {
-        for i in 0..info.cuda_device_count {
-            models::device::probe(models::device::DeviceSpec::Cuda(i).resolve()?)?;
-            println!("cuda:{i} probe ok");
-        }
-        if info.cuda_device_count == 0 {
-            println!("probe: no CUDA device to probe");
-        }
-    }
-    Ok(())
 }

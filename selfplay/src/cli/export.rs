@@ -1,26 +1,10 @@
 //! `anqi export --checkpoint PATH --out DIR`: a checkpoint as `model.safetensors` +
-//! `model.json`, plus a TorchScript module `model.pt` that Python's `torch.jit.load` runs. The
-//! TorchScript is written by `anqi_net.py` (a copy of `scripts/export_torchscript.py`, which
-//! rebuilds the same architecture in PyTorch, loads the safetensors and scripts it), run with the
-//! project's `.venv` Python; it then reloads `model.pt` and checks that its outputs equal this
-//! binary's on fixed inputs (`check.safetensors`: positions from seeded random games).
+//! `model.json`, plus a TorchScript module `model.pt` that Python's `torch.jit.load` runs, checked
+//! against this binary's outputs. The body is `farm::commands::export` (it needs libtorch, so the
+//! `anqi-torch` helper runs it).
 
-use crate::farm::run::load_variant;
-use crate::farm::search::sample_chance;
-use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
-use engine::variant::View;
-use models::checkpoint::{self, Expect};
-use models::encoding::{self, OBS_LEN};
-use models::net::obs_tensor;
-use rand::{Rng, SeedableRng};
-use rand_pcg::Pcg64Mcg;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-use tch::{Device, Tensor};
-
-/// The exporter script, embedded so the binary works from any directory.
-pub const SCRIPT: &str = include_str!("../../../scripts/export_torchscript.py");
+use std::path::PathBuf;
 
 /// Export a checkpoint: safetensors + JSON metadata + a TorchScript module, checked against this
 /// binary's outputs.
@@ -42,81 +26,4 @@ pub struct Args {
     /// Positions in the check batch.
     #[arg(long, default_value_t = 16)]
     pub check_positions: usize,
-}
-
-/// The Python to run: `--python`, else `.venv/bin/python` in the working directory or the
-/// source tree this binary was built from, else `python3`.
-pub fn python(explicit: Option<&Path>) -> PathBuf {
-    if let Some(p) = explicit {
-        return p.to_path_buf();
-    }
-    let here = PathBuf::from(".venv/bin/python");
-    if here.exists() {
-        return here;
-    }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python");
-    if built.exists() {
-        return built;
-    }
-    PathBuf::from("python3")
-}
-
-/// Runs the command.
-pub fn run(a: Args) -> anyhow::Result<()> {
-    let (net, meta, json) = checkpoint::load(&a.checkpoint, Device::Cpu, Expect::default())?;
-    std::fs::create_dir_all(&a.out).with_context(|| a.out.display().to_string())?;
-    let src_dir = json.parent().unwrap_or(Path::new("."));
-    let weights = std::fs::read(src_dir.join(&meta.weights_file)).with_context(|| meta.weights_file.clone())?;
-    checkpoint::write_atomic(&a.out.join("model.safetensors"), &weights)?;
-    let mut out_meta = meta.clone();
-    out_meta.weights_file = "model.safetensors".into();
-    out_meta.optimizer_file = None;
-    out_meta.optimizer_crc32 = None;
-    checkpoint::write_atomic(&a.out.join("model.json"), serde_json::to_string_pretty(&out_meta)?.as_bytes())?;
-
-    // Fixed inputs: views along seeded random games of the checkpoint's variant.
-    let variant = load_variant(&meta.variant)?;
-    let mut rng = Pcg64Mcg::seed_from_u64(0xE4_0127);
-    let mut obs = Vec::with_capacity(a.check_positions * OBS_LEN);
-    let mut n = 0;
-    while n < a.check_positions {
-        let mut s = crate::farm::start_state(variant, &mut rng);
-        for ply in 0..60 {
-            if s.is_chance() {
-                sample_chance(&mut s, &mut rng);
-            }
-            let acts = s.legal_actions();
-            if acts.is_empty() || n >= a.check_positions {
-                break;
-            }
-            if ply % 7 == 0 {
-                obs.extend(encoding::encode(&View::new(&s, s.turn())));
-                n += 1;
-            }
-            s.apply(acts[rng.random_range(0..acts.len())]);
-        }
-    }
-    let (policy, value) = tch::no_grad(|| net.forward_t(&obs_tensor(&obs, Device::Cpu), false));
-    let input = obs_tensor(&obs, Device::Cpu);
-    Tensor::write_safetensors(&[("input", &input), ("policy", &policy), ("value", &value)], a.out.join("check.safetensors"))
-        .context("check.safetensors")?;
-    let script = a.out.join("anqi_net.py");
-    checkpoint::write_atomic(&script, SCRIPT.as_bytes())?;
-    println!("wrote {} and {} (step {}, {})", a.out.join("model.safetensors").display(), a.out.join("model.json").display(), meta.step, meta.variant);
-    if a.no_torchscript {
-        return Ok(());
-    }
-    let py = python(a.python.as_deref());
-    let out = Command::new(&py)
-        .arg(&script)
-        .arg("--dir")
-        .arg(&a.out)
-        .output()
-        .with_context(|| format!("running {} {}", py.display(), script.display()))?;
-    print!("{}", String::from_utf8_lossy(&out.stdout));
-    eprint!("{}", String::from_utf8_lossy(&out.stderr));
-    if !out.status.success() {
-        bail!("{} {} failed ({})", py.display(), script.display(), out.status);
-    }
-    Ok(())
 }

@@ -1,10 +1,15 @@
-//! One file per `anqi` subcommand. Each exposes an `Args` (clap) and `run(args) -> anyhow::Result<()>`.
+//! One file per `anqi` subcommand. Each exposes an `Args` (clap) and, unless it needs libtorch,
+//! `run(args) -> anyhow::Result<()>`; [`app`] is the command line both binaries parse, and
+//! [`helper`] hands the torch commands (`doctor`, `train`, `selfplay`, `export`, `net:` bots) from
+//! `anqi` to `anqi-torch`, which runs their bodies from `farm::commands`.
 
 pub mod actions;
 pub mod analyse;
+pub mod app;
 pub mod doctor;
 pub mod experiment;
 pub mod export;
+pub mod helper;
 pub mod moves;
 pub mod perft;
 pub mod play;

@@ -1,10 +1,9 @@
 //! `anqi selfplay --config … --out DIR --worker K`: a stateless self-play worker writing shards
 //! for a trainer (`selfplay.source = "external"`, or alongside an in-process trainer, which is
-//! worker 0).
+//! worker 0). The body is `farm::commands::selfplay` (it needs libtorch, so the `anqi-torch`
+//! helper runs it).
 
-use crate::farm::worker::{self, WorkerOptions};
 use clap::Args as ClapArgs;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// Run the self-play farm alone, writing shards to a directory (a stateless worker).
@@ -34,17 +33,4 @@ pub struct Args {
     /// No progress bars.
     #[arg(long)]
     pub no_progress: bool,
-}
-
-/// Runs the command.
-pub fn run(a: Args) -> anyhow::Result<()> {
-    crate::farm::run::reexec_with_short_openmp_spin();
-    let cfg = super::train::load_config(&a.config, &a.set, a.run_dir.as_ref())?;
-    let opts = WorkerOptions {
-        worker: a.worker,
-        out: a.out.clone().unwrap_or_else(|| cfg.shard_dir()),
-        shards: a.shards,
-        checkpoint: a.checkpoint.clone(),
-    };
-    worker::run(&cfg, &opts, !a.no_progress && std::io::stderr().is_terminal())
 }

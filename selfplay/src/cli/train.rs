@@ -1,10 +1,8 @@
 //! `anqi train --config configs/train/<name>.toml`: self-play training with checkpoints, resume
-//! and a final evaluation (see `selfplay::farm::run`); `--bench` measures the farm, the net and
-//! the trainer instead.
+//! and a final evaluation; `--bench` measures the farm, the net and the trainer instead. The
+//! body is `farm::commands::train` (it needs libtorch, so the `anqi-torch` helper runs it).
 
-use crate::farm::config::RunConfig;
 use clap::Args as ClapArgs;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// Train a policy/value net by self-play (resumes when the run directory has a checkpoint).
@@ -29,27 +27,4 @@ pub struct Args {
     /// Seconds per measurement of `--bench`.
     #[arg(long, default_value_t = 10.0)]
     pub bench_seconds: f64,
-}
-
-/// Loads the configuration with `--set` and `--run-dir` applied.
-pub fn load_config(config: &std::path::Path, set: &[String], run_dir: Option<&PathBuf>) -> anyhow::Result<RunConfig> {
-    let mut cfg = RunConfig::load(config, set)?;
-    if let Some(d) = run_dir {
-        cfg.run_dir = d.clone();
-    }
-    crate::farm::run::resolve_lanes(&mut cfg);
-    Ok(cfg)
-}
-
-/// Runs the command.
-pub fn run(a: Args) -> anyhow::Result<()> {
-    crate::farm::run::reexec_with_short_openmp_spin();
-    let cfg = load_config(&a.config, &a.set, a.run_dir.as_ref())?;
-    let progress = !a.no_progress && std::io::stderr().is_terminal();
-    if a.bench {
-        crate::farm::bench::run(&cfg, a.bench_seconds)?;
-        return Ok(());
-    }
-    crate::farm::run::run(&cfg, progress)?;
-    Ok(())
 }

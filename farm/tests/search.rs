@@ -8,7 +8,7 @@ use engine::variant::game_state::public_hash;
 use engine::variant::{State, Variant, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use selfplay::farm::search::{Search, SearchConfig};
+use farm::search::{Search, SearchConfig};
 
 fn variant(name: &str) -> &'static Variant {
     Box::leak(Box::new(Variant::load(name).expect("preset")))
@@ -72,10 +72,10 @@ fn picks_legal_actions_under_hidden_information() {
         let v = variant(name);
         let mut rng = Pcg64Mcg::seed_from_u64(9);
         for game in 0..3 {
-            let mut s = selfplay::farm::start_state(v, &mut rng);
+            let mut s = farm::start_state(v, &mut rng);
             for ply in 0..60 {
                 if s.is_chance() {
-                    selfplay::farm::search::sample_chance(&mut s, &mut rng);
+                    farm::search::sample_chance(&mut s, &mut rng);
                 }
                 let acts = s.legal_actions();
                 if acts.is_empty() {

@@ -2,9 +2,9 @@
 //! prints, for each game drawn by repetition, the last plies: mover, action, visits of the chosen
 //! root edge, whether the position after it was already in the history, and the root value.
 //!
-//! `cargo run --release -p anqi-selfplay --example repetition_probe -- RUN/checkpoints/step-600.json (RUN/checkpoints/step-0.json | random) [games] [sims]`
-use selfplay::farm::search::{Search, SearchConfig};
-use selfplay::farm::start_state;
+//! `cargo run --release -p anqi-farm --example repetition_probe -- RUN/checkpoints/step-600.json (RUN/checkpoints/step-0.json | random) [games] [sims]`
+use farm::search::{Search, SearchConfig};
+use farm::start_state;
 use engine::variant::game::VariantGame;
 use engine::variant::{Variant, View};
 use models::checkpoint::{self, Expect};

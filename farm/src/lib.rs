@@ -1,6 +1,7 @@
 //! The self-play farm: many games at once, advanced in lock-step by rayon workers, with one
 //! inference batcher that gathers every game's pending leaf evaluation into one net batch per
-//! step (DESIGN.md: `selfplay::farm`).
+//! step (DESIGN.md: `selfplay::farm`; the `anqi-farm` package, apart from `anqi-selfplay` so that
+//! only the `anqi-torch` helper binary links libtorch).
 //!
 //! A step is two phases: (1) every game, in parallel, runs its search until it needs the net (or
 //! plays moves that need none: random players, forced moves, chance); (2) the batcher stacks the
@@ -8,10 +9,15 @@
 //! seeded from (run seed, worker, shard, game), so a shard can be replayed from its record.
 //!
 //! The same farm plays evaluation matches (net vs random, net vs net) and self-play for training.
+//! [`netbot`] plays a checkpoint as an `engine::search::Bot` (the `net:` bot spec), and
+//! [`commands`] holds the bodies of the torch commands (`train`, `selfplay`, `export`,
+//! `doctor`) whose arguments `selfplay::cli` declares.
 
 pub mod bench;
+pub mod commands;
 pub mod config;
 pub mod eval;
+pub mod netbot;
 pub mod replay;
 pub mod run;
 pub mod search;

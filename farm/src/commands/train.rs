@@ -1,0 +1,53 @@
+//! `anqi train --config configs/train/<name>.toml`: self-play training with checkpoints, resume
+//! and a final evaluation (see [`crate::run`]); `--bench` measures the farm, the net and the
+//! trainer instead.
+
+use crate::config::RunConfig;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// What `anqi train` was asked (`selfplay::cli::train::Args`).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Training configuration (TOML).
+    pub config: PathBuf,
+    /// `KEY=VALUE` overrides of configuration keys.
+    pub set: Vec<String>,
+    /// Run directory (overrides the config's `run_dir`).
+    pub run_dir: Option<PathBuf>,
+    /// No progress bars (they are also off when stderr is not a terminal).
+    pub no_progress: bool,
+    /// Benchmark instead of training.
+    pub bench: bool,
+    /// Seconds per measurement of `bench`.
+    pub bench_seconds: f64,
+}
+
+/// Loads the configuration with `--set` and `--run-dir` applied.
+///
+/// # Errors
+/// The configuration cannot be read, parsed or overridden.
+pub fn load_config(config: &Path, set: &[String], run_dir: Option<&PathBuf>) -> anyhow::Result<RunConfig> {
+    let mut cfg = RunConfig::load(config, set)?;
+    if let Some(d) = run_dir {
+        cfg.run_dir = d.clone();
+    }
+    crate::run::resolve_lanes(&mut cfg);
+    Ok(cfg)
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// The configuration, the run directory, a checkpoint or libtorch fails.
+pub fn run(o: Options) -> anyhow::Result<()> {
+    crate::run::reexec_with_short_openmp_spin();
+    let cfg = load_config(&o.config, &o.set, o.run_dir.as_ref())?;
+    let progress = !o.no_progress && std::io::stderr().is_terminal();
+    if o.bench {
+        crate::bench::run(&cfg, o.bench_seconds)?;
+        return Ok(());
+    }
+    crate::run::run(&cfg, progress)?;
+    Ok(())
+}

@@ -1,0 +1,49 @@
+//! `anqi-torch`: the `anqi` command line linked with libtorch. `anqi` runs it, with the same
+//! arguments, for the commands that need torch (`doctor`, `train`, `selfplay`, `export`, and any
+//! command naming a `net:` bot); it runs every other command too, like `anqi`.
+//!
+//! The torch commands' arguments are `selfplay::cli`'s; their bodies are `farm::commands`.
+
+use clap::Parser;
+use farm::commands::{doctor, export, selfplay as worker, train};
+use selfplay::cli::app::{self, Cli, Command};
+
+fn main() {
+    app::reset_sigpipe();
+    // The net: bot of play, analyse, tournaments and experiments.
+    let _ = selfplay::bots::set_net_factory(farm::netbot::from_params);
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Doctor(a) => doctor::run(doctor::Options {
+            probe: a.probe,
+            anqi: format!("{} (git {})", env!("CARGO_PKG_VERSION"), farm::run::GIT_REVISION),
+        }),
+        Command::Train(a) => train::run(train::Options {
+            config: a.config,
+            set: a.set,
+            run_dir: a.run_dir,
+            no_progress: a.no_progress,
+            bench: a.bench,
+            bench_seconds: a.bench_seconds,
+        }),
+        Command::Selfplay(a) => worker::run(worker::Options {
+            config: a.config,
+            out: a.out,
+            worker: a.worker,
+            shards: a.shards,
+            checkpoint: a.checkpoint,
+            set: a.set,
+            run_dir: a.run_dir,
+            no_progress: a.no_progress,
+        }),
+        Command::Export(a) => export::run(export::Options {
+            checkpoint: a.checkpoint,
+            out: a.out,
+            python: a.python,
+            no_torchscript: a.no_torchscript,
+            check_positions: a.check_positions,
+        }),
+        other => app::run(other),
+    };
+    app::finish(result);
+}
