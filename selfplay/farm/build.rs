@@ -27,7 +27,8 @@ fn main() {
     }
 
     let manifest_dir = PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("CARGO_MANIFEST_DIR"));
-    let root = manifest_dir.parent().unwrap_or(&manifest_dir).to_path_buf();
+    // selfplay/farm: the repository is two levels up.
+    let root = manifest_dir.ancestors().nth(2).unwrap_or(&manifest_dir).to_path_buf();
     println!("cargo:rustc-env=ANQI_GIT_REVISION={}", git_revision(&root));
 }
 

@@ -19,7 +19,7 @@ use std::process::Command;
 use tch::{Device, Tensor};
 
 /// The exporter script, embedded so the binary works from any directory.
-pub const SCRIPT: &str = include_str!("../../../scripts/export_torchscript.py");
+pub const SCRIPT: &str = include_str!("../../../../scripts/export_torchscript.py");
 
 /// What `anqi export` was asked (`selfplay::cli::export::Args`).
 #[derive(Clone, Debug)]
@@ -47,7 +47,7 @@ pub fn python(explicit: Option<&Path>) -> PathBuf {
     if here.exists() {
         return here;
     }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/python");
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.venv/bin/python");
     if built.exists() {
         return built;
     }
