@@ -37,3 +37,19 @@ fn actions_prints_the_sixty_move_draw() {
     assert!(ok, "{err}");
     assert_eq!(out.lines().last(), Some("result 1/2-1/2 (60-move rule)"), "{out}");
 }
+
+/// In a hidden game `actions` shows the side to move only what it may know: after Red's
+/// face-down h2 piece took a face-down piece whose identity only Red saw (a horse or a chariot),
+/// Black is shown one view, one list and one set of chance multiplicities (counted on its unseen
+/// pools, not the true pool).
+#[test]
+fn actions_output_is_a_function_of_the_movers_view() {
+    let out = |captured: &str| {
+        let (ok, out, err) = anqi(&["actions", "--variant", "jieqi", "--play", &format!("h2h9R{captured} a9a8r b2b9Cc")]);
+        assert!(ok, "{err}");
+        out
+    };
+    let (n, r) = (out("n"), out("r"));
+    assert_eq!(n, r);
+    assert!(n.starts_with("view ") && n.contains("view=b"), "{n}");
+}

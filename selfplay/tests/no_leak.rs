@@ -1,16 +1,10 @@
-//! The no-leak battery's torch and UCI half (issue 13 item 8; the engine half is
-//! `engine/tests/no_leak.rs`): the `net:` bot with a smoke checkpoint chooses alike in two states
-//! of one information set, and a UCI engine in a tournament is sent identical bytes in two games
-//! that differ only in what its side cannot see.
+//! The no-leak battery's UCI half (issue 13 item 8; the engine half is `engine/tests/no_leak.rs`,
+//! the `net:` bot's `selfplay/farm/tests/no_leak_net.rs`): a UCI engine in a tournament is sent
+//! identical bytes in two games that differ only in what its side cannot see.
 
-use engine::search::Decision;
 use engine::variant::game::VariantGame;
-use engine::variant::{fen as vfen, notation, State, Variant, View};
+use engine::variant::{fen as vfen, notation, State, Variant};
 use engine::Color;
-use models::checkpoint::{self, SaveInfo};
-use models::net::{Net, NetConfig};
-use rand::{Rng, SeedableRng};
-use rand_pcg::Pcg64Mcg;
 use selfplay::tournament::dialect::Dialect;
 use selfplay::tournament::engine_view::{check_variant_dialect, position_for};
 
@@ -76,38 +70,4 @@ fn no_leak_uci_engine_gets_a_view_under_a_secret_set_up() {
     }
     assert!(check_variant_dialect(Dialect::Pikafish, variant("jieqi")).is_ok());
     assert!(check_variant_dialect(Dialect::FairyStockfish, variant("xiangqi")).is_ok());
-}
-
-#[test]
-fn no_leak_net_bot_chooses_alike_in_one_information_set() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
-    let info = SaveInfo { step: 0, variant: "surprise", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(dir.path(), &net, None, info).expect("save");
-    let spec = format!("net:checkpoint={},sims=16", dir.path().display());
-    for name in ["surprise", "jieqi"] {
-        let v = variant(name);
-        let mut rng = Pcg64Mcg::seed_from_u64(11);
-        let mut positions = 0;
-        while positions < 20 {
-            let mut g = VariantGame::new(State::new_game(v));
-            for _ in 0..rng.random_range(0..40) {
-                if g.outcome().is_some() {
-                    break;
-                }
-                let acts = g.state().legal_actions();
-                let a = acts[rng.random_range(0..acts.len())];
-                g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
-            }
-            let s = g.state().clone();
-            if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
-                continue;
-            }
-            let d = View::new(&s, s.turn()).sample(&mut rng);
-            let a1 = selfplay::bots::from_spec(&spec, 5).expect("net bot").choose(&Decision::new(&s));
-            let a2 = selfplay::bots::from_spec(&spec, 5).expect("net bot").choose(&Decision::new(&d));
-            assert_eq!(a1, a2, "{name}: the net bot chose differently in one information set: {}", vfen::write(&s));
-            positions += 1;
-        }
-    }
 }

@@ -71,7 +71,9 @@ impl Given {
 }
 
 /// Converts JieqiBox's six-field Jieqi FEN (`board side pool captured halfmove fullmove`) to the
-/// side to move's view FEN; `None` when `text` is not in that form (another family, or a fourth
+/// side to move's view FEN (the `captured` field, the captured face-down pieces the viewer saw,
+/// adds nothing the view needs: they are out of the game and out of the unseen pool; it is checked
+/// against the 16 pieces of each side); `None` when `text` is not in that form (another family, or a fourth
 /// field that is a number, as in RULES.md §N2's five- and six-field forms).
 ///
 /// # Errors
@@ -103,7 +105,7 @@ pub fn jieqibox_view_fen(variant: &'static Variant, text: &str) -> Result<Option
         Ok(n)
     };
     let unseen_pool = count(f[2], "pool")?;
-    count(f[3], "captured")?;
+    let captured = count(f[3], "captured")?;
     let mut down = [0u32; 2];
     for ch in f[0].chars() {
         match ch {
@@ -117,6 +119,17 @@ pub fn jieqibox_view_fen(variant: &'static Variant, text: &str) -> Result<Option
         unseen[c] = unseen_pool[c].checked_sub(down[c]).ok_or_else(|| {
             bad("pool", format!("{:?}: {} identities for {} face-down pieces of {}", f[2], unseen_pool[c], down[c], if c == 0 { "Red" } else { "Black" }))
         })?;
+    }
+    // Each side has 16 pieces: those on the board, the captured face-down pieces the viewer saw
+    // (`captured`) and those it did not (the pool beyond the face-down pieces) cannot exceed them.
+    let mut on_board = [0u32; 2];
+    for ch in f[0].split('/').flat_map(|r| r.chars()).filter(|c| c.is_ascii_alphabetic()) {
+        on_board[usize::from(ch.is_ascii_lowercase())] += 1;
+    }
+    for c in 0..2 {
+        if on_board[c] + captured[c] + unseen[c] > 16 {
+            return Err(bad("captured", format!("{:?}: {} pieces on the board, {} captured face-down and seen, {} captured unseen: more than the 16 of {}", f[3], on_board[c], captured[c], unseen[c], if c == 0 { "Red" } else { "Black" })));
+        }
     }
     let viewer = match f[1] {
         "w" | "r" => 'w',

@@ -70,27 +70,34 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         end = game.outcome();
     }
     let s = game.state().clone();
-    if let Some(c) = viewer {
-        // Given as one player's view: print that player's view, never the determinization.
-        if !a.play.trim().is_empty() {
-            anyhow::bail!("--play with a view FEN: give the position after the moves instead (the moves may need what {c} cannot see)");
+    let hidden = matches!(s.variant().family, engine::variant::Family::Surprise | engine::variant::Family::Fanqi) && !s.is_chance();
+    // Where something is hidden, the side to move is shown its view and nothing that depends on
+    // what it cannot see: its actions and their chance multiplicities (counted on the view's
+    // unseen pools, not the true ones) are functions of that view. `anqi sample` prints the full
+    // state of a full FEN if wanted.
+    let shown: Option<engine::variant::View> = match viewer {
+        Some(c) => {
+            if !a.play.trim().is_empty() {
+                anyhow::bail!("--play with a view FEN: give the position after the moves instead (the moves may need what {c} cannot see)");
+            }
+            if s.turn() != c {
+                anyhow::bail!("--fen is {c}'s view but {} is to move: the legal actions are the mover's", s.turn());
+            }
+            Some(engine::variant::View::new(&s, c))
         }
-        println!("view {}", engine::variant::View::new(&s, c).fen());
-        if s.turn() != c {
-            anyhow::bail!("--fen is {c}'s view but {} is to move: the legal actions are the mover's", s.turn());
-        }
-    } else if matches!(s.variant().family, engine::variant::Family::Surprise | engine::variant::Family::Fanqi) && !s.is_chance() {
-        // Hidden information: the side to move is shown its view, of which its actions are a
-        // function (a full FEN was given, so `anqi sample` prints the full state if wanted).
-        println!("view {}", engine::variant::View::new(&s, s.turn()).fen());
-    } else {
-        println!("fen {}", vfen::write(&s));
+        None if hidden => Some(engine::variant::View::new(&s, s.turn())),
+        None => None,
+    };
+    match &shown {
+        Some(v) => println!("view {}", v.fen()),
+        None => println!("fen {}", vfen::write(&s)),
     }
+    let counted = shown.as_ref().map(|v| v.known()).unwrap_or(&s);
     let acts = s.legal_actions();
     let mut list: Vec<String> = acts
         .iter()
         .map(|&x| {
-            let m = s.chance_multiplicity(x);
+            let m = counted.chance_multiplicity(x);
             let t = notation::action_string(&s, x);
             if m > 1 { format!("{t}x{m}") } else { t }
         })

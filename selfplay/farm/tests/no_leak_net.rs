@@ -1,0 +1,51 @@
+//! The no-leak battery's `net:` bot (issue 13 item 8; the engine half is
+//! `engine/tests/no_leak.rs`, the UCI half `selfplay/tests/no_leak.rs`): with a saved (untrained)
+//! checkpoint, the net bot chooses alike in two full states of one information set of the player
+//! to move, over random Surprise and Jieqi positions.
+
+use engine::search::Decision;
+use engine::variant::game::VariantGame;
+use engine::variant::{fen as vfen, State, Variant, View};
+use models::checkpoint::{self, SaveInfo};
+use models::net::{Net, NetConfig};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+fn variant(name: &str) -> &'static Variant {
+    Box::leak(Box::new(Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))))
+}
+
+#[test]
+fn no_leak_net_bot_chooses_alike_in_one_information_set() {
+    let dir = std::env::temp_dir().join(format!("anqi-no-leak-net-{}", std::process::id()));
+    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
+    let info = SaveInfo { step: 0, variant: "surprise", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
+    checkpoint::save(&dir, &net, None, info).expect("save");
+    let params = format!("checkpoint={},sims=16", dir.display());
+    for name in ["surprise", "jieqi"] {
+        let v = variant(name);
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        let mut positions = 0;
+        while positions < 20 {
+            let mut g = VariantGame::new(State::new_game(v));
+            for _ in 0..rng.random_range(0..40) {
+                if g.outcome().is_some() {
+                    break;
+                }
+                let acts = g.state().legal_actions();
+                let a = acts[rng.random_range(0..acts.len())];
+                g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
+            }
+            let s = g.state().clone();
+            if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
+                continue;
+            }
+            let d = View::new(&s, s.turn()).sample(&mut rng);
+            let a1 = farm::netbot::from_params(&params, 5).expect("net bot").choose(&Decision::new(&s));
+            let a2 = farm::netbot::from_params(&params, 5).expect("net bot").choose(&Decision::new(&d));
+            assert_eq!(a1, a2, "{name}: the net bot chose differently in one information set: {}", vfen::write(&s));
+            positions += 1;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
