@@ -219,17 +219,7 @@ impl Slot {
 
     fn play(&mut self, action: engine::variant::Action) {
         let rng = &mut self.rng;
-        self.game.play(action, |outs| {
-            let x: f64 = rng.random();
-            let mut acc = 0.0;
-            for (o, p) in outs {
-                acc += p;
-                if x < acc {
-                    return *o;
-                }
-            }
-            outs[outs.len() - 1].0
-        });
+        self.game.play(action, |outs| engine::variant::game::draw_outcome(outs, rng));
     }
 
     fn advance(&mut self, cfg: &GameConfig) -> Status {

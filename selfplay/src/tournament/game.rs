@@ -146,15 +146,7 @@ impl Deal {
 
 /// A draw from `(outcome, probability)` pairs.
 pub fn sample(outs: &[(ChanceOutcome, f64)], rng: &mut Pcg64Mcg) -> ChanceOutcome {
-    let x: f64 = rng.random();
-    let mut acc = 0.0;
-    for (o, p) in outs {
-        acc += p;
-        if x < acc {
-            return *o;
-        }
-    }
-    outs[outs.len() - 1].0
+    engine::variant::game::draw_outcome(outs, rng)
 }
 
 /// How a player is built: a bot spec (with the budget folded in) or a UCI engine.
