@@ -4,6 +4,7 @@
 pub mod bots;
 pub mod cli;
 pub mod experiments;
+pub mod ladder;
 pub mod tournament;
 pub mod uci;
 pub mod uci_hidden;

@@ -3,7 +3,7 @@
 //! commands that need no torch itself and hands the others ([`Command::needs_torch`]) to
 //! `anqi-torch` through [`super::helper`], which runs them with the same arguments.
 
-use super::{actions, analyse, doctor, experiment, export, moves, perft, play, sample, selfplay, solve, tournament, train, uci, variants};
+use super::{actions, analyse, doctor, experiment, export, ladder, moves, perft, play, sample, selfplay, solve, tournament, train, uci, variants};
 use crate::bots::is_net_spec;
 use clap::{Parser, Subcommand};
 
@@ -43,6 +43,9 @@ pub enum Command {
     Uci(uci::Args),
     /// Round-robin or gauntlet between bots and UCI engines from a TOML file: crosstable, Elo, SPRT, PGN.
     Tournament(tournament::Args),
+    /// Strength ladder: paired round-robin of the reference bots (and added players) at equal
+    /// time per move, Elo with random at 0; resumable and incremental.
+    Ladder(ladder::Args),
     /// Research experiments (draw-rates: equal-strength self-play in every variant, report and plot).
     #[command(subcommand)]
     Experiment(experiment::Command),
@@ -67,6 +70,10 @@ impl Command {
             Command::Tournament(a) => crate::tournament::Config::load(&a.config)
                 .map(|c| c.players.iter().any(|p| is_net_spec(&p.spec)))
                 .unwrap_or(false),
+            Command::Ladder(a) => {
+                a.add.iter().any(|s| is_net_spec(&crate::ladder::parse_add(s).spec))
+                    || a.roster().map(|r| r.players.iter().any(|p| is_net_spec(&p.spec))).unwrap_or(false)
+            }
             Command::Experiment(experiment::Command::DrawRates(a)) => a.bots.split(';').any(|s| is_net_spec(s.trim())),
             Command::Perft(_)
             | Command::Moves(_)
@@ -96,6 +103,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Solve(c) => solve::run(c),
         Command::Uci(a) => uci::run(a),
         Command::Tournament(a) => tournament::run(a),
+        Command::Ladder(a) => ladder::run(a),
         Command::Experiment(c) => experiment::run(c),
         Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) => {
             anyhow::bail!("this command needs libtorch, which only the {} helper links", super::helper::HELPER)

@@ -10,6 +10,7 @@ pub mod doctor;
 pub mod experiment;
 pub mod export;
 pub mod helper;
+pub mod ladder;
 pub mod moves;
 pub mod perft;
 pub mod play;

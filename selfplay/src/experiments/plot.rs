@@ -35,7 +35,8 @@ fn font() -> Result<(), String> {
     .clone()
 }
 
-/// One series: a name and, per category, `(value, low, high)` in [0, 1].
+/// One series: a name and, per category, `(value, low, high)` (in [0, 1] for [`error_bars`]); a
+/// non-finite value leaves the category empty in this series.
 pub struct Series {
     /// Legend text.
     pub name: String,
@@ -52,7 +53,15 @@ const COLOURS: [RGBColor; 6] = [
     RGBColor(23, 190, 207),
 ];
 
-fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, title: &str, categories: &[String], series: &[Series]) -> Result<(), String>
+/// The y axis of a chart: its range, its description and whether values are fractions shown as
+/// percentages.
+struct YAxis<'a> {
+    range: std::ops::Range<f64>,
+    desc: &'a str,
+    percent: bool,
+}
+
+fn draw<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, title: &str, categories: &[String], series: &[Series], y: &YAxis) -> Result<(), String>
 where
     DB::ErrorType: 'static,
 {
@@ -64,7 +73,7 @@ where
         .margin(16)
         .x_label_area_size(60)
         .y_label_area_size(60)
-        .build_cartesian_2d(-0.5f64..(n - 0.5), 0f64..1f64)
+        .build_cartesian_2d(-0.5f64..(n - 0.5), y.range.clone())
         .map_err(|x| e(&x))?;
     let cats = categories.to_vec();
     chart
@@ -80,8 +89,8 @@ where
             }
         })
         .x_label_style(("sans-serif", 13))
-        .y_desc("draw rate (95 % Wilson interval)")
-        .y_label_formatter(&|y| format!("{:.0} %", 100.0 * y))
+        .y_desc(y.desc)
+        .y_label_formatter(&|v| if y.percent { format!("{:.0} %", 100.0 * v) } else { format!("{v:.0}") })
         .draw()
         .map_err(|x| e(&x))?;
     let k = series.len().max(1) as f64;
@@ -90,13 +99,13 @@ where
         let off = if k > 1.0 { (si as f64 - (k - 1.0) / 2.0) * (0.5 / k) } else { 0.0 };
         chart
             .draw_series(
-                s.points.iter().enumerate().map(|(i, &(v, lo, hi))| ErrorBar::new_vertical(i as f64 + off, lo, v, hi, colour.stroke_width(2), 8)),
+                s.points.iter().enumerate().filter(|(_, p)| p.0.is_finite()).map(|(i, &(v, lo, hi))| ErrorBar::new_vertical(i as f64 + off, lo, v, hi, colour.stroke_width(2), 8)),
             )
             .map_err(|x| e(&x))?
             .label(s.name.clone())
             .legend(move |(x, y)| Circle::new((x + 8, y), 4, colour.filled()));
         chart
-            .draw_series(s.points.iter().enumerate().map(|(i, &(v, _, _))| Circle::new((i as f64 + off, v), 4, colour.filled())))
+            .draw_series(s.points.iter().enumerate().filter(|(_, p)| p.0.is_finite()).map(|(i, &(v, _, _))| Circle::new((i as f64 + off, v), 4, colour.filled())))
             .map_err(|x| e(&x))?;
     }
     chart
@@ -118,7 +127,33 @@ where
 pub fn error_bars(png: &Path, svg: &Path, title: &str, categories: &[String], series: &[Series]) -> Result<(), String> {
     font()?;
     let size = (1300, 620);
-    draw(BitMapBackend::new(png, size).into_drawing_area(), title, categories, series)?;
-    draw(SVGBackend::new(svg, size).into_drawing_area(), title, categories, series)?;
+    let y = YAxis { range: 0.0..1.0, desc: "draw rate (95 % Wilson interval)", percent: true };
+    draw(BitMapBackend::new(png, size).into_drawing_area(), title, categories, series, &y)?;
+    draw(SVGBackend::new(svg, size).into_drawing_area(), title, categories, series, &y)?;
+    Ok(())
+}
+
+/// Writes a chart of values on any scale (Elo ratings, say) to `png` and `svg`: one point with
+/// its interval per category and series, the y range padded around every interval, `y_desc`
+/// naming the axis. Infinite interval ends are drawn at the padded range's edge.
+///
+/// # Errors
+/// No font, or a drawing or I/O error, as text.
+pub fn value_bars(png: &Path, svg: &Path, title: &str, y_desc: &str, categories: &[String], series: &[Series]) -> Result<(), String> {
+    font()?;
+    let finite = series.iter().flat_map(|s| s.points.iter()).flat_map(|&(v, lo, hi)| [v, lo, hi]).filter(|x| x.is_finite());
+    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+    let pad = ((hi - lo) * 0.08).max(10.0);
+    let range = (lo - pad)..(hi + pad);
+    let clamp = |x: f64| x.clamp(range.start, range.end);
+    let clamped: Vec<Series> = series
+        .iter()
+        .map(|s| Series { name: s.name.clone(), points: s.points.iter().map(|&(v, a, b)| (clamp(v), clamp(a), clamp(b))).collect() })
+        .collect();
+    let size = (1300, 620);
+    let y = YAxis { range, desc: y_desc, percent: false };
+    draw(BitMapBackend::new(png, size).into_drawing_area(), title, categories, &clamped, &y)?;
+    draw(SVGBackend::new(svg, size).into_drawing_area(), title, categories, &clamped, &y)?;
     Ok(())
 }

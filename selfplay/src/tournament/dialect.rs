@@ -20,7 +20,7 @@ use serde::Deserialize;
 use std::fmt;
 
 /// How an external engine writes moves and FENs (module docs).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Dialect {
     /// anqi's own: ranks 0-9, canonical pool order.

@@ -114,6 +114,67 @@ pub struct Fit {
     pub prior: bool,
     /// MM iterations used.
     pub iterations: usize,
+    /// Covariance of the ratings in Elo² (`k × k`, sum-zero constraint; rows and columns of
+    /// players who played nobody are infinite on the diagonal and 0 elsewhere).
+    pub cov: Vec<Vec<f64>>,
+}
+
+impl Fit {
+    /// The ratings shifted so that player `anchor` is 0, each interval that of the difference
+    /// to the anchor (`var(r_i - r_a) = C_ii + C_aa - 2 C_ia`; the anchor's own is 0).
+    pub fn anchored(&self, anchor: usize) -> Vec<Rating> {
+        let a = self.ratings[anchor].elo;
+        (0..self.ratings.len())
+            .map(|i| {
+                let var = self.cov[i][i] + self.cov[anchor][anchor] - 2.0 * self.cov[i][anchor];
+                let ci95 = if i == anchor { 0.0 } else if var.is_finite() { Z95 * var.max(0.0).sqrt() } else { f64::INFINITY };
+                Rating { elo: self.ratings[i].elo - a, ci95 }
+            })
+            .collect()
+    }
+}
+
+/// The maximum-likelihood rating of one more player against opponents whose ratings are held
+/// fixed (`fixed[j]`, Elo), from its records `record[j]` against each (draws half): Newton's
+/// method on the score equation `Σ_j n_j E_j(r) = Σ_j points_j`; the 95 % interval from the
+/// Fisher information `Σ_j n_j p_j (1 - p_j) (ln 10 / 400)²`, which ignores the opponents' own
+/// uncertainty. A perfect (or zero) score adds one virtual draw per opponent met (`prior`).
+/// Used for players that must not move the reference scale (the ladder's oracles). `None`
+/// without games.
+pub fn rate_against(fixed: &[f64], record: &[Wdl]) -> Option<(Rating, bool)> {
+    let mut n: Vec<f64> = record.iter().map(|r| r.n() as f64).collect();
+    let mut pts: f64 = record.iter().map(Wdl::points).sum();
+    let total: f64 = n.iter().sum();
+    if total == 0.0 {
+        return None;
+    }
+    let prior = pts <= 0.0 || pts >= total;
+    if prior {
+        for x in n.iter_mut().filter(|x| **x > 0.0) {
+            *x += 1.0;
+            pts += 0.5;
+        }
+    }
+    let k = std::f64::consts::LN_10 / 400.0;
+    let mut r = fixed.iter().zip(&n).map(|(f, m)| f * m).sum::<f64>() / n.iter().sum::<f64>();
+    let mut info = 0.0;
+    for _ in 0..200 {
+        let (mut f, mut d) = (-pts, 0.0);
+        for (j, &m) in n.iter().enumerate() {
+            if m > 0.0 {
+                let p = score_from_elo(r - fixed[j]);
+                f += m * p;
+                d += m * p * (1.0 - p) * k;
+            }
+        }
+        info = d * k;
+        let step = (f / d).clamp(-400.0, 400.0);
+        r -= step;
+        if step.abs() < 1e-9 {
+            break;
+        }
+    }
+    Some((Rating { elo: r, ci95: Z95 / info.sqrt() }, prior))
 }
 
 /// Maximum-likelihood ratings from a results matrix: `m[i][j]` is `i`'s record against `j`
@@ -187,11 +248,18 @@ pub fn ratings(m: &[Vec<Wdl>]) -> Fit {
     }
     let cov = pseudo_inverse_laplacian(&lap);
     let mut out = vec![Rating { elo: 0.0, ci95: f64::INFINITY }; k];
+    let mut full = vec![vec![0.0f64; k]; k];
+    for i in 0..k {
+        full[i][i] = f64::INFINITY;
+    }
     for (a, &i) in idx.iter().enumerate() {
         let var = cov.as_ref().map(|c| c[a][a]).unwrap_or(f64::INFINITY);
         out[i] = Rating { elo: gamma[i].ln() * scale, ci95: Z95 * var.max(0.0).sqrt() * scale };
+        for (b, &j) in idx.iter().enumerate() {
+            full[i][j] = cov.as_ref().map(|c| c[a][b] * scale * scale).unwrap_or(if a == b { f64::INFINITY } else { 0.0 });
+        }
     }
-    Fit { ratings: out, prior: degenerate, iterations }
+    Fit { ratings: out, prior: degenerate, iterations, cov: full }
 }
 
 /// `(L + J/n)^-1 - J/n` for a connected graph Laplacian; `None` if singular (disconnected).
@@ -331,6 +399,39 @@ mod tests {
             }
             assert!((exp - act).abs() < 1e-6, "{exp} {act}");
         }
+    }
+
+    #[test]
+    fn anchored_interval_is_that_of_the_difference() {
+        // Two players: the anchored interval of player 0 is the two-player MLE's interval of the
+        // difference, var = 1/2.1 log-odds² (see mle_two_players_matches_closed_form).
+        let r = Wdl { w: 6, d: 2, l: 2 };
+        let m = vec![vec![Wdl::default(), r], vec![r.flipped(), Wdl::default()]];
+        let a = ratings(&m).anchored(1);
+        assert_eq!(a[1], Rating { elo: 0.0, ci95: 0.0 });
+        assert!((a[0].elo - 147.19).abs() < 0.01, "{:?}", a);
+        let want = Z95 * (1.0f64 / 2.1).sqrt() * 400.0 / std::f64::consts::LN_10;
+        assert!((a[0].ci95 - want).abs() < 1e-6, "{} {want}", a[0].ci95);
+    }
+
+    #[test]
+    fn rate_against_solves_the_score_equation() {
+        // 7/10 against a player fixed at 100: r - 100 = elo_from_score(0.7) = 147.19.
+        let (r, prior) = rate_against(&[100.0, 0.0], &[Wdl { w: 6, d: 2, l: 2 }, Wdl::default()]).expect("games");
+        assert!(!prior);
+        assert!((r.elo - 247.19).abs() < 0.01, "{r:?}");
+        // Fisher: 10 * 0.21 log-odds² → the same interval as the two-player MLE's difference.
+        let want = Z95 * (1.0f64 / 2.1).sqrt() * 400.0 / std::f64::consts::LN_10;
+        assert!((r.ci95 - want).abs() < 0.01, "{} {want}", r.ci95);
+        // Two opponents: expected points equal actual points at the estimate.
+        let rec = [Wdl { w: 3, d: 1, l: 0 }, Wdl { w: 1, d: 2, l: 3 }];
+        let (r, _) = rate_against(&[-50.0, 200.0], &rec).expect("games");
+        let exp = 4.0 * score_from_elo(r.elo + 50.0) + 6.0 * score_from_elo(r.elo - 200.0);
+        assert!((exp - 5.5).abs() < 1e-6, "{exp}");
+        // A perfect score gets a virtual draw and a finite estimate.
+        let (r, prior) = rate_against(&[0.0], &[Wdl { w: 4, d: 0, l: 0 }]).expect("games");
+        assert!(prior && r.elo.is_finite() && (r.elo - elo_from_score(4.5 / 5.0)).abs() < 1e-6);
+        assert!(rate_against(&[0.0], &[Wdl::default()]).is_none());
     }
 
     #[test]

@@ -1,0 +1,102 @@
+//! `anqi ladder`: the strength ladder of a variant (see [`crate::ladder`]): plays the missing
+//! games of a paired round-robin of reference players (and any added) at equal time per move,
+//! then writes `<dir>/../<variant>.md`, `.csv` and the plot.
+
+use crate::ladder::{self, parse_add, Roster};
+use clap::Args as ClapArgs;
+use std::path::PathBuf;
+
+/// Play (or resume, or extend) a strength ladder and write its report.
+#[derive(ClapArgs, Debug)]
+pub struct Args {
+    /// Variant preset, rule file or RULES-more.md preset (a new ladder's; an existing ladder
+    /// must match).
+    #[arg(long)]
+    pub variant: String,
+    /// Milliseconds per move (a new ladder's; an existing ladder must match).
+    #[arg(long, default_value_t = 50)]
+    pub movetime: u64,
+    /// Set-up pairs per pairing, two games each (a new ladder's; raising it on an existing ladder
+    /// plays the extra pairs of every pairing).
+    #[arg(long)]
+    pub pairs: Option<u32>,
+    /// Master seed of a new ladder.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Ply limit of a new ladder (adjudicated a draw).
+    #[arg(long, default_value_t = 400)]
+    pub max_plies: usize,
+    /// Add a player: `SPEC` or `NAME=SPEC` (a bot spec, `net:…`, or `uci:<program>`); repeatable.
+    /// It plays only its own pairings.
+    #[arg(long = "add")]
+    pub add: Vec<String>,
+    /// The ladder's directory (default: experiments/ladder/<variant>); holds ladder.toml and the
+    /// games; the report is written beside it as <variant>.md/.csv/.png.
+    #[arg(long)]
+    pub dir: Option<PathBuf>,
+    /// Games in parallel (default 2).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
+    /// Play nothing; rate the games already played and rewrite the report.
+    #[arg(long)]
+    pub report_only: bool,
+}
+
+/// The stem of the variant's file names (`fanqi-9`, or a rule file's stem).
+fn stem(variant: &str) -> String {
+    std::path::Path::new(variant).file_stem().and_then(|s| s.to_str()).unwrap_or(variant).to_string()
+}
+
+impl Args {
+    /// The ladder's directory.
+    pub fn ladder_dir(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(|| PathBuf::from("experiments/ladder").join(stem(&self.variant)))
+    }
+
+    /// The roster this command plays: the existing `ladder.toml` (checked against the command
+    /// line) or a new one, with the `--add` players appended.
+    ///
+    /// # Errors
+    /// The file is unreadable, contradicts the command line, or an added name is taken.
+    pub fn roster(&self) -> Result<Roster, ladder::LadderError> {
+        let path = self.ladder_dir().join("ladder.toml");
+        let mut roster = if path.exists() {
+            let r = Roster::load(&path)?;
+            let mismatch = |message: String| ladder::LadderError::Mismatch { path: path.clone(), message };
+            if r.variant != self.variant {
+                return Err(mismatch(format!("the ladder is of variant {:?}, not {:?}", r.variant, self.variant)));
+            }
+            if r.movetime_ms != self.movetime {
+                return Err(mismatch(format!("the ladder plays {} ms per move, not {}", r.movetime_ms, self.movetime)));
+            }
+            r
+        } else {
+            Roster::new(&self.variant, self.movetime, self.pairs.unwrap_or(4), self.seed, self.max_plies)
+        };
+        if let Some(p) = self.pairs {
+            if p < roster.pairs {
+                return Err(ladder::LadderError::Mismatch { path, message: format!("the ladder has {} pairs; --pairs may only raise it", roster.pairs) });
+            }
+            roster.pairs = p;
+        }
+        for a in &self.add {
+            roster.add(parse_add(a)).map_err(|message| ladder::LadderError::Add { arg: a.clone(), message })?;
+        }
+        Ok(roster)
+    }
+}
+
+/// Runs the command.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let dir = a.ladder_dir();
+    let roster = a.roster()?;
+    roster.save(&dir.join("ladder.toml"))?;
+    let opts = ladder::Options { concurrency: a.concurrency, progress: true, report_only: a.report_only };
+    let result = ladder::run(&roster, &dir, &opts)?;
+    let command = format!("anqi ladder --variant {} --movetime {} --dir {}", roster.variant, roster.movetime_ms, dir.display());
+    let out_dir = dir.parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
+    let md = result.write(&out_dir, &stem(&roster.variant), &command)?;
+    print!("{}", result.csv());
+    println!("report: {}", md.display());
+    Ok(())
+}
