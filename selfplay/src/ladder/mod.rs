@@ -241,14 +241,14 @@ impl Roster {
     }
 
     /// The two-player tournament of pairing `(i, j)`: the ladder's seed, pairs and ply limit; each
-    /// player's own `nodes`/`depth` if it has one, else the ladder's time per move (for built-in
+    /// player's own `nodes`/`depth` (or a budget in its spec, [`spec_has_budget`]) if it has one, else the ladder's time per move (for built-in
     /// bots that take `ms=`; `random` and `greedy` take none).
     ///
     /// # Errors
     /// The variant or a spec does not build.
     pub fn pairing_config(&self, ruleset: &Ruleset, dir: &Path, i: usize, j: usize) -> anyhow::Result<Config> {
         let player = |p: &LadderPlayer| -> anyhow::Result<PlayerConfig> {
-            let own = p.nodes.is_some() || p.depth.is_some();
+            let own = p.nodes.is_some() || p.depth.is_some() || spec_has_budget(&p.spec);
             let uci = p.spec.starts_with("uci:");
             let takes_ms = uci || {
                 let with = format!("{}{}ms=1", p.spec, if p.spec.contains(':') { "," } else { ":" });
@@ -281,6 +281,16 @@ impl Roster {
         };
         Ok(cfg)
     }
+}
+
+/// Whether a bot spec sets its own budget (`nodes=`, `iterations=`, `depth=`, `ms=`, `sims=`
+/// among its top-level parameters, before any nested `search=`): such a player keeps it and is
+/// not given the ladder's time per move (a fixed-work player's strength does not depend on the
+/// machine's load).
+pub fn spec_has_budget(spec: &str) -> bool {
+    let params = spec.split_once(':').map(|(_, p)| p).unwrap_or("");
+    let top = params.split("search=").next().unwrap_or("");
+    top.split([',', ':']).any(|kv| matches!(kv.split('=').next().map(str::trim), Some("nodes" | "iterations" | "depth" | "ms" | "sims")))
 }
 
 /// Writes `bytes` to `path` through `path.tmp` and a rename, creating the parent directory.
@@ -456,6 +466,16 @@ mod tests {
         assert_eq!(parse_add("ab3=alphabeta:depth=3"), LadderPlayer::new("ab3", "alphabeta:depth=3"));
         assert_eq!(parse_add("net:checkpoint=runs/quick"), LadderPlayer::new("net:checkpoint=runs/quick", "net:checkpoint=runs/quick"));
         assert_eq!(parse_add("pimc:k=8,search=alphabeta:depth=2").spec, "pimc:k=8,search=alphabeta:depth=2");
+    }
+
+    #[test]
+    fn budgets_in_specs_are_seen() {
+        assert!(spec_has_budget("ismcts:mode=so,iterations=300"));
+        assert!(spec_has_budget("alphabeta:depth=2"));
+        assert!(spec_has_budget("net:checkpoint=x,sims=8"));
+        assert!(!spec_has_budget("pimc:k=8,search=alphabeta:depth=2"));
+        assert!(!spec_has_budget("ismcts:mode=mo"));
+        assert!(!spec_has_budget("greedy"));
     }
 
     #[test]

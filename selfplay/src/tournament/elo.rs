@@ -10,8 +10,10 @@
 //!   normalised to mean 0; 95 % intervals from the inverse Fisher information (a graph Laplacian,
 //!   inverted on the sum-zero subspace as `(L + J/n)^-1 - J/n`).
 //!
-//! A perfect (or zero) score has no finite maximum-likelihood estimate; there one virtual draw is
-//! added to every pairing that was played, and the estimate is flagged `prior`.
+//! A perfect (or zero) score has no finite maximum-likelihood estimate, nor has a field split into
+//! groups one of which never scored against another (the "beats" graph is not strongly
+//! connected); there one virtual draw is added to every pairing that was played, and the
+//! estimate is flagged `prior`.
 
 /// Wins, draws and losses from one side's point of view.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -194,7 +196,7 @@ pub fn ratings(m: &[Vec<Wdl>]) -> Fit {
         }
     }
     let played: Vec<bool> = (0..k).map(|i| n[i].iter().sum::<f64>() > 0.0).collect();
-    let degenerate = (0..k).any(|i| played[i] && (w[i] <= 0.0 || w[i] >= n[i].iter().sum::<f64>()));
+    let degenerate = !has_finite_mle(m, &played);
     if degenerate {
         for i in 0..k {
             for j in 0..k {
@@ -260,6 +262,33 @@ pub fn ratings(m: &[Vec<Wdl>]) -> Fit {
         }
     }
     Fit { ratings: out, prior: degenerate, iterations, cov: full }
+}
+
+/// Whether the maximum-likelihood ratings are finite (Zermelo 1929, Ford 1957): among the
+/// players who played, the directed graph with an edge `i → j` whenever `i` took points from `j`
+/// (a win or a draw) must be strongly connected; otherwise some group of players never scored
+/// against the rest and the fit would push the gap to infinity.
+#[allow(clippy::needless_range_loop)]
+fn has_finite_mle(m: &[Vec<Wdl>], played: &[bool]) -> bool {
+    let k = m.len();
+    let Some(start) = (0..k).find(|&i| played[i]) else { return true };
+    let reach = |forward: bool| {
+        let mut seen = vec![false; k];
+        let mut stack = vec![start];
+        seen[start] = true;
+        while let Some(i) = stack.pop() {
+            for j in 0..k {
+                let scored = if forward { m[i][j].points() > 0.0 } else { m[j][i].points() > 0.0 };
+                if i != j && played[j] && !seen[j] && scored {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        seen
+    };
+    let (f, b) = (reach(true), reach(false));
+    (0..k).all(|i| !played[i] || (f[i] && b[i]))
 }
 
 /// `(L + J/n)^-1 - J/n` for a connected graph Laplacian; `None` if singular (disconnected).
@@ -432,6 +461,25 @@ mod tests {
         let (r, prior) = rate_against(&[0.0], &[Wdl { w: 4, d: 0, l: 0 }]).expect("games");
         assert!(prior && r.elo.is_finite() && (r.elo - elo_from_score(4.5 / 5.0)).abs() < 1e-6);
         assert!(rate_against(&[0.0], &[Wdl::default()]).is_none());
+    }
+
+    #[test]
+    fn a_field_in_tiers_gets_the_prior() {
+        // A beats B and C 10-0, B and C split 5-5: no player is perfect, yet {A} never lost,
+        // so without the prior A's rating would diverge.
+        let g = |w, l| Wdl { w, d: 0, l };
+        let mut m = vec![vec![Wdl::default(); 3]; 3];
+        for (i, j, r) in [(0, 1, g(10, 0)), (0, 2, g(10, 0)), (1, 2, g(5, 5))] {
+            m[i][j] = r;
+            m[j][i] = r.flipped();
+        }
+        let f = ratings(&m);
+        assert!(f.prior);
+        assert!(f.ratings.iter().all(|r| r.elo.is_finite() && r.ci95.is_finite() && r.ci95 < 1000.0), "{:?}", f.ratings);
+        // A strongly connected field is fitted as it is.
+        m[1][0] = g(1, 9);
+        m[0][1] = m[1][0].flipped();
+        assert!(!ratings(&m).prior);
     }
 
     #[test]
