@@ -1,35 +1,58 @@
 //! `anqi experiment <name>`: the research experiments of [`crate::experiments`].
 
-use crate::experiments::{draw_rates, plot};
+use crate::experiments::draw_rates::{self, anchors::AnchorSettings, report::Study};
 use clap::{Args as ClapArgs, Subcommand};
 use std::path::PathBuf;
 
 /// The experiments.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Equal-strength self-play in every variant: draw rate (95 % Wilson), Red's score, length and
-    /// endings; writes report.md, draw-rates.png/.svg and CSVs to --out.
+    /// How much hidden information moves the draw rate: each deal of every hidden preset played
+    /// twice, hidden and open (the preset's open twin), by the same bot at several strength levels;
+    /// paired differences per preset, class and level, ladder Elo, Fairy-Stockfish and Pikafish
+    /// anchors. Resumable. Writes report.md, summary.csv, games.tsv and plots to --out.
     DrawRates(DrawRatesArgs),
 }
 
 /// `anqi experiment draw-rates`.
 #[derive(ClapArgs, Debug)]
 pub struct DrawRatesArgs {
-    /// Multiplies the number of games (default size: about 30 minutes on 2 cores).
+    /// Multiplies the numbers of deals and anchor games (default size: about 30 minutes on 2 cores).
     #[arg(long, default_value_t = 1.0)]
     pub scale: f64,
-    /// Output directory.
+    /// Output directory (holds games.tsv, from which a rerun resumes).
     #[arg(long, default_value = "experiments/draw-rates")]
     pub out: PathBuf,
-    /// Bot specs, one strength each, weakest first (`;`-separated, since specs contain commas).
-    #[arg(long, default_value = "greedy;alphabeta:depth=2;alphabeta:depth=4")]
-    pub bots: String,
-    /// Games per variant for each bot at scale 1 (comma-separated; the last repeats).
-    #[arg(long, default_value = "800,400,300")]
-    pub games: String,
-    /// Variants (comma-separated; default: xiangqi, king, surprise, fanqi-1 … fanqi-10, jieqi).
+    /// Strength levels: bot specs with a fixed budget, weakest first (`;`-separated, since specs
+    /// contain commas). Every one must be an information-respecting bot of every preset.
+    #[arg(long, default_value = "greedy;ismcts:iterations=30;ismcts:iterations=300;ismcts:iterations=3000")]
+    pub levels: String,
+    /// Deals per preset for each level at scale 1 (comma-separated; the last repeats).
+    #[arg(long, default_value = "24,24,16,8")]
+    pub deals: String,
+    /// Hidden presets or rule files (comma-separated; default: every hidden preset of RULES.md
+    /// and RULES-more.md but surprise-negotiation and missile-hidden-centre-down).
     #[arg(long)]
-    pub variants: Option<String>,
+    pub presets: Option<String>,
+    /// Oracle played on the hidden deals as a ceiling (reads the full state; presets whose bots
+    /// lack it are skipped); "" for none.
+    #[arg(long, default_value = "oracle:depth=2")]
+    pub ceiling: String,
+    /// Deals per preset for the ceiling at scale 1.
+    #[arg(long, default_value_t = 8)]
+    pub ceiling_deals: u32,
+    /// Fairy-Stockfish binary for the xiangqi anchor (default: $FAIRY_STOCKFISH; none: skipped).
+    #[arg(long)]
+    pub fsf: Option<String>,
+    /// Fairy-Stockfish node budgets per move (comma-separated).
+    #[arg(long, default_value = "1000,10000,100000")]
+    pub fsf_nodes: String,
+    /// Fairy-Stockfish games per budget at scale 1.
+    #[arg(long, default_value_t = 12)]
+    pub fsf_games: u32,
+    /// Ladder directory (`<dir>/<preset>.csv` gives the levels' Elo).
+    #[arg(long, default_value = "experiments/ladder")]
+    pub ladder_dir: PathBuf,
     /// Games in parallel.
     #[arg(long, default_value_t = 2)]
     pub threads: usize,
@@ -37,17 +60,11 @@ pub struct DrawRatesArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Ply limit; a game still running is adjudicated a draw.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 600)]
     pub max_plies: usize,
-    /// Random opening plies (they make a deterministic bot's games differ).
-    #[arg(long, default_value_t = 4)]
-    pub opening_plies: usize,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Also write games.csv (one line per game).
-    #[arg(long)]
-    pub games_csv: bool,
 }
 
 /// Runs the command.
@@ -57,64 +74,46 @@ pub fn run(c: Command) -> anyhow::Result<()> {
     }
 }
 
-fn draw_rates_cmd(a: DrawRatesArgs) -> anyhow::Result<()> {
+fn counts(text: &str, what: &str) -> anyhow::Result<Vec<u64>> {
+    text.split(',').map(|p| p.trim().parse().map_err(|_| anyhow::anyhow!("{what} {p:?}: not a count"))).collect()
+}
+
+/// The study's settings from the command line.
+///
+/// # Errors
+/// A count that does not parse.
+pub fn settings(a: &DrawRatesArgs) -> anyhow::Result<draw_rates::Settings> {
     let command = std::iter::once("anqi".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
-    let games: Vec<u32> = a
-        .games
-        .split(',')
-        .map(|p| p.trim().parse().map_err(|_| anyhow::anyhow!("--games {p:?}: not a count")))
-        .collect::<anyhow::Result<_>>()?;
-    let variants = match a.variants {
+    let presets = match &a.presets {
         Some(v) => v.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
-        None => draw_rates::VARIANTS.iter().map(|s| s.to_string()).collect(),
+        None => draw_rates::PRESETS.iter().map(|s| s.to_string()).collect(),
     };
-    let settings = draw_rates::Settings {
-        bots: a.bots.split(';').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
-        games,
+    let program = a.fsf.clone().or_else(|| std::env::var("FAIRY_STOCKFISH").ok()).filter(|p| !p.is_empty());
+    let scaled = |n: u32| ((n as f64 * a.scale).round() as u32).max(1);
+    Ok(draw_rates::Settings {
+        presets,
+        levels: a.levels.split(';').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        deals: counts(&a.deals, "--deals")?.into_iter().map(|x| x as u32).collect(),
+        ceiling: Some(a.ceiling.trim().to_string()).filter(|c| !c.is_empty()),
+        ceiling_deals: a.ceiling_deals,
         scale: a.scale,
-        variants,
         threads: a.threads,
         seed: a.seed,
         max_plies: a.max_plies,
-        opening_plies: a.opening_plies,
         out: a.out.clone(),
         command,
         progress: !a.quiet,
-    };
-    let results = draw_rates::run(settings)?;
-    std::fs::create_dir_all(&a.out)?;
-    let series: Vec<plot::Series> = results
-        .settings
-        .bots
-        .iter()
-        .enumerate()
-        .map(|(b, bot)| plot::Series {
-            name: format!("{bot} vs itself"),
-            points: results
-                .cells
-                .iter()
-                .map(|row| {
-                    let c = &row[b];
-                    let (lo, hi) = crate::tournament::elo::wilson95(c.draws, c.games);
-                    (c.rate(), lo, hi)
-                })
-                .collect(),
-        })
-        .collect();
-    let (png, svg) = (a.out.join("draw-rates.png"), a.out.join("draw-rates.svg"));
-    let plots = match plot::error_bars(&png, &svg, "Draw rate in equal-strength self-play", results.variant_names(), &series) {
-        Ok(()) => vec!["draw-rates.png".to_string()],
-        Err(e) => {
-            eprintln!("warning: no plot: {e}");
-            Vec::new()
-        }
-    };
-    std::fs::write(a.out.join("report.md"), results.report(&plots))?;
-    std::fs::write(a.out.join("summary.csv"), results.summary_csv())?;
-    if a.games_csv {
-        std::fs::write(a.out.join("games.csv"), results.games_csv())?;
-    }
-    print!("{}", results.summary_csv());
-    println!("wrote {}: report.md, draw-rates.png, draw-rates.svg, summary.csv{}", a.out.display(), if a.games_csv { ", games.csv" } else { "" });
+        anchors: program.map(|program| AnchorSettings { program, nodes: counts(&a.fsf_nodes, "--fsf-nodes").unwrap_or_default(), games: scaled(a.fsf_games), opening_plies: 6 }),
+        ladder_dir: a.ladder_dir.clone(),
+    })
+}
+
+fn draw_rates_cmd(a: DrawRatesArgs) -> anyhow::Result<()> {
+    let settings = settings(&a)?;
+    let (rows, seconds) = draw_rates::run(&settings)?;
+    let study = Study::new(&settings, &rows, seconds);
+    study.write()?;
+    print!("{}", study.summary_csv());
+    println!("wrote {}: report.md, summary.csv, games.tsv, draw-rates.png/.svg{}", a.out.display(), if settings.anchors.is_some() { ", anchors.png/.svg" } else { "" });
     Ok(())
 }

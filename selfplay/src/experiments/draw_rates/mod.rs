@@ -1,0 +1,267 @@
+//! The draw-rate study, second edition (`anqi experiment draw-rates`): how much does hidden
+//! information move the draw rate, with the rules held fixed?
+//!
+//! **Design.** For every hidden preset (RULES.md and RULES-more.md) and every strength level,
+//! each deal (the set-up seed: Surprise layouts, the owner's arrangement, the random modes'
+//! deal, secret tiles or placements) is played twice by the *same* information-respecting bot on
+//! both sides: once under the preset's rules and once under its **open twin** (`NAME+open`,
+//! docs/open-twins.md), which has the same rules and
+//! the same deal but makes everything public from the start. Both games of a pair use the same
+//! bot seeds, so a pair differs only in what the players may see. The paired difference of the
+//! draw indicators (hidden minus open) is averaged over deals, with a 95 % interval from the
+//! spread of the per-deal differences.
+//!
+//! **Levels** are bot specs with a fixed amount of work (e.g. `ismcts:iterations=300`), so that
+//! the machine's load does not change their strength; each level's Elo is read from the
+//! variant's ladder (`experiments/ladder/<variant>.csv`, [`crate::ladder`]) where the ladder
+//! has a player with that spec. An **oracle** (reading the full state) may be played on the
+//! hidden deals as a ceiling, reported apart.
+//!
+//! **External anchors** ([`anchors`]): Fairy-Stockfish self-play in standard xiangqi at several
+//! node budgets (how draws rise with strength in an open game), and the draw rates implied by
+//! Pikafish's WDL model, as reference lines with their source.
+//!
+//! **Resume**: every finished game is appended as one line to `<out>/games.tsv` (its first line
+//! holds a fingerprint of the settings that decide games); a rerun reads it, keeps the games of
+//! the same fingerprint and plays only the missing ones. Adding presets, levels' deals
+//! (`--scale`) or anchors extends a study.
+
+pub mod anchors;
+pub mod report;
+pub mod stats;
+pub mod store;
+
+use crate::tournament::config::fnv1a;
+use crate::tournament::game::{PlayerKind, Rules};
+use crate::tournament::Ruleset;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+use store::{GameRow, Store};
+
+/// The hidden presets of the study, in report order: RULES.md's (private set-up, then chance
+/// reveals) and RULES-more.md's.
+pub const PRESETS: [&str; 15] = [
+    "surprise",
+    "fanqi-3",
+    "fanqi-5",
+    "fanqi-7",
+    "fanqi-9",
+    "fanqi-4",
+    "fanqi-6",
+    "fanqi-8",
+    "fanqi-10",
+    "jieqi",
+    "skill-secret",
+    "camel-7-secret",
+    "missile-hidden-5",
+    "missile-hidden-centre",
+    "missile-hidden-5-down",
+];
+
+/// What kind of hidden information a preset has (RULES.md, "Information classes"; the
+/// RULES-more.md presets by their set-up option).
+pub fn info_class(variant: &str) -> &'static str {
+    match variant {
+        "xiangqi" | "king" | "fanqi-1" | "fanqi-2" => "none",
+        "surprise" | "surprise-negotiation" | "fanqi-3" | "fanqi-5" | "fanqi-7" | "fanqi-9" => "private set-up",
+        "skill-secret" | "camel-7-secret" | "missile-hidden-5" | "missile-hidden-centre" | "missile-hidden-5-down" | "missile-hidden-centre-down" => {
+            "private set-up (RULES-more)"
+        }
+        v if engine::more::presets::is_spec(v) => match engine::more::MoreVariant::resolve(v) {
+            Ok(m) if m.hidden_setup() => "private set-up (RULES-more)",
+            _ => "none",
+        },
+        _ => "chance reveals",
+    }
+}
+
+/// Study settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Hidden presets (or rule files).
+    pub presets: Vec<String>,
+    /// Strength levels: bot specs with a fixed budget, weakest first.
+    pub levels: Vec<String>,
+    /// Deals per (preset, level) at scale 1, by level (the last value repeats).
+    pub deals: Vec<u32>,
+    /// Oracle ceiling: a full-state bot played on the hidden deals (none if empty).
+    pub ceiling: Option<String>,
+    /// Deals per preset for the ceiling at scale 1.
+    pub ceiling_deals: u32,
+    /// Multiplies the deal counts.
+    pub scale: f64,
+    /// Parallel games.
+    pub threads: usize,
+    /// Master seed.
+    pub seed: u64,
+    /// Ply limit (adjudicated draw).
+    pub max_plies: usize,
+    /// Output directory.
+    pub out: PathBuf,
+    /// The command line, for the report.
+    pub command: String,
+    /// Draw a progress bar.
+    pub progress: bool,
+    /// External anchors (Fairy-Stockfish self-play); `None` skips them.
+    pub anchors: Option<anchors::AnchorSettings>,
+    /// Ladder directory (`<dir>/<variant>.csv` gives the levels' Elo).
+    pub ladder_dir: PathBuf,
+}
+
+impl Settings {
+    /// Deals for level `l` after scaling (at least 1).
+    pub fn deals_for(&self, l: usize) -> u32 {
+        let base = self.deals.get(l).or(self.deals.last()).copied().unwrap_or(10);
+        ((base as f64 * self.scale).round() as u32).max(1)
+    }
+
+    /// The ceiling's deals after scaling.
+    pub fn ceiling_deals_scaled(&self) -> u32 {
+        ((self.ceiling_deals as f64 * self.scale).round() as u32).max(1)
+    }
+
+    /// A fingerprint of what decides a game (not the presets, levels or counts, which only
+    /// select games): the seed and the ply limit.
+    pub fn fingerprint(&self) -> String {
+        format!("{:016x}", fnv1a(format!("draw-rates-v2|{}|{}", self.seed, self.max_plies).as_bytes()))
+    }
+}
+
+/// The seed of deal `deal` of `preset`: the same for every level, so levels meet the same deals.
+pub fn deal_seed(master: u64, preset: &str, deal: u32) -> u64 {
+    fnv1a(format!("draw-rates|{master}|{preset}|{deal}").as_bytes())
+}
+
+/// The bots' seeds of a deal at a level: the same in the hidden and the open game.
+fn bot_seeds(deal_seed: u64, spec: &str) -> (u64, u64) {
+    (fnv1a(format!("{deal_seed}|{spec}|red").as_bytes()), fnv1a(format!("{deal_seed}|{spec}|black").as_bytes()))
+}
+
+/// One game to play.
+#[derive(Clone, Debug)]
+struct Job {
+    preset: usize,
+    spec: String,
+    deal: u32,
+    open: bool,
+}
+
+/// Plays the missing games of the study (resuming from `<out>/games.tsv`), then the anchors', and
+/// returns every game in the store (sorted by key) with this run's wall time in seconds.
+///
+/// # Errors
+/// An unknown preset or bot spec, a preset without an open twin, the store cannot be read or
+/// written, or a game failed (finished games stay in the store).
+pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
+    let hidden: Vec<Ruleset> = settings.presets.iter().map(|v| Ruleset::load(v)).collect::<anyhow::Result<_>>()?;
+    let open: Vec<Ruleset> = settings.presets.iter().map(|v| Ruleset::load(&format!("{v}{}", engine::variant::config::OPEN_SUFFIX))).collect::<anyhow::Result<_>>()?;
+    for spec in &settings.levels {
+        for r in &hidden {
+            r.check_bot(spec).map_err(|e| anyhow::anyhow!("--levels {spec:?} ({}): {e}", r.name()))?;
+        }
+    }
+    // The ceiling is played where the preset's bots have it.
+    let ceiling_ok: Vec<bool> = hidden.iter().map(|r| settings.ceiling.as_ref().is_some_and(|c| r.check_bot(c).is_ok())).collect();
+    std::fs::create_dir_all(&settings.out)?;
+    let mut store = Store::open(&settings.out.join("games.tsv"), &settings.fingerprint())?;
+    // Jobs interleaved by deal so that a partial run covers every cell.
+    let max_deals = (0..settings.levels.len()).map(|l| settings.deals_for(l)).max().unwrap_or(0).max(settings.ceiling_deals_scaled());
+    let mut jobs = Vec::new();
+    for deal in 0..max_deals {
+        for (l, spec) in settings.levels.iter().enumerate() {
+            if deal < settings.deals_for(l) {
+                for p in 0..hidden.len() {
+                    for open in [false, true] {
+                        jobs.push(Job { preset: p, spec: spec.clone(), deal, open });
+                    }
+                }
+            }
+        }
+        if let Some(c) = settings.ceiling.as_ref().filter(|_| deal < settings.ceiling_deals_scaled()) {
+            for p in (0..hidden.len()).filter(|&p| ceiling_ok[p]) {
+                jobs.push(Job { preset: p, spec: c.clone(), deal, open: false });
+            }
+        }
+    }
+    let wanted: Vec<store::Key> = jobs.iter().map(|j| store::Key::new(&settings.presets[j.preset], &j.spec, j.deal, j.open)).collect();
+    let todo: Vec<Job> = jobs.iter().zip(&wanted).filter(|(_, k)| !store.has(k)).map(|(j, _)| j.clone()).collect();
+    let rules = Rules { max_plies: settings.max_plies, opening_plies: 0 };
+    let bar = if settings.progress { ProgressBar::new(todo.len() as u64) } else { ProgressBar::hidden() };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games [{elapsed_precise} < {eta_precise}] {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let error: Mutex<Option<String>> = Mutex::new(None);
+    let next = AtomicUsize::new(0);
+    let threads = settings.threads.max(1);
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
+    let t0 = Instant::now();
+    let shared = Mutex::new(&mut store);
+    pool.scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|_| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(job) = todo.get(i) else { break };
+                if error.lock().map(|e| e.is_some()).unwrap_or(true) {
+                    break;
+                }
+                let name = &settings.presets[job.preset];
+                let play = || -> anyhow::Result<GameRow> {
+                    let seed = deal_seed(settings.seed, name, job.deal);
+                    // The open twin's set-up of a seed is the hidden one's with everything shown
+                    // (docs/open-twins.md §O4), so the two games of a pair play one deal.
+                    let ruleset = if job.open { &open[job.preset] } else { &hidden[job.preset] };
+                    let setup = ruleset.setup(seed)?;
+                    let bot = PlayerKind::Bot(job.spec.clone());
+                    let p = ruleset.play(&setup, rules, &bot, &bot, bot_seeds(seed, &job.spec))?;
+                    Ok(GameRow {
+                        key: store::Key::new(name, &job.spec, job.deal, job.open),
+                        red_score: p.outcome.red_score(),
+                        reason: p.outcome.reason,
+                        plies: p.moves.len(),
+                    })
+                };
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(play)) {
+                    Ok(Ok(row)) => {
+                        let mut st = match shared.lock() {
+                            Ok(g) => g,
+                            Err(p) => p.into_inner(),
+                        };
+                        if let Err(e) = st.append(row) {
+                            if let Ok(mut x) = error.lock() {
+                                x.get_or_insert(format!("{e:#}"));
+                            }
+                        }
+                        bar.inc(1);
+                    }
+                    Ok(Err(e)) => {
+                        if let Ok(mut x) = error.lock() {
+                            x.get_or_insert(format!("{name} / {} deal {}{}: {e:#}", job.spec, job.deal, if job.open { " (open)" } else { "" }));
+                        }
+                    }
+                    Err(_) => {
+                        if let Ok(mut x) = error.lock() {
+                            x.get_or_insert(format!("{name} / {} deal {}: the bot panicked", job.spec, job.deal));
+                        }
+                    }
+                }
+            });
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        anyhow::bail!("draw-rate study stopped (finished games are in {}; rerun to resume): {e}", settings.out.join("games.tsv").display());
+    }
+    if let Some(a) = &settings.anchors {
+        anchors::run(a, settings.seed, settings.max_plies, &mut store, settings.progress)?;
+    }
+    let mut rows: Vec<GameRow> = store.rows().cloned().collect();
+    rows.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok((rows, t0.elapsed().as_secs_f64()))
+}
+
+#[cfg(test)]
+mod tests;
