@@ -573,3 +573,34 @@ fn rule_file_plays_where_a_preset_name_does() {
     let e = format!("{:#}", Ruleset::load(bad.to_str().expect("utf-8")).and_then(|r| r.setup(1)).expect_err("bad value"));
     assert!(e.contains("rules.stacking") && e.contains("ii"), "{e}");
 }
+
+#[test]
+fn o4_setup_pair_hidden_and_open_share_the_deal() {
+    // docs/open-twins.md §O4: for one seed the open twin's start shows exactly the deal that
+    // resolves the hidden game's reveals, so the same actions make the same physical game.
+    for name in ["jieqi", "fanqi-6", "surprise", "fanqi-5"] {
+        let hidden = selfplay::cli::variant_arg::load(name).expect("variant");
+        let open = selfplay::cli::variant_arg::load(&format!("{name}+open")).expect("twin");
+        let (hs, os) = Setup::pair(hidden, 31).expect("pair");
+        assert_eq!(os, Setup::generate(open, 31).expect("open setup"), "{name}: pair and generate agree");
+        let (hstart, ostart) = (hs.state(hidden).expect("hidden"), os.state(open).expect("open"));
+        let deal = hs.deal(&hstart);
+        assert!(os.deal(&ostart).is_empty(), "{name}: nothing left to deal in the open twin");
+        for sq in ostart.face_down() {
+            assert_eq!(ostart.identity(sq), hstart.identity(sq).or(deal.role(sq)), "{name}: {sq}");
+        }
+        // Same random actions in both; the hidden game's reveals come from the deal.
+        let (mut hg, mut og) = (engine::variant::game::VariantGame::new(hstart), engine::variant::game::VariantGame::new(ostart));
+        let mut rng = <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(4);
+        for _ in 0..60 {
+            if hg.outcome().is_some() {
+                break;
+            }
+            let acts = hg.state().legal_actions();
+            let a = acts[rand::Rng::random_range(&mut rng, 0..acts.len())];
+            hg.play(a, |outs| deal.outcome(a, outs).expect("the deal fits"));
+            og.play(a, |_| panic!("{name}: the open twin has no chance node"));
+            assert_eq!(hg.state().position().hash(), og.state().position().hash(), "{name}");
+        }
+    }
+}

@@ -71,9 +71,10 @@ pub enum MoreVariant {
 const FAMILIES: [(&str, &str); 3] = [("skill", "skill"), ("camel", "camel-1"), ("missile", "missile")];
 
 /// The top-level keys a rule file may hold.
-const TOP_KEYS: [&str; 5] = ["name", "description", "base", "game", "rules"];
+const TOP_KEYS: [&str; 6] = ["name", "description", "base", "game", "rules", "info"];
 
-fn intern(s: &str) -> &'static str {
+/// The name `s` with a static lifetime (each distinct name leaked once).
+pub(crate) fn intern(s: &str) -> &'static str {
     static NAMES: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
     let mut set = NAMES.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
     if let Some(n) = set.get(s) {
@@ -195,6 +196,22 @@ impl MoreVariant {
             if g != base.family() {
                 return Err(file_error(file, "game", format!("{g:?} but base {base_name:?} is a {} preset", base.family())));
             }
+        }
+        // `[info] open` (docs/open-twins.md §O6) selects the open twin, read by
+        // `super::open::split`; here only its form is checked.
+        match table.get("info") {
+            None => {}
+            Some(toml::Value::Table(t)) => {
+                for (k, v) in t {
+                    if k != "open" {
+                        return Err(file_error(file, &format!("info.{k}"), "unknown key; the keys are open"));
+                    }
+                    if !v.is_bool() {
+                        return Err(file_error(file, "info.open", "must be true or false"));
+                    }
+                }
+            }
+            Some(_) => return Err(file_error(file, "info", "expected a table")),
         }
         let empty = toml::Table::new();
         let overrides = match table.get("rules") {

@@ -12,7 +12,8 @@
 //!   [`crate::game::Game`] trait, so they play every game here without special cases;
 //! * [`notation`]: Chinese move records on any geometry;
 //! * [`config`]: the rule tables as TOML rule files (`anqi variants --show`, `--variant FILE`);
-//! * [`presets`]: the preset names and one entry point per preset for the CLI.
+//! * [`presets`]: the preset names and one entry point per preset for the CLI;
+//! * [`open`]: the open twins of the hidden presets (docs/open-twins.md §O6).
 
 pub mod board;
 pub mod bots;
@@ -23,6 +24,7 @@ pub mod geometry;
 pub mod history;
 pub mod missile;
 pub mod notation;
+pub mod open;
 pub mod piece;
 pub mod presets;
 pub mod skill;

@@ -52,27 +52,36 @@ pub trait WithGame {
 /// # Errors
 /// [`MoreError::UnknownPreset`], a rule file's error, or the FEN's error.
 pub fn with_game<W: WithGame>(name: &str, fen: Option<&str>, body: W) -> Result<W::Output, MoreError> {
-    Ok(match MoreVariant::resolve(name)? {
+    // docs/open-twins.md §O6: an open twin is the hidden game wrapped in `Open`.
+    let (base, open) = super::open::split(name)?.unwrap_or_else(|| (name.to_string(), false));
+    let twin = open.then(|| super::config::intern(name));
+    fn run<G: Playable, W: WithGame>(g: G, twin: Option<&'static str>, body: W) -> W::Output {
+        match twin {
+            Some(n) => body.run(super::open::Open::new(g, n)),
+            None => body.run(g),
+        }
+    }
+    Ok(match MoreVariant::resolve(&base)? {
         MoreVariant::Missile(preset) => {
             let g = match fen {
                 Some(f) => MissileGame::from_fen(preset, f)?,
                 None => MissileGame::new(preset),
             };
-            body.run(g.with_max_plies(u32::MAX))
+            run(g.with_max_plies(u32::MAX), twin, body)
         }
         MoreVariant::Skill(preset) => {
             let g = match fen {
                 Some(f) => SkillGame::from_fen(preset, f)?,
                 None => SkillGame::new(preset),
             };
-            body.run(g.with_max_plies(u32::MAX))
+            run(g.with_max_plies(u32::MAX), twin, body)
         }
         MoreVariant::Camel(preset) => {
             let g = match fen {
                 Some(f) => CamelGame::from_fen(preset, f)?,
                 None => CamelGame::new(preset),
             };
-            body.run(g.with_max_plies(u32::MAX))
+            run(g.with_max_plies(u32::MAX), twin, body)
         }
     })
 }
@@ -255,7 +264,11 @@ pub fn presets() -> Vec<(&'static str, &'static str)> {
 /// # Errors
 /// [`MoreError::UnknownPreset`], a rule file's error.
 pub fn describe(name: &str) -> Result<String, MoreError> {
-    Ok(MoreVariant::resolve(name)?.to_toml())
+    match super::open::split(name)? {
+        // docs/open-twins.md §O6: the hidden game's table, then `[info] open`.
+        Some((base, true)) => Ok(format!("# open twin: {name}\n{}\n[info]\nopen = true\n", MoreVariant::resolve(&base)?.to_toml())),
+        _ => Ok(MoreVariant::resolve(name)?.to_toml()),
+    }
 }
 
 /// Whether `name` is a preset of this module.
@@ -266,7 +279,7 @@ pub fn is_preset(name: &str) -> bool {
 /// Whether `spec` is a preset of this module or a rule file based on one
 /// ([`MoreVariant::recognises`]): what `--variant` routes here.
 pub fn is_spec(spec: &str) -> bool {
-    MoreVariant::recognises(spec)
+    MoreVariant::recognises(spec) || spec.strip_suffix(super::open::SUFFIX).is_some_and(MoreVariant::recognises)
 }
 
 /// A finished (or cut) bot game.
@@ -363,7 +376,9 @@ pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<
             (Vec::new(), g.perft(depth))
         }
     }
-    Ok(match MoreVariant::resolve(name)? {
+    // docs/open-twins.md §O6: an open twin's tree is its hidden game's (same legal moves).
+    let base = super::open::split(name)?.map_or_else(|| name.to_string(), |(b, _)| b);
+    Ok(match MoreVariant::resolve(&base)? {
         MoreVariant::Missile(preset) => {
             let open = missile::MissileRules { setup: missile::SetupMethod::Open, ..preset.rules };
             let start = missile::fen::write(&missile::MissilePosition::start(open));

@@ -252,9 +252,17 @@ pub struct Variant {
     pub start_role: [[Option<Role>; 128]; 2],
     /// Derived once: whether each type participates (§F4), by [`Role::index`].
     pub participates: [bool; Role::COUNT],
+    /// `[info] open` (docs/open-twins.md §O1): the open twin, where everything hidden is public
+    /// from the start (backs, identities, the deal) and the rules are unchanged.
+    pub open: bool,
 }
 
-const TOP_KEYS: &[&str] = &["name", "inherits", "family", "description", "end", "surprise", "fanqi", "king"];
+const TOP_KEYS: &[&str] = &["name", "inherits", "family", "description", "end", "surprise", "fanqi", "king", "info"];
+const INFO_KEYS: &[&str] = &["open"];
+
+/// The suffix that names a variant's open twin (`jieqi+open`, `my-rules.toml+open`;
+/// docs/open-twins.md §O1).
+pub const OPEN_SUFFIX: &str = "+open";
 const END_KEYS: &[&str] = &["repetition", "perpetual_check_loses", "chase", "no_capture_plies", "rule60_check_cap", "no_attacker_draw"];
 const SURPRISE_KEYS: &[&str] = &[
     "flip_rights",
@@ -303,6 +311,16 @@ fn merge(base: &mut Table, over: Table) {
 }
 
 fn load_table(spec: &str, chain: &mut Vec<String>) -> Result<(Table, String), VariantError> {
+    if let Some(base) = spec.strip_suffix(OPEN_SUFFIX) {
+        // docs/open-twins.md §O1: `NAME+open` is NAME with `[info] open = true`.
+        let (mut table, source_name) = load_table(base, chain)?;
+        let name = table.get("name").and_then(Value::as_str).unwrap_or(base).to_string();
+        table.insert("name".into(), Value::String(format!("{name}{OPEN_SUFFIX}")));
+        let description = table.get("description").and_then(Value::as_str).unwrap_or_default().to_string();
+        table.insert("description".into(), Value::String(format!("open twin of {name}: everything public from the start (docs/open-twins.md); {description}")));
+        set_open(&mut table, true);
+        return Ok((table, format!("{source_name}{OPEN_SUFFIX}")));
+    }
     let (text, source_name) = match preset_text(spec) {
         Some(t) => (t.to_string(), format!("preset {spec}")),
         None => match std::fs::read_to_string(spec) {
@@ -338,6 +356,19 @@ fn load_table(spec: &str, chain: &mut Vec<String>) -> Result<(Table, String), Va
     Ok((merged, source_name))
 }
 
+/// Sets `[info] open` in a merged table.
+fn set_open(table: &mut Table, open: bool) {
+    let mut info = Table::new();
+    info.insert("open".into(), Value::Boolean(open));
+    merge(table, Table::from_iter([("info".to_string(), Value::Table(info))]));
+}
+
+/// Presets with hidden information, each of which has an open twin `NAME+open`
+/// (docs/open-twins.md §O1), in listing order.
+pub fn open_twin_names() -> Vec<String> {
+    preset_names().filter(|n| Variant::load(n).is_ok_and(|v| v.has_hidden_information())).map(|n| format!("{n}{OPEN_SUFFIX}")).collect()
+}
+
 fn check_keys(t: &Table, src: &str) -> Result<(), VariantError> {
     let unknown = |key: String| VariantError::UnknownKey { source_name: src.to_string(), key };
     for (k, v) in t {
@@ -349,6 +380,7 @@ fn check_keys(t: &Table, src: &str) -> Result<(), VariantError> {
             "surprise" => SURPRISE_KEYS,
             "fanqi" => FANQI_KEYS,
             "king" => KING_KEYS,
+            "info" => INFO_KEYS,
             _ => continue,
         };
         let Value::Table(sub) = v else {
@@ -545,7 +577,61 @@ impl Variant {
         for r in fanqi.participating() {
             participates[r.index()] = true;
         }
-        Ok(Variant { name, description, family, end, surprise, fanqi, king, rules, table, start_role, participates })
+        let open = r.bool("info", "open", false)?;
+        let mut v = Variant { name, description, family, end, surprise, fanqi, king, rules, table, start_role, participates, open: false };
+        if open && !v.has_hidden_information() {
+            return Err(VariantError::Contradiction {
+                source_name: src.into(),
+                key: "info.open".into(),
+                problem: format!("{} hides nothing, so it has no open twin (docs/open-twins.md §O1)", v.name),
+            });
+        }
+        v.open = open;
+        Ok(v)
+    }
+
+    /// Whether the rules hide anything from a player (RULES.md "Information classes"):
+    /// Surprise layouts (§S2), Fan-qi owner's-choice arrangements and random deals (§F3).
+    /// Open twins (docs/open-twins.md) answer for the game they are the twin of.
+    pub fn has_hidden_information(&self) -> bool {
+        match self.family {
+            Family::Surprise => true,
+            Family::Fanqi => matches!(self.fanqi.placement(), Placement::Owner | Placement::Random),
+            Family::Xiangqi | Family::King => false,
+        }
+    }
+
+    /// The open twin of this variant (docs/open-twins.md §O1): the same rule table with
+    /// `[info] open = true`, named `NAME+open`. An open twin is its own twin.
+    ///
+    /// # Errors
+    /// [`VariantError::Contradiction`] on `info.open` when the variant hides nothing.
+    pub fn open_twin(&self) -> Result<Variant, VariantError> {
+        if self.open {
+            return Ok(self.clone());
+        }
+        let mut t = self.table.clone();
+        set_open(&mut t, true);
+        t.insert("name".into(), Value::String(format!("{}{OPEN_SUFFIX}", self.name)));
+        let src = format!("{}{OPEN_SUFFIX}", self.name);
+        Variant::from_table(t, &src)
+    }
+
+    /// The hidden game an open twin is the twin of (docs/open-twins.md §O1): the same rule
+    /// table with `[info] open = false`, the `+open` suffix dropped from the name. A hidden
+    /// variant is returned as it is.
+    ///
+    /// # Errors
+    /// Only if the table no longer resolves (never for a table that resolved once).
+    pub fn hidden_twin(&self) -> Result<Variant, VariantError> {
+        if !self.open {
+            return Ok(self.clone());
+        }
+        let mut t = self.table.clone();
+        set_open(&mut t, false);
+        let name = self.name.strip_suffix(OPEN_SUFFIX).unwrap_or(&self.name).to_string();
+        t.insert("name".into(), Value::String(name.clone()));
+        Variant::from_table(t, &name)
     }
 
     /// The resolved table as TOML text (what `anqi variants --show` prints).
@@ -557,8 +643,9 @@ impl Variant {
     }
 
     /// Whether face-down identities are drawn by chance (§P2: Fan-qi 4, 6, 8, 10 and Jieqi).
+    /// Never in an open twin: its deal is made and shown at the start (docs/open-twins.md §O3).
     pub fn random_reveals(&self) -> bool {
-        self.family == Family::Fanqi && self.fanqi.placement() == Placement::Random
+        self.family == Family::Fanqi && self.fanqi.placement() == Placement::Random && !self.open
     }
 }
 

@@ -184,6 +184,13 @@ fn read_fanqi(s: &mut State, down: &[(Square, Color)], pool: &str, determined: O
     }
     for c in Color::ALL {
         let total: u32 = pool[c.index()].iter().map(|&n| n as u32).sum();
+        if s.variant().open && undetermined[c.index()] > 0 {
+            // docs/open-twins.md §O3: an open twin's deal is known, so nothing is undetermined.
+            return Err(field_err(
+                "determined",
+                format!("{}: an open twin's deal is known from the start, but {c} has {} face-down pieces with no identity in the sixth field (docs/open-twins.md §O3)", s.variant().name, undetermined[c.index()]),
+            ));
+        }
         if total != undetermined[c.index()] {
             return Err(field_err(
                 "pool",

@@ -212,6 +212,9 @@ pub fn decode_chance(a: GameAction) -> Option<ChanceOutcome> {
 /// Whether the captured part of a reveal is seen by `observer` when `capturer` captured (§F6 and
 /// its options; used for observation keys of search trees).
 pub fn sees_captured(s: &State, capturer: Color, observer: Color) -> bool {
+    if s.variant().open {
+        return true; // docs/open-twins.md §O2
+    }
     match s.variant().fanqi.capture_knowledge {
         CaptureKnowledge::Both => true,
         CaptureKnowledge::Nobody => false,
@@ -464,7 +467,8 @@ impl Game for VariantGameState {
             name: self.name(),
             num_players: 2,
             chance: ChanceMode::ExplicitStochastic,
-            information: Information::Imperfect,
+            // An open twin shows every player the whole state (docs/open-twins.md §O2).
+            information: if self.state.variant().open { Information::Perfect } else { Information::Imperfect },
             utility: Utility::ZeroSum,
             min_utility: -1.0,
             max_utility: 1.0,
@@ -518,7 +522,9 @@ impl Game for VariantGameState {
         debug_assert!(self.legal.contains(&action), "illegal action {a:?}");
         let mover = self.state.turn();
         // Set-up choices are secret (§S2, §F3): only that one was made is public.
-        let public = if matches!(a, VAction::Layout { .. } | VAction::Place { .. }) { action.0 & TAG_MASK } else { action.0 };
+        // In an open twin they are public (docs/open-twins.md §O2).
+        let secret = matches!(a, VAction::Layout { .. } | VAction::Place { .. }) && !self.state.variant().open;
+        let public = if secret { action.0 & TAG_MASK } else { action.0 };
         self.public_path = mix(self.public_path, public as u64);
         let quiet = self.state.quiet_move(a);
         self.state.apply(a);

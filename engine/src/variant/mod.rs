@@ -8,6 +8,7 @@ pub mod game;
 pub mod game_state;
 pub mod given;
 pub mod notation;
+pub mod open;
 pub mod perft;
 pub mod state;
 pub mod view;

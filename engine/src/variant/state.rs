@@ -248,8 +248,13 @@ impl State {
                         for sq in variant.rules.start_points(c, t) {
                             s.down.set(sq);
                             match placement {
-                                Placement::Random => s.pool[c.index()][t.index()] += 1,
+                                // docs/open-twins.md §O3: an open twin's deal is made at the
+                                // start; without one given, each piece is its point's type.
+                                Placement::Random if !variant.open => s.pool[c.index()][t.index()] += 1,
                                 _ => s.identity[sq.index()] = Some(t),
+                            }
+                            if variant.open {
+                                s.public_id.set(sq);
                             }
                         }
                     }
@@ -276,6 +281,12 @@ impl State {
                         for sq in variant.rules.start_points(c, t) {
                             s.down.set(sq);
                             match variant.fanqi.placement() {
+                                Placement::Random if variant.open => {
+                                    // docs/open-twins.md §O3: dealt at the start (the identity
+                                    // deal; `open::Deal` gives others).
+                                    s.identity[sq.index()] = Some(t);
+                                    s.public_id.set(sq);
+                                }
                                 Placement::Random | Placement::Owner => s.pool[c.index()][t.index()] += 1,
                                 _ => s.identity[sq.index()] = Some(t),
                             }
@@ -747,14 +758,15 @@ impl State {
     /// Applies `a`, which must be legal (see [`State::try_apply`] for checked input).
     pub fn apply(&mut self, a: Action) {
         let token = action_token(a);
-        if let Action::Layout { .. } | Action::Place { .. } = a {
+        if matches!(a, Action::Layout { .. } | Action::Place { .. }) && !self.variant.open {
             // Set-up choices are secret: the chooser sees its choice, the opponent only that a
             // choice was made (§S2, §F3).
             let c = self.turn();
             self.obs[c.index()] = mix(self.obs[c.index()], token);
             self.obs[c.opponent().index()] = mix(self.obs[c.opponent().index()], 7 << 20);
         } else {
-            // Every other decision is public (§S9 flips and rights, §F moves, §S11 demands).
+            // Every other decision is public (§S9 flips and rights, §F moves, §S11 demands), and
+            // in an open twin set-up choices too (docs/open-twins.md §O2).
             self.observe_public(token);
         }
         match a {
@@ -1127,7 +1139,7 @@ impl State {
         use super::config::CaptureKnowledge as K;
         let f = &self.variant.fanqi;
         let mut known = [false; 2];
-        if public || f.placement() == Placement::Fixed {
+        if public || f.placement() == Placement::Fixed || self.variant.open {
             known = [true, true];
         } else {
             if f.placement() == Placement::Owner {
@@ -1228,12 +1240,19 @@ impl State {
 
     // ---- setters used by the FEN reader (crate-internal) ----
 
+    /// The same state under another variant (the open twin of this state's variant: see
+    /// `super::open`, which checks that only information differs).
+    pub(crate) fn rebind(&mut self, v: &'static Variant) {
+        self.variant = v;
+    }
+
     pub(crate) fn set_face_down(&mut self, sq: Square, identity: Option<Role>) {
         self.down.set(sq);
         self.identity[sq.index()] = identity;
         // In random and fixed modes a determined face-down piece was turned down in view of both
         // (§F5) or fixed by the mode; in owner's-choice modes only its owner knows it.
-        if identity.is_some() && self.variant.fanqi.placement() != Placement::Owner {
+        // In an open twin every identity is public (docs/open-twins.md §O2).
+        if identity.is_some() && (self.variant.fanqi.placement() != Placement::Owner || self.variant.open) {
             self.public_id.set(sq);
         }
     }

@@ -129,8 +129,10 @@ impl View {
         let mut unseen_board: [Vec<Square>; 2] = [Vec::new(), Vec::new()];
         let mut back_choices = vec![Vec::new()];
         let opp = player.opponent();
-        match v.family {
-            Family::Surprise => {
+        // docs/open-twins.md §O2: in an open twin a player sees the whole state.
+        let family = if v.open { None } else { Some(v.family) };
+        match family {
+            Some(Family::Surprise) => {
                 let mut used = [0u8; 3];
                 let mut visible = Vec::new();
                 let pos = s.position();
@@ -170,7 +172,7 @@ impl View {
                 // cannot have been captured showing a horse).
                 back_choices = back_assignments(&visible, used);
             }
-            Family::Fanqi => {
+            Some(Family::Fanqi) => {
                 let random = v.fanqi.placement() == Placement::Random;
                 let pos = s.position();
                 for c in Color::ALL {
@@ -588,7 +590,7 @@ fn view_fen(t: &State, player: Color, unknown_backs: &[Square], unseen_captured:
             .captured_discs()
             .iter()
             .map(|&(c, vis, b, shown)| {
-                let b = if shown || c == player { Piece::new(c, b).char() } else { '?' };
+                let b = if shown || c == player || v.open { Piece::new(c, b).char() } else { '?' };
                 format!("{}{}", Piece::new(c, vis).char(), b)
             })
             .collect();

@@ -40,7 +40,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let v = super::variant_arg::load(&a.variant)?;
     // Without --fen or --layouts the game includes its set-up phase: the bots choose Surprise
     // layouts and Fan-qi owner's-choice arrangements as actions (RULES.md §S2, §F3).
-    let state = if a.fen.is_none() && a.layouts.is_none() {
+    // An open twin starts dealt from --seed (docs/open-twins.md §O4): the set-up the hidden
+    // game's tournaments draw for that seed, shown to both.
+    let state = if a.fen.is_none() && a.layouts.is_none() && v.open {
+        crate::tournament::game::Setup::generate(v, a.seed)?.state(v)?
+    } else if a.fen.is_none() && a.layouts.is_none() {
         engine::variant::State::new_game(v)
     } else {
         super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?

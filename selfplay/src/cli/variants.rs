@@ -30,5 +30,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     for (name, description) in engine::more::presets::presets() {
         println!("{name:<26} {description}");
     }
+    // docs/open-twins.md §O1: every preset with hidden information has an open twin.
+    for name in engine::variant::config::open_twin_names() {
+        let v = Variant::load(&name)?;
+        println!("{name:<26} {}", v.description);
+    }
+    for (name, description) in engine::more::open::twin_names() {
+        println!("{name:<26} {description}");
+    }
     Ok(())
 }

@@ -24,7 +24,7 @@ use super::ruleset::Ruleset;
 use engine::search::{Bot, Decision};
 use engine::variant::game::VariantGame;
 use engine::variant::{config::Placement, fen as vfen, notation, Action, ChanceOutcome, Family, State, Variant};
-use engine::{Color, Role};
+use engine::Color;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -51,6 +51,15 @@ impl Setup {
     /// # Errors
     /// The variant's start state cannot be built (a broken variant file).
     pub fn generate(v: &'static Variant, seed: u64) -> anyhow::Result<Setup> {
+        if v.open {
+            // docs/open-twins.md §O4: the hidden game's set-up for the same seed, its deal
+            // made at the start and shown.
+            let h: &'static Variant = Box::leak(Box::new(v.hidden_twin()?));
+            let hidden = Setup::generate(h, seed)?;
+            let start = hidden.state(h)?;
+            let open = engine::variant::open::open_state(v, &start, &hidden.deal(&start))?;
+            return Ok(Setup { fen: vfen::write(&open), seed, label: format!("{} (open)", hidden.label) });
+        }
         let mut rng = Pcg64Mcg::seed_from_u64(seed ^ SETUP_SALT);
         match v.family {
             Family::Surprise => {
@@ -81,24 +90,22 @@ impl Setup {
         vfen::parse(v, &self.fen).map_err(|e| anyhow::anyhow!("set-up FEN {:?}: {e}", self.fen))
     }
 
-    /// The deal of the undetermined face-down pieces of `start` (empty outside random modes).
+    /// The deal of the undetermined face-down pieces of `start` (empty outside random modes and
+    /// in open twins, whose deal is in the start state).
     pub fn deal(&self, start: &State) -> Deal {
-        let mut deal = Deal { role: [None; 128] };
-        let mut rng = Pcg64Mcg::seed_from_u64(self.seed ^ 0xDEA1_DEA1);
-        for c in Color::ALL {
-            let pool = start.pool(c);
-            let mut types: Vec<Role> = Role::ALL.into_iter().flat_map(|r| std::iter::repeat_n(r, pool[r.index()] as usize)).collect();
-            types.shuffle(&mut rng);
-            let squares: Vec<_> = start
-                .face_down()
-                .into_iter()
-                .filter(|&sq| start.identity(sq).is_none() && start.position().piece_at(sq).map(|p| p.color) == Some(c))
-                .collect();
-            for (sq, r) in squares.into_iter().zip(types) {
-                deal.role[sq.index()] = Some(r);
-            }
-        }
-        deal
+        Deal::draw(start, &mut Pcg64Mcg::seed_from_u64(self.seed ^ 0xDEA1_DEA1))
+    }
+
+    /// The hidden set-up and its open twin's for `seed` (docs/open-twins.md §O4): `hidden` may
+    /// be the hidden variant or its open twin; both set-ups hold the same layouts, arrangement
+    /// or deal, the open one with every identity written in its FEN.
+    ///
+    /// # Errors
+    /// The variant hides nothing, or a start state cannot be built.
+    pub fn pair(hidden: &'static Variant, seed: u64) -> anyhow::Result<(Setup, Setup)> {
+        let h: &'static Variant = Box::leak(Box::new(hidden.hidden_twin()?));
+        let o: &'static Variant = Box::leak(Box::new(hidden.open_twin()?));
+        Ok((Setup::generate(h, seed)?, Setup::generate(o, seed)?))
     }
 }
 
@@ -121,28 +128,9 @@ fn shuffle_arrangement(fen: &str, rng: &mut Pcg64Mcg) -> String {
     fields.join(" ")
 }
 
-/// Dealt identities by square index (module docs).
-#[derive(Clone, Debug)]
-pub struct Deal {
-    role: [Option<Role>; 128],
-}
-
-impl Deal {
-    /// Picks the outcome of the chance node left by `a` (played from `before`): the one that
-    /// matches the dealt types, else a random draw by the probabilities (never needed when the
-    /// deal and the state agree).
-    pub fn resolve(&self, a: Action, outs: &[(ChanceOutcome, f64)], rng: &mut Pcg64Mcg) -> ChanceOutcome {
-        if let Action::Move { from, to, .. } = a {
-            let want_m = self.role[from.index()];
-            let want_c = self.role[to.index()];
-            let fits = |o: &ChanceOutcome| (o.mover.is_none() || o.mover == want_m) && (o.captured.is_none() || o.captured == want_c);
-            if let Some((o, _)) = outs.iter().find(|(o, _)| fits(o)) {
-                return *o;
-            }
-        }
-        sample(outs, rng)
-    }
-}
+/// Dealt identities by square index (module docs): [`engine::variant::open::Deal`], shared
+/// with the open twins (docs/open-twins.md) so that a hidden game and its twin play one deal.
+pub use engine::variant::open::Deal;
 
 /// A draw from `(outcome, probability)` pairs.
 pub fn sample(outs: &[(ChanceOutcome, f64)], rng: &mut Pcg64Mcg) -> ChanceOutcome {
