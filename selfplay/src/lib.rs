@@ -6,4 +6,6 @@ pub mod cli;
 pub mod experiments;
 pub mod tournament;
 pub mod uci;
+pub mod serve;
 pub mod uci_hidden;
+pub mod viewer;

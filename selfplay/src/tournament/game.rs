@@ -128,6 +128,13 @@ pub struct Deal {
 }
 
 impl Deal {
+    /// The type dealt to the undetermined face-down piece that started on `sq`, if any. A
+    /// face-down piece never moves without turning up, so on a face-down point this is the
+    /// identity the record's chance will reveal (what the viewer's full view shows).
+    pub fn dealt(&self, sq: engine::Square) -> Option<Role> {
+        self.role[sq.index()]
+    }
+
     /// Picks the outcome of the chance node left by `a` (played from `before`): the one that
     /// matches the dealt types, else a random draw by the probabilities (never needed when the
     /// deal and the state agree).
