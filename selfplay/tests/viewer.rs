@@ -81,7 +81,7 @@ fn more_boards_of_every_size_are_drawn_from_their_fens() {
         assert!(!svg::document(&p, None).to_string().is_empty());
     }
     let geo = engine::more::Geometry::missile();
-    let e = more_picture::picture(&geo, "mrnbakabnrm/11/1fc5cf1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1FC5CF1/11/MRNBAKABNRQ w", Color::Red, Viewpoint::Full, None);
+    let e = more_picture::picture(&geo, "mrnbakabnrm/11/1fc5cf1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1FC5CF1/11/MRNBAKABNRZ w", Color::Red, Viewpoint::Full, None);
     assert!(matches!(e, Err(more_picture::MorePictureError::Board { rank: 10, .. })), "{e:?}");
     let e = more_picture::picture(&geo, "11/11/11/11/11/11/11/11/11/11 w", Color::Red, Viewpoint::Full, Some("z9z9"));
     assert!(matches!(e, Err(more_picture::MorePictureError::Last { .. })), "{e:?}");
