@@ -42,6 +42,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     if let Some(n) = a.decisive {
         let chosen: Vec<usize> = records.iter().enumerate().filter(|(_, r)| r.outcome.winner.is_some()).map(|(i, _)| i).take(n).collect();
+        if chosen.is_empty() {
+            eprintln!("no decisive game in the records: no page written");
+            return Ok(());
+        }
         let pages = crate::viewer::page::write_games(&records, &chosen, &a.out, &a.prefix, None)?;
         for (title, file) in pages {
             println!("- [{title}]({file})");
