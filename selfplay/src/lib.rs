@@ -7,4 +7,6 @@ pub mod experiments;
 pub mod ladder;
 pub mod tournament;
 pub mod uci;
+pub mod serve;
 pub mod uci_hidden;
+pub mod viewer;

@@ -111,6 +111,9 @@ impl<G: Playable> Playable for Open<G> {
     fn view_fen(&self, _c: Color) -> String {
         self.inner.full_fen()
     }
+    fn geometry(&self) -> &'static super::Geometry {
+        self.inner.geometry()
+    }
 }
 
 /// Splits `spec` into the hidden game's spec and whether the open twin is asked for: by the

@@ -33,6 +33,8 @@ pub trait Playable: Scored {
     /// The view FEN of `c` (docs/notation.md §5): what that player sees; the full FEN where
     /// nothing is hidden.
     fn view_fen(&self, c: crate::piece::Color) -> String;
+    /// The board: size, river and palaces (for pictures of the position).
+    fn geometry(&self) -> &'static super::Geometry;
 }
 
 /// Something done with a preset's game whatever its concrete type: [`with_game`] builds the
@@ -87,6 +89,9 @@ pub fn with_game<W: WithGame>(name: &str, fen: Option<&str>, body: W) -> Result<
 }
 
 impl Playable for MissileGame {
+    fn geometry(&self) -> &'static super::Geometry {
+        self.position().geo()
+    }
     fn view_fen(&self, c: crate::piece::Color) -> String {
         MissileGame::view_fen(self, c)
     }
@@ -130,6 +135,9 @@ impl Playable for MissileGame {
 }
 
 impl Playable for SkillGame {
+    fn geometry(&self) -> &'static super::Geometry {
+        self.position().geo()
+    }
     fn view_fen(&self, c: crate::piece::Color) -> String {
         SkillGame::view_fen(self, c)
     }
@@ -189,6 +197,9 @@ impl Playable for SkillGame {
 }
 
 impl Playable for CamelGame {
+    fn geometry(&self) -> &'static super::Geometry {
+        self.position().geo()
+    }
     fn view_fen(&self, c: crate::piece::Color) -> String {
         CamelGame::view_fen(self, c)
     }

@@ -3,7 +3,7 @@
 //! commands that need no torch itself and hands the others ([`Command::needs_torch`]) to
 //! `anqi-torch` through [`super::helper`], which runs them with the same arguments.
 
-use super::{actions, analyse, doctor, experiment, export, ladder, moves, perft, play, sample, selfplay, solve, tournament, train, uci, variants};
+use super::{actions, analyse, doctor, experiment, export, ladder, moves, perft, play, render, sample, selfplay, serve, solve, tournament, train, uci, variants, view};
 use crate::bots::is_net_spec;
 use clap::{Parser, Subcommand};
 
@@ -55,6 +55,12 @@ pub enum Command {
     Selfplay(selfplay::Args),
     /// Export a checkpoint: safetensors + JSON + a TorchScript module checked against this net.
     Export(export::Args),
+    /// Draw a position as one viewer sees it (SVG or PNG, Chinese glyphs).
+    Render(render::Args),
+    /// Self-contained HTML pages stepping through the games of PGN records.
+    View(view::Args),
+    /// A local web page to play any variant against any bot, from your side's view.
+    Serve(serve::Args),
 }
 
 impl Command {
@@ -67,6 +73,7 @@ impl Command {
             Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) => true,
             Command::Play(a) => is_net_spec(&a.red) || is_net_spec(&a.black),
             Command::Analyse(a) => is_net_spec(&a.bot),
+            Command::Serve(a) => a.bot_list().iter().any(|s| is_net_spec(s)),
             Command::Tournament(a) => crate::tournament::Config::load(&a.config)
                 .map(|c| c.players.iter().any(|p| is_net_spec(&p.spec)))
                 .unwrap_or(false),
@@ -81,7 +88,9 @@ impl Command {
             | Command::Actions(_)
             | Command::Sample(_)
             | Command::Solve(_)
-            | Command::Uci(_) => false,
+            | Command::Uci(_)
+            | Command::Render(_)
+            | Command::View(_) => false,
         }
     }
 }
@@ -105,6 +114,9 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Tournament(a) => tournament::run(a),
         Command::Ladder(a) => ladder::run(a),
         Command::Experiment(c) => experiment::run(c),
+        Command::Render(a) => render::run(a),
+        Command::View(a) => view::run(a),
+        Command::Serve(a) => serve::run(a),
         Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) => {
             anyhow::bail!("this command needs libtorch, which only the {} helper links", super::helper::HELPER)
         }
@@ -157,6 +169,7 @@ mod tests {
             &["play", "--black", "net:runs/x,sims=8"],
             &["analyse", "--bot", "net:checkpoint=runs/x"],
             &["experiment", "draw-rates", "--bots", "greedy; net:checkpoint=runs/x"],
+            &["serve", "--bots", "greedy; net:checkpoint=runs/x"],
         ] {
             assert!(parse(args).needs_torch(), "{args:?}");
         }
@@ -175,6 +188,9 @@ mod tests {
             &["tournament", "--config", concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/tournaments/greedy-vs-random.toml")],
             &["tournament", "--config", "no/such/file.toml"],
             &["solve", "cfr", "--game", "kuhn", "--iterations", "10"],
+            &["serve"],
+            &["render", "--out", "x.svg"],
+            &["view", "games.pgn", "--out", "pages"],
         ] {
             assert!(!parse(args).needs_torch(), "{args:?}");
         }

@@ -126,7 +126,10 @@ fn view_and_tail(start: &State, game: &VariantGame, side: Color) -> Result<Strin
 
 /// The record strings of `game` as `side` saw them: a captured face-down piece's letter is kept
 /// only where `side` saw its identity (§F6 and the variant's capture-knowledge option).
-fn record_as_seen(start: &State, game: &VariantGame, side: Color) -> Result<Vec<String>, String> {
+///
+/// # Errors
+/// A record that does not replay from `start`.
+pub fn record_as_seen(start: &State, game: &VariantGame, side: Color) -> Result<Vec<String>, String> {
     let mut s = start.clone();
     let mut out = Vec::with_capacity(game.plies().len());
     for p in game.plies() {

@@ -1,0 +1,137 @@
+//! Pictures of the RULES.md games (xiangqi, Surprise, Fan-qi, Jieqi, King chess), all on the 9x10
+//! board. A side's picture is drawn from that side's [`View`] ([`View::known`]: the full state
+//! with what the side cannot see blanked), so it holds nothing the side does not know; the full
+//! picture is drawn from the state itself, with the identities a record's deal fixed in advance
+//! (random Fan-qi modes, Jieqi) when the caller has them.
+
+use super::picture::{color_char, Picture, RiverLine, Token, Viewpoint};
+use engine::notation::chinese::piece_name;
+use engine::variant::{Action, Family, State, View};
+use engine::{Color, Role, Square};
+
+/// Files and ranks of every RULES.md board (§X1).
+const FILES: u8 = 9;
+const RANKS: u8 = 10;
+
+/// The glyph of a face-down piece whose identity the viewer does not know.
+pub const UNKNOWN_GLYPH: char = '暗';
+
+/// Options of a variant picture.
+#[derive(Clone, Copy, Default)]
+pub struct Options<'a> {
+    /// The last action played (a board move or a flip is marked).
+    pub last: Option<Action>,
+    /// Draw the belief over each hidden identity (side views only).
+    pub beliefs: bool,
+    /// Full view only: identities fixed in advance but not yet in the state (a record's deal).
+    pub dealt: Option<&'a dyn Fn(Square) -> Option<Role>>,
+}
+
+/// The picture of `s` as `viewpoint` sees it.
+pub fn picture(s: &State, viewpoint: Viewpoint, opts: Options<'_>) -> Picture {
+    match viewpoint.side() {
+        Some(side) => picture_of_view(&View::new(s, side), opts),
+        None => draw(s, Viewpoint::Full, opts.dealt, &[], &[Vec::new(), Vec::new()], opts.last),
+    }
+}
+
+/// The picture of a side's view (what `anqi serve` sends that side's page).
+pub fn picture_of_view(view: &View, opts: Options<'_>) -> Picture {
+    let vp = match view.player() {
+        Color::Red => Viewpoint::Red,
+        Color::Black => Viewpoint::Black,
+    };
+    let mut surprise = Vec::new();
+    let mut unseen: [Vec<(char, f32)>; 2] = [Vec::new(), Vec::new()];
+    if opts.beliefs {
+        surprise = view
+            .back_beliefs()
+            .into_iter()
+            .map(|(sq, p)| (sq, sorted(Role::ALL.iter().map(|&r| (piece_name(view.player().opponent(), r), p[r.index()])))))
+            .collect();
+        for c in Color::ALL {
+            let pool = view.unseen(c);
+            if !pool.is_empty() {
+                let n = pool.len() as f32;
+                unseen[c.index()] = sorted(Role::ALL.iter().map(|&r| (piece_name(c, r), pool.iter().filter(|&&x| x == r).count() as f32 / n)));
+            }
+        }
+    }
+    // `known` holds no hidden identity (View::known), so no `dealt` is consulted here.
+    draw(view.known(), vp, None, &surprise, &unseen, opts.last)
+}
+
+fn sorted(it: impl Iterator<Item = (char, f32)>) -> Vec<(char, f32)> {
+    let mut v: Vec<(char, f32)> = it.filter(|(_, p)| *p > 0.0).collect();
+    v.sort_by(|a, b| b.1.total_cmp(&a.1));
+    v
+}
+
+fn draw(
+    s: &State,
+    viewpoint: Viewpoint,
+    dealt: Option<&dyn Fn(Square) -> Option<Role>>,
+    surprise: &[(Square, Vec<(char, f32)>)],
+    unseen: &[Vec<(char, f32)>; 2],
+    last: Option<Action>,
+) -> Picture {
+    let family = s.variant().family;
+    let mut tokens = Vec::new();
+    for rank in 0..RANKS {
+        for file in 0..FILES {
+            let Some(sq) = Square::new(file, rank) else { continue };
+            let Some(p) = s.position().piece_at(sq) else { continue };
+            let down = s.face_down().contains(sq);
+            let mut beliefs = Vec::new();
+            let (letter, glyph) = if down {
+                let id = s.identity(sq).or_else(|| dealt.and_then(|d| d(sq)));
+                if id.is_none() {
+                    beliefs = unseen[p.color.index()].clone();
+                }
+                (if p.color == Color::Red { 'X' } else { 'x' }, id.map(|r| piece_name(p.color, r)).unwrap_or(UNKNOWN_GLYPH))
+            } else {
+                (p.char(), piece_name(p.color, p.role))
+            };
+            let back = if family == Family::Surprise && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon) {
+                match s.back(sq) {
+                    Some(b) => Some(piece_name(p.color, b)),
+                    None => {
+                        if let Some((_, b)) = surprise.iter().find(|(q, _)| *q == sq) {
+                            beliefs = b.clone();
+                        }
+                        Some('?')
+                    }
+                }
+            } else {
+                None
+            };
+            let marker = family == Family::King && s.marker(p.color) == sq;
+            tokens.push(Token { file, rank, color: color_char(p.color), letter, glyph, down, back, beliefs, marker });
+        }
+    }
+    let last = match last {
+        Some(Action::Move { from, to, .. }) => Some([(from.file(), from.rank()), (to.file(), to.rank())]),
+        Some(Action::Flip { at }) => Some([(at.file(), at.rank()), (at.file(), at.rank())]),
+        _ => None,
+    };
+    let mut notes = Vec::new();
+    if family == Family::Surprise {
+        let (r, rc) = s.flip_rights(Color::Red);
+        let (b, bc) = s.flip_rights(Color::Black);
+        notes.push(format!("flip rights: red {r} ({rc} chariot reveals), black {b} ({bc} chariot reveals)"));
+    }
+    if s.in_setup() {
+        notes.push("set-up phase".to_string());
+    }
+    Picture {
+        files: FILES,
+        ranks: RANKS,
+        river: RiverLine::Between(RANKS / 2 - 1),
+        palaces: [(3, 0), (3, RANKS - 3)],
+        tokens,
+        last,
+        viewpoint,
+        turn: color_char(s.turn()),
+        notes,
+    }
+}
