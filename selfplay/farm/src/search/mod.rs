@@ -15,15 +15,18 @@
 //! ([`engine::repetition::in_search`]: a draw, worth the draw value, or a loss for the side that
 //! checked or chased perpetually, RULES.md §X6); every other end rule is seen too.
 
-use engine::variant::state::Agreement;
-use engine::variant::{Action, State, View};
-use engine::variant::Family;
-use engine::Color;
+mod root;
+mod tree;
+
 use engine::repetition::RecordPly;
 use engine::variant::game_state::public_hash;
+use engine::variant::{Action, State, View};
+use engine::Color;
 use models::encoding::{self, OBS_LEN};
 use rand::Rng;
+pub use root::terminal_value;
 use serde::{Deserialize, Serialize};
+use tree::{Edge, Node, NO_CHILD};
 
 /// Search settings (the `[search]` table of a training config).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -113,28 +116,6 @@ impl SearchConfig {
     }
 }
 
-#[derive(Clone, Debug)]
-struct Edge {
-    slot: u16,
-    action: Action,
-    prior: f32,
-    n: u32,
-    w: f32,
-    child: u32,
-}
-
-#[derive(Clone, Debug)]
-struct Node {
-    player: Color,
-    expanded: bool,
-    /// Net value for `player`.
-    value: f32,
-    /// Edges sorted by slot.
-    edges: Vec<Edge>,
-}
-
-const NO_CHILD: u32 = u32::MAX;
-
 struct Pending {
     leaf: u32,
     player: Color,
@@ -163,52 +144,6 @@ pub struct Search {
     root_banned: Vec<u16>,
 }
 
-/// The value of a finished determinized state for its side to act, if it is finished
-/// (RULES.md §X4-X6, §K7, §S11; repetition excepted, see the module docs).
-pub fn terminal_value(s: &State, no_actions: bool) -> Option<f32> {
-    let me = s.turn();
-    let lose_if = |c: Color| if c == me { -1.0 } else { 1.0 };
-    match s.agreement() {
-        Some(Agreement::Resigned(c)) => return Some(lose_if(c)),
-        Some(Agreement::Drawn) => return Some(0.0),
-        None => {}
-    }
-    if let Some(c) = s.grind_loss() {
-        return Some(lose_if(c));
-    }
-    if no_actions {
-        return Some(-1.0);
-    }
-    let pos = s.position();
-    let end = &pos.rules().end;
-    if end.no_capture_plies.is_some_and(|limit| pos.halfmove() >= limit) {
-        return Some(0.0);
-    }
-    if end.no_attacker_draw && !pos.has_attacking_material() && s.face_down().is_empty() {
-        return Some(0.0);
-    }
-    None
-}
-
-/// Whether the side to act in `s` has a move or flip after which the opponent has lost (mate,
-/// stalemate §X4, grinding §K7) without chance. As in the loss check, only answers that give
-/// check (or grind) are tested outside King chess: a stalemate without check is rare.
-fn has_win_in_one(s: &State) -> bool {
-    let king = s.variant().family == Family::King;
-    let mut won = false;
-    s.visit_actions(&mut |a| {
-        if won || !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
-            return;
-        }
-        let c = s.child(a);
-        if !king && !c.position().in_check() && c.grind_loss().is_none() {
-            return;
-        }
-        won = !c.is_chance() && c.turn() != s.turn() && terminal_value(&c, c.legal_actions().is_empty()) == Some(-1.0);
-    });
-    won
-}
-
 /// Samples a chance outcome by its probability.
 pub fn sample_chance(s: &mut State, rng: &mut impl Rng) {
     let outs = s.chance_outcomes();
@@ -227,29 +162,6 @@ pub fn sample_chance(s: &mut State, rng: &mut impl Rng) {
     s.apply_chance(outs[outs.len() - 1].0);
 }
 
-/// A Gamma(`alpha`, 1) variate (Marsaglia and Tsang; boosted for `alpha < 1`).
-fn gamma(alpha: f64, rng: &mut impl Rng) -> f64 {
-    if alpha < 1.0 {
-        let u: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
-        return gamma(alpha + 1.0, rng) * u.powf(1.0 / alpha);
-    }
-    let d = alpha - 1.0 / 3.0;
-    let c = 1.0 / (9.0 * d).sqrt();
-    loop {
-        // Box-Muller normal.
-        let u1: f64 = rng.random::<f64>().max(f64::MIN_POSITIVE);
-        let u2: f64 = rng.random();
-        let x = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
-        let v = (1.0 + c * x).powi(3);
-        if v <= 0.0 {
-            continue;
-        }
-        let u: f64 = rng.random();
-        if u.ln() < 0.5 * x * x + d - d * v + d * v.ln() {
-            return d * v;
-        }
-    }
-}
 
 impl Search {
     /// A search for the player of `view`, whose legal actions are `actions` (non-empty).
@@ -354,120 +266,9 @@ impl Search {
         false
     }
 
-    /// A root action after which the opponent has lost in every one of a few determinizations
-    /// (one when the variant hides nothing); actions leading to chance are not considered.
-    fn immediate_win(&self, rng: &mut impl Rng) -> Option<usize> {
-        let samples = match self.view.known().variant().family {
-            Family::Xiangqi | Family::King => 1,
-            _ => 4,
-        };
-        let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
-        'actions: for (i, &a) in self.root_actions.iter().enumerate() {
-            if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
-                continue;
-            }
-            for d in &dets {
-                if d.is_chance() {
-                    return None;
-                }
-                let c = d.child(a);
-                if c.is_chance() || terminal_value(&c, c.legal_actions().is_empty()) != Some(-1.0) || c.turn() == d.turn() {
-                    continue 'actions;
-                }
-            }
-            return Some(i);
-        }
-        None
-    }
-
-    /// A root move that gives check and after which every reply of the opponent allows a win
-    /// in one ([`SearchConfig::root_mate_in_two`]), in each of a few determinizations (one
-    /// when the variant hides nothing); actions leading to chance are not considered.
-    fn mate_in_two(&self, rng: &mut impl Rng) -> Option<usize> {
-        let samples = match self.view.known().variant().family {
-            Family::Xiangqi | Family::King => 1,
-            _ => 2,
-        };
-        let me = self.view.player();
-        let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
-        if dets.iter().any(State::is_chance) {
-            return None;
-        }
-        'actions: for (i, &a) in self.root_actions.iter().enumerate() {
-            if !matches!(a, Action::Move { .. }) {
-                continue;
-            }
-            for d in &dets {
-                let c = d.child(a);
-                if c.is_chance() || c.turn() == me || !c.position().in_check() {
-                    continue 'actions;
-                }
-                let replies = c.legal_actions();
-                if replies.is_empty() {
-                    continue 'actions; // a win in one: immediate_win's case
-                }
-                for &b in &replies {
-                    let cc = c.child(b);
-                    if cc.is_chance() || cc.turn() != me || !has_win_in_one(&cc) {
-                        continue 'actions;
-                    }
-                }
-            }
-            return Some(i);
-        }
-        None
-    }
-
-    /// Root slots of actions after which the opponent wins at once in one of a few
-    /// determinizations (one when the variant hides nothing). Replies are tested only when they
-    /// give check (or in King chess, where the king piece may not be the general), since a
-    /// position without check where the side to move has no action (a stalemate, §X4) is rare.
-    fn losing_root_slots(&self, rng: &mut impl Rng) -> Vec<u16> {
-        let family = self.view.known().variant().family;
-        let samples = match family {
-            Family::Xiangqi | Family::King => 1,
-            _ => 2,
-        };
-        let me = self.view.player();
-        let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
-        let mut out = Vec::new();
-        'actions: for (i, &a) in self.root_actions.iter().enumerate() {
-            if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
-                continue;
-            }
-            for d in &dets {
-                if d.is_chance() {
-                    return Vec::new();
-                }
-                let c = d.child(a);
-                if c.is_chance() || c.turn() == me {
-                    continue;
-                }
-                let mut lost = false;
-                c.visit_actions(&mut |b| {
-                    if lost || !matches!(b, Action::Move { .. } | Action::Flip { .. }) {
-                        return;
-                    }
-                    let cc = c.child(b);
-                    if cc.is_chance() || cc.turn() != me {
-                        return;
-                    }
-                    if family != Family::King && !cc.position().in_check() && cc.grind_loss().is_none() {
-                        return;
-                    }
-                    lost = terminal_value(&cc, cc.legal_actions().is_empty()) == Some(-1.0);
-                });
-                if lost {
-                    out.push(self.root_slots[i]);
-                    continue 'actions;
-                }
-            }
-        }
-        out
-    }
 
     /// A draw's value for `player` under [`SearchConfig::draw_contempt`].
-    fn draw_value(&self, player: Color) -> f32 {
+    pub(super) fn draw_value(&self, player: Color) -> f32 {
         if player == self.view.player() {
             -self.cfg.draw_contempt
         } else {
@@ -506,50 +307,6 @@ impl Search {
         self.backup(p.player, value);
         self.sims += 1;
     }
-
-    fn expand(&mut self, node: u32, player: Color, value: f32, priors: &[f32], actions: Vec<Action>) {
-        let mut edges: Vec<Edge> = actions
-            .iter()
-            .zip(priors)
-            .map(|(&action, &prior)| Edge {
-                slot: encoding::action_index(action, player) as u16,
-                action,
-                prior,
-                n: 0,
-                w: 0.0,
-                child: NO_CHILD,
-            })
-            .collect();
-        edges.sort_by_key(|e| e.slot);
-        let n = &mut self.nodes[node as usize];
-        n.player = player;
-        n.value = value;
-        n.edges = edges;
-        n.expanded = true;
-    }
-
-    fn add_noise(&mut self, rng: &mut impl Rng) {
-        let alpha = f64::from(self.cfg.dirichlet_alpha);
-        let frac = self.cfg.dirichlet_fraction;
-        let edges = &mut self.nodes[0].edges;
-        let g: Vec<f64> = edges.iter().map(|_| gamma(alpha, rng)).collect();
-        let sum: f64 = g.iter().sum::<f64>().max(f64::MIN_POSITIVE);
-        for (e, x) in edges.iter_mut().zip(g) {
-            e.prior = (1.0 - frac) * e.prior + frac * (x / sum) as f32;
-        }
-    }
-
-    fn backup(&mut self, leaf_player: Color, value: f32) {
-        for &(node, e) in &self.path {
-            let n = &mut self.nodes[node as usize];
-            let x = if n.player == leaf_player { value } else { -value };
-            let edge = &mut n.edges[e as usize];
-            edge.n += 1;
-            edge.w += x;
-        }
-        self.path.clear();
-    }
-
     /// One simulation; true when it stopped at a leaf the net must evaluate.
     fn simulate(&mut self, rng: &mut impl Rng) -> bool {
         let mut det = self.view.sample(rng);
@@ -614,63 +371,6 @@ impl Search {
         }
     }
 
-    /// PUCT choice among the edges of `node` legal in this determinization (adding any legal
-    /// action not met before).
-    fn select(&mut self, node: u32, actions: &[Action], player: Color) -> usize {
-        let mut legal: Vec<(u16, Action)> =
-            actions.iter().map(|&a| (encoding::action_index(a, player) as u16, a)).collect();
-        legal.sort_by_key(|x| x.0);
-        let n = &mut self.nodes[node as usize];
-        if legal.iter().any(|(s, _)| n.edges.binary_search_by_key(s, |e| e.slot).is_err()) {
-            let mean = 1.0 / legal.len() as f32;
-            for &(slot, action) in &legal {
-                if let Err(at) = n.edges.binary_search_by_key(&slot, |e| e.slot) {
-                    n.edges.insert(at, Edge { slot, action, prior: mean, n: 0, w: 0.0, child: NO_CHILD });
-                }
-            }
-        }
-        let all_legal = legal.len() == n.edges.len();
-        let mut avail = Vec::with_capacity(legal.len());
-        let mut total = 0u32;
-        let mut j = 0;
-        for (i, e) in n.edges.iter().enumerate() {
-            let ok = all_legal || {
-                while j < legal.len() && legal[j].0 < e.slot {
-                    j += 1;
-                }
-                j < legal.len() && legal[j].0 == e.slot
-            };
-            if ok {
-                avail.push(i);
-                total += e.n;
-            }
-        }
-        if node == 0 && !self.root_banned.is_empty() {
-            // The loss check's exclusions, unless they would leave nothing here.
-            let banned = &self.root_banned;
-            let kept: Vec<usize> = avail.iter().copied().filter(|&i| banned.binary_search(&n.edges[i].slot).is_err()).collect();
-            if !kept.is_empty() {
-                total = kept.iter().map(|&i| n.edges[i].n).sum();
-                avail = kept;
-            }
-        }
-        let sqrt_n = (total.max(1) as f32).sqrt();
-        let fpu = n.value - self.cfg.fpu_reduction;
-        let c = self.cfg.c_puct;
-        let mut best = avail[0];
-        let mut best_score = f32::NEG_INFINITY;
-        for &i in &avail {
-            let e = &n.edges[i];
-            let q = if e.n > 0 { e.w / e.n as f32 } else { fpu };
-            let score = q + c * e.prior * sqrt_n / (1.0 + e.n as f32);
-            if score > best_score {
-                best_score = score;
-                best = i;
-            }
-        }
-        best
-    }
-
     /// Root actions with their slots and visit counts.
     pub fn visits(&self) -> Vec<(Action, u16, u32)> {
         self.nodes[0].edges.iter().map(|e| (e.action, e.slot, e.n)).collect()
@@ -726,22 +426,5 @@ impl Search {
             x -= w;
         }
         edges[edges.len() - 1].action
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::SeedableRng;
-    use rand_pcg::Pcg64Mcg;
-
-    #[test]
-    fn gamma_mean() {
-        let mut rng = Pcg64Mcg::seed_from_u64(7);
-        for alpha in [0.3, 1.0, 2.5] {
-            let n = 20_000;
-            let mean: f64 = (0..n).map(|_| gamma(alpha, &mut rng)).sum::<f64>() / n as f64;
-            assert!((mean - alpha).abs() < 0.05 * alpha.max(1.0), "alpha {alpha}: mean {mean}");
-        }
     }
 }
