@@ -184,7 +184,8 @@ struct Slot {
     game: VariantGame,
     rng: Pcg64Mcg,
     search: Option<Search>,
-    result: Option<(Vec<f32>, f32)>,
+    /// The net's answers to the search's requests, in request order.
+    results: Vec<(Vec<f32>, f32)>,
     records: Vec<Record>,
     evals: u64,
 }
@@ -207,7 +208,7 @@ impl Slot {
     fn new(variant: &'static Variant, job: GameJob) -> Slot {
         let mut rng = Pcg64Mcg::seed_from_u64(job.seed);
         let game = VariantGame::new(start_state(variant, &mut rng));
-        Slot { job, game, rng, search: None, result: None, records: Vec::new(), evals: 0 }
+        Slot { job, game, rng, search: None, results: Vec::new(), records: Vec::new(), evals: 0 }
     }
 
     fn player(&self, c: Color) -> &Player {
@@ -263,8 +264,8 @@ impl Slot {
                         self.search = Some(Search::new(view, state.legal_actions(), &search, self.job.noise, self.game.record()));
                     }
                     let s = self.search.as_mut().expect("search");
-                    if let Some((priors, value)) = self.result.take() {
-                        s.deliver(&priors, value, &mut self.rng);
+                    for (i, (priors, value)) in self.results.drain(..).enumerate() {
+                        s.deliver(i, &priors, value, &mut self.rng);
                     }
                     if s.advance(&mut self.rng) {
                         return Status::NeedsEval(net);
@@ -444,20 +445,25 @@ fn play_lane(
             obs.clear();
             obs.reserve(who.len() * OBS_LEN);
             let mut legal: Vec<&[u16]> = Vec::with_capacity(who.len());
+            let mut counts = Vec::with_capacity(who.len());
             for &i in &who {
-                let (o, l) = slots[i].as_ref().and_then(|s| s.search.as_ref()).expect("pending search").request();
-                obs.extend_from_slice(o);
-                legal.push(l);
+                let s = slots[i].as_ref().and_then(|s| s.search.as_ref()).expect("pending search");
+                obs.extend_from_slice(s.request_obs());
+                legal.extend(s.request_slots());
+                counts.push(s.requests());
             }
             let ev = net.evaluate(&obs, &legal);
+            let rows = legal.len();
             drop(legal);
-            for (k, &i) in who.iter().enumerate() {
+            let mut k = 0;
+            for (&i, &c) in who.iter().zip(&counts) {
                 if let Some(s) = slots[i].as_mut() {
-                    s.result = Some((ev.priors(k).to_vec(), ev.value(k)));
-                    s.evals += 1;
+                    s.results = (k..k + c).map(|r| (ev.priors(r).to_vec(), ev.value(r))).collect();
+                    s.evals += c as u64;
                 }
+                k += c;
             }
-            stats.evals += who.len() as u64;
+            stats.evals += rows as u64;
             stats.batches += 1;
             stats.net_seconds += t1.elapsed().as_secs_f64();
         }

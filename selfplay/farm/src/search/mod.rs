@@ -4,13 +4,18 @@
 //! consistent with that player's [`View`] ([`View::sample`]), walks the tree playing the
 //! selected actions on it (sampling chance outcomes as they come), and stops at a node not yet
 //! expanded: the net evaluates the acting player's view *of that determinized state* and the
-//! value is backed up. Nodes are keyed by the action path, so one node gathers every
-//! determinization that reaches it; only actions legal in the current determinization compete
+//! value is backed up. Nodes are keyed by the action path and, below an action, by what both
+//! players see after it ([`public_hash`]: a type revealed by a flip or a Surprise move, drawn by
+//! chance §P2 or read from the determinization, is public), so one node gathers every
+//! determinization with the same public history and different reveals are never mixed (as the
+//! classical `ismcts` keys chance by observation); only actions legal in the current determinization compete
 //! at a node (the opponent's flips depend on back faces it holds), and an action first met in a
 //! later determinization enters with the mean prior.
 //!
 //! The search is a resumable state machine ([`Search::advance`] / [`Search::deliver`]) so that a
-//! farm can gather the leaf evaluations of many games into one net batch. Repetitions along the
+//! farm can gather the leaf evaluations of many games into one net batch; one search can gather
+//! several leaves per call too ([`SearchConfig::batch`], with virtual loss), and stop on a wall
+//! clock ([`Search::set_deadline`]). Repetitions along the
 //! game's public record and the simulated line are judged by the engine's rule code
 //! ([`engine::repetition::in_search`]: a draw, worth the draw value, or a loss for the side that
 //! checked or chased perpetually, RULES.md §X6); every other end rule is seen too.
@@ -24,9 +29,11 @@ use engine::variant::{Action, State, View};
 use engine::Color;
 use models::encoding::{self, OBS_LEN};
 use rand::Rng;
+use std::time::Instant;
 pub use root::terminal_value;
 use serde::{Deserialize, Serialize};
-use tree::{Edge, Node, NO_CHILD};
+pub use tree::OutcomeChild;
+use tree::{Edge, Node};
 
 /// Search settings (the `[search]` table of a training config).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -77,6 +84,12 @@ pub struct SearchConfig {
     /// prefers any other move to repeating (as engines' "contempt"). 0 scores draws as 0.
     #[serde(default)]
     pub draw_contempt: f32,
+    /// Leaves gathered per net call within one search ([`Search::advance`]): each descent after
+    /// the first is steered off the pending ones by a virtual loss (a visit counted as a loss on
+    /// every edge of its path, taken back on delivery). 1 (the default) evaluates one leaf at a
+    /// time, the exact sequential PUCT; a farm batches across games anyway, a lone bot wants 8-16.
+    #[serde(default = "default_batch")]
+    pub batch: u32,
 }
 
 fn default_c_puct() -> f32 {
@@ -93,6 +106,9 @@ fn default_noise() -> f32 {
 }
 fn default_true() -> bool {
     true
+}
+fn default_batch() -> u32 {
+    1
 }
 fn default_one() -> f32 {
     1.0
@@ -112,14 +128,30 @@ impl SearchConfig {
             root_mate_in_two: true,
             root_loss_check: true,
             draw_contempt: 0.0,
+            batch: default_batch(),
         }
     }
 }
 
+/// A leaf waiting for the net: its node, the player to act there, its legal actions, and the
+/// edges that lead to it as (node, slot) (which carry a virtual loss until the evaluation is
+/// delivered; slots, not edge indices, since a later descent may insert edges).
 struct Pending {
     leaf: u32,
     player: Color,
     actions: Vec<Action>,
+    path: Vec<(u32, u32)>,
+    done: bool,
+}
+
+/// What one simulation ended in.
+enum Sim {
+    /// A value was backed up (an end of the game, a repetition).
+    Backed,
+    /// A new leaf joined the requests.
+    Leaf,
+    /// The descent reached a leaf already waiting for the net (nothing changed).
+    Collision,
 }
 
 /// One decision's search.
@@ -129,11 +161,16 @@ pub struct Search {
     view: View,
     root_actions: Vec<Action>,
     nodes: Vec<Node>,
+    /// Simulations finished (backed up).
     sims: u32,
+    /// The current descent's edges (node, action slot).
     path: Vec<(u32, u32)>,
-    pending: Option<Pending>,
+    /// The leaves of the current batch, in request order.
+    pending: Vec<Pending>,
+    /// Their observations, `OBS_LEN` each, in request order.
     obs: Vec<f32>,
-    slots: Vec<u16>,
+    /// Their legal slots, in request order.
+    slots: Vec<Vec<u16>>,
     root_obs: Vec<f32>,
     root_slots: Vec<u16>,
     /// The game's public record, then the plies of the current simulation (see [`Search::new`]).
@@ -142,6 +179,8 @@ pub struct Search {
     base: usize,
     /// Root slots the loss check excludes (sorted; empty when none or all would be).
     root_banned: Vec<u16>,
+    /// Stop starting simulations at this instant ([`Search::set_deadline`]).
+    deadline: Option<Instant>,
 }
 
 /// Samples a chance outcome by its probability.
@@ -161,7 +200,6 @@ pub fn sample_chance(s: &mut State, rng: &mut impl Rng) {
     }
     s.apply_chance(outs[outs.len() - 1].0);
 }
-
 
 impl Search {
     /// A search for the player of `view`, whose legal actions are `actions` (non-empty).
@@ -185,18 +223,30 @@ impl Search {
             noise: noise && cfg.dirichlet_fraction > 0.0,
             view,
             root_actions: actions,
-            nodes: vec![Node { player, expanded: false, value: 0.0, edges: Vec::new() }],
+            nodes: vec![Node::new(player, root)],
             sims: 0,
             path: Vec::new(),
-            pending: None,
-            obs: vec![0.0; OBS_LEN],
+            pending: Vec::new(),
+            obs: Vec::new(),
             slots: Vec::new(),
             root_obs: Vec::new(),
             root_slots,
             line,
             base,
             root_banned: Vec::new(),
+            deadline: None,
         }
+    }
+
+    /// Stops the search at `deadline` (wall clock): [`Search::advance`] starts no simulation
+    /// after it (the root is still evaluated, and requests already made are still delivered), so
+    /// [`SearchConfig::simulations`] becomes a cap. `None` (the default) searches to the cap.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    fn time_up(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The root observation (after the first [`Search::advance`]).
@@ -214,12 +264,18 @@ impl Search {
         self.sims
     }
 
-    /// Runs simulations until the net must evaluate a position (returns true; see
-    /// [`Search::request`]) or the budget is spent (false).
+    /// Runs simulations until the net must evaluate positions (returns true; see
+    /// [`Search::requests`]) or the budget is spent (false). Up to [`SearchConfig::batch`] leaves
+    /// are gathered per call, each descent steered off the ones before by a virtual loss; a
+    /// descent that reaches a leaf already requested changes nothing, and after `batch` such
+    /// collisions the gathering stops with what it has. Returns true without work while a
+    /// request is undelivered.
     pub fn advance(&mut self, rng: &mut impl Rng) -> bool {
-        if self.pending.is_some() {
+        if self.pending.iter().any(|p| !p.done) {
             return true;
         }
+        self.pending.clear();
+        self.slots.clear();
         if self.root_actions.len() == 1 {
             // A forced move needs no search.
             if !self.nodes[0].expanded {
@@ -252,20 +308,25 @@ impl Search {
                     self.root_banned = banned;
                 }
             }
-            self.obs.copy_from_slice(&self.root_obs);
-            self.slots = self.root_slots.clone();
-            self.path.clear();
-            self.pending = Some(Pending { leaf: 0, player: self.view.player(), actions: self.root_actions.clone() });
+            self.obs.clear();
+            self.obs.extend_from_slice(&self.root_obs);
+            self.slots.push(self.root_slots.clone());
+            self.nodes[0].waiting = true;
+            self.pending.push(Pending { leaf: 0, player: self.view.player(), actions: self.root_actions.clone(), path: Vec::new(), done: false });
             return true;
         }
-        while self.sims < self.cfg.simulations {
-            if self.simulate(rng) {
-                return true;
+        let batch = self.cfg.batch.max(1) as usize;
+        let mut collisions = 0;
+        while self.sims.saturating_add(self.pending.len() as u32) < self.cfg.simulations && self.pending.len() < batch && !self.time_up() {
+            if let Sim::Collision = self.simulate(rng) {
+                collisions += 1;
+                if collisions >= batch {
+                    break;
+                }
             }
         }
-        false
+        !self.pending.is_empty()
     }
-
 
     /// A draw's value for `player` under [`SearchConfig::draw_contempt`].
     pub(super) fn draw_value(&self, player: Color) -> f32 {
@@ -282,33 +343,60 @@ impl Search {
         }
     }
 
-    /// The pending evaluation: the observation and the legal slots (valid after
-    /// [`Search::advance`] returned true).
-    pub fn request(&self) -> (&[f32], &[u16]) {
-        (&self.obs, &self.slots)
+    /// How many positions await the net (after [`Search::advance`] returned true; requests
+    /// already delivered included).
+    pub fn requests(&self) -> usize {
+        self.pending.len()
     }
 
-    /// Delivers the net's priors (over the requested slots, in order) and value (for the acting
-    /// player) for the pending evaluation.
-    pub fn deliver(&mut self, priors: &[f32], value: f32, rng: &mut impl Rng) {
-        let Some(p) = self.pending.take() else { return };
+    /// Request `i` (< [`Search::requests`]): the observation of the acting player's view
+    /// (`OBS_LEN` floats, [`models::encoding`]) and its legal slots.
+    pub fn request(&self, i: usize) -> (&[f32], &[u16]) {
+        (&self.obs[i * OBS_LEN..(i + 1) * OBS_LEN], &self.slots[i])
+    }
+
+    /// The observations of every request, concatenated in request order (`requests() * OBS_LEN`
+    /// floats), for one net batch.
+    pub fn request_obs(&self) -> &[f32] {
+        &self.obs[..self.pending.len() * OBS_LEN]
+    }
+
+    /// The legal slots of every request, in request order.
+    pub fn request_slots(&self) -> Vec<&[u16]> {
+        self.slots.iter().map(Vec::as_slice).collect()
+    }
+
+    /// Delivers the net's priors (over request `i`'s slots, in order) and value (for the acting
+    /// player) for request `i`: its virtual loss is taken back, the leaf expanded and the value
+    /// backed up. A second delivery of one request is ignored.
+    pub fn deliver(&mut self, i: usize, priors: &[f32], value: f32, rng: &mut impl Rng) {
+        let Some(p) = self.pending.get_mut(i) else { return };
+        if p.done {
+            return;
+        }
+        p.done = true;
+        let (leaf, player, actions, path) = (p.leaf, p.player, std::mem::take(&mut p.actions), std::mem::take(&mut p.path));
+        self.virtual_loss(&path, false);
+        self.nodes[leaf as usize].waiting = false;
         let t = self.cfg.policy_temperature;
         if t > 0.0 && (t - 1.0).abs() > 1e-6 {
             let mut q: Vec<f32> = priors.iter().map(|&x| x.max(1e-12).powf(1.0 / t)).collect();
             let sum: f32 = q.iter().sum();
             q.iter_mut().for_each(|x| *x /= sum);
-            self.expand(p.leaf, p.player, value, &q, p.actions);
+            self.expand(leaf, player, value, &q, actions);
         } else {
-            self.expand(p.leaf, p.player, value, priors, p.actions);
+            self.expand(leaf, player, value, priors, actions);
         }
-        if p.leaf == 0 && self.noise {
+        if leaf == 0 && self.noise {
             self.add_noise(rng);
         }
-        self.backup(p.player, value);
+        self.backup(&path, player, value);
         self.sims += 1;
     }
-    /// One simulation; true when it stopped at a leaf the net must evaluate.
-    fn simulate(&mut self, rng: &mut impl Rng) -> bool {
+
+    /// One simulation: a determinization, a descent to a leaf, and either a value backed up or
+    /// the leaf added to the requests (with a virtual loss on its path).
+    fn simulate(&mut self, rng: &mut impl Rng) -> Sim {
         let mut det = self.view.sample(rng);
         if det.is_chance() {
             sample_chance(&mut det, rng);
@@ -321,29 +409,42 @@ impl Search {
             let actions = det.legal_actions();
             if let Some(v) = terminal_value(&det, actions.is_empty()) {
                 let v = if v == 0.0 { self.draw_value(player) } else { v };
-                self.backup(player, v);
+                let path = std::mem::take(&mut self.path);
+                self.backup(&path, player, v);
+                self.path = path;
                 self.sims += 1;
-                return false;
+                return Sim::Backed;
             }
             if !self.nodes[node as usize].expanded {
-                self.nodes[node as usize].player = player;
-                let view = View::new(&det, player);
-                encoding::encode_into(&view, &mut self.obs);
-                self.slots = encoding::indices(&actions, player);
-                self.pending = Some(Pending { leaf: node, player, actions });
-                return true;
+                if self.nodes[node as usize].waiting {
+                    return Sim::Collision;
+                }
+                let k = self.pending.len();
+                self.obs.resize((k + 1) * OBS_LEN, 0.0);
+                encoding::encode_into(&View::new(&det, player), &mut self.obs[k * OBS_LEN..]);
+                self.slots.push(encoding::indices(&actions, player));
+                let n = &mut self.nodes[node as usize];
+                n.player = player;
+                n.waiting = true;
+                let path = std::mem::take(&mut self.path);
+                self.virtual_loss(&path, true);
+                self.pending.push(Pending { leaf: node, player, actions, path, done: false });
+                return Sim::Leaf;
             }
             let e = self.select(node, &actions, player);
-            self.path.push((node, e as u32));
+            self.path.push((node, u32::from(self.nodes[node as usize].edges[e].slot)));
             let action = self.nodes[node as usize].edges[e].action;
             let quiet = det.quiet_move(action);
             det.apply(action);
             if det.is_chance() {
                 sample_chance(&mut det, rng);
             }
+            // What both players see after the action and its chance outcome (a revealed type is
+            // public): the children of one edge are kept apart by it.
+            let seen = public_hash(&det);
             if matches!(action, Action::Move { .. } | Action::Flip { .. }) {
                 let pos = det.position();
-                self.line.push(RecordPly { hash: public_hash(&det), mover: player, gave_check: pos.in_check(), board: true, quiet });
+                self.line.push(RecordPly { hash: seen, mover: player, gave_check: pos.in_check(), board: true, quiet });
                 let end = &pos.rules().end;
                 if end.repetition {
                     if let Some(o) = engine::repetition::in_search(end, pos, &self.line, pos.halfmove() as usize) {
@@ -353,21 +454,15 @@ impl Search {
                             Some(_) => -1.0,
                             None => self.draw_value(me),
                         };
-                        self.backup(me, v);
+                        let path = std::mem::take(&mut self.path);
+                        self.backup(&path, me, v);
+                        self.path = path;
                         self.sims += 1;
-                        return false;
+                        return Sim::Backed;
                     }
                 }
             }
-            let child = self.nodes[node as usize].edges[e].child;
-            node = if child == NO_CHILD {
-                let id = self.nodes.len() as u32;
-                self.nodes.push(Node { player: det.turn(), expanded: false, value: 0.0, edges: Vec::new() });
-                self.nodes[node as usize].edges[e].child = id;
-                id
-            } else {
-                child
-            };
+            node = self.child(node, e, seen, det.turn());
         }
     }
 

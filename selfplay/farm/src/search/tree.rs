@@ -26,6 +26,36 @@ pub(super) struct Node {
     pub(super) value: f32,
     /// Edges sorted by slot.
     pub(super) edges: Vec<Edge>,
+    /// What both players see on reaching this node ([`engine::variant::game_state::public_hash`]
+    /// of the state): the key among the children of one edge.
+    pub(super) key: u64,
+    /// The next child of the same edge (another public outcome), or [`NO_CHILD`].
+    pub(super) sibling: u32,
+    /// Requested from the net and not yet delivered.
+    pub(super) waiting: bool,
+}
+
+impl Node {
+    /// An unexpanded node reached with public observation `key`.
+    pub(super) fn new(player: Color, key: u64) -> Node {
+        Node { player, expanded: false, value: 0.0, edges: Vec::new(), key, sibling: NO_CHILD, waiting: false }
+    }
+}
+
+/// A child of one root edge: the public observation it was reached with, its visits and the
+/// net's value there for the player to act ([`Search::outcome_children`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutcomeChild {
+    /// [`engine::variant::game_state::public_hash`] of the states in this child.
+    pub key: u64,
+    /// Visits of the child (sum over its edges; 0 while it is a leaf).
+    pub visits: u32,
+    /// The net's value at the child for its player to act (0 before it is expanded).
+    pub value: f32,
+    /// The mean backed-up value over the child's edges, for its player to act (0 unvisited).
+    pub q: f32,
+    /// The player to act at the child.
+    pub player: Color,
 }
 
 pub(super) const NO_CHILD: u32 = u32::MAX;
@@ -88,15 +118,69 @@ impl Search {
         }
     }
 
-    pub(super) fn backup(&mut self, leaf_player: Color, value: f32) {
-        for &(node, e) in &self.path {
+    /// Adds `value` (for `leaf_player`) to every edge of `path` ((node, slot) pairs), negated
+    /// for the edges of the other player.
+    pub(super) fn backup(&mut self, path: &[(u32, u32)], leaf_player: Color, value: f32) {
+        for &(node, slot) in path {
             let n = &mut self.nodes[node as usize];
             let x = if n.player == leaf_player { value } else { -value };
-            let edge = &mut n.edges[e as usize];
+            let Ok(e) = n.edges.binary_search_by_key(&(slot as u16), |e| e.slot) else { continue };
+            let edge = &mut n.edges[e];
             edge.n += 1;
             edge.w += x;
         }
-        self.path.clear();
+    }
+
+    /// Adds (`on`) or takes back a virtual loss on every edge of `path`: one visit valued as a
+    /// loss for the edge's player, so that the next descent of a batch prefers other lines.
+    pub(super) fn virtual_loss(&mut self, path: &[(u32, u32)], on: bool) {
+        let (dn, dw) = if on { (1i64, -1.0) } else { (-1, 1.0) };
+        for &(node, slot) in path {
+            let edges = &mut self.nodes[node as usize].edges;
+            let Ok(e) = edges.binary_search_by_key(&(slot as u16), |e| e.slot) else { continue };
+            let edge = &mut edges[e];
+            edge.n = (i64::from(edge.n) + dn).max(0) as u32;
+            edge.w += dw;
+        }
+    }
+
+    /// The child of edge `e` of `node` reached with public observation `key` (created, with
+    /// `player` to act, when first reached).
+    pub(super) fn child(&mut self, node: u32, e: usize, key: u64, player: Color) -> u32 {
+        let mut c = self.nodes[node as usize].edges[e].child;
+        let mut last = NO_CHILD;
+        while c != NO_CHILD {
+            if self.nodes[c as usize].key == key {
+                return c;
+            }
+            last = c;
+            c = self.nodes[c as usize].sibling;
+        }
+        let id = self.nodes.len() as u32;
+        self.nodes.push(Node::new(player, key));
+        if last == NO_CHILD {
+            self.nodes[node as usize].edges[e].child = id;
+        } else {
+            self.nodes[last as usize].sibling = id;
+        }
+        id
+    }
+
+    /// The children of the root edge of `action`, one per public observation reached after it
+    /// (a revealed type, §P2), in order of creation; empty when the action is not a root edge
+    /// or was never followed.
+    pub fn outcome_children(&self, action: Action) -> Vec<OutcomeChild> {
+        let mut out = Vec::new();
+        let Some(edge) = self.nodes[0].edges.iter().find(|e| e.action == action) else { return out };
+        let mut c = edge.child;
+        while c != NO_CHILD {
+            let n = &self.nodes[c as usize];
+            let (visits, w) = n.edges.iter().fold((0u32, 0f32), |(v, w), e| (v + e.n, w + e.w));
+            let q = if visits > 0 { w / visits as f32 } else { 0.0 };
+            out.push(OutcomeChild { key: n.key, visits, value: n.value, q, player: n.player });
+            c = n.sibling;
+        }
+        out
     }
 
 
