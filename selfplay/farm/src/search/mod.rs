@@ -21,6 +21,7 @@
 //! checked or chased perpetually, RULES.md §X6); every other end rule is seen too.
 
 mod root;
+mod setup;
 mod tree;
 
 use engine::repetition::RecordPly;
@@ -32,6 +33,7 @@ use rand::Rng;
 use std::time::Instant;
 pub use root::terminal_value;
 use serde::{Deserialize, Serialize};
+pub use setup::{is_setup, LayoutMixture, MixtureError};
 pub use tree::OutcomeChild;
 use tree::{Edge, Node};
 
@@ -181,6 +183,10 @@ pub struct Search {
     root_banned: Vec<u16>,
     /// Stop starting simulations at this instant ([`Search::set_deadline`]).
     deadline: Option<Instant>,
+    /// A set-up decision (layouts or placements): no simulations, a mixed choice ([`setup`]).
+    setup: bool,
+    /// The layout mixture's weights over the root actions, when one applies.
+    setup_weights: Option<Vec<f64>>,
 }
 
 /// Samples a chance outcome by its probability.
@@ -222,7 +228,6 @@ impl Search {
             cfg: cfg.clone(),
             noise: noise && cfg.dirichlet_fraction > 0.0,
             view,
-            root_actions: actions,
             nodes: vec![Node::new(player, root)],
             sims: 0,
             path: Vec::new(),
@@ -235,6 +240,9 @@ impl Search {
             base,
             root_banned: Vec::new(),
             deadline: None,
+            setup: setup::is_setup(&actions),
+            setup_weights: None,
+            root_actions: actions,
         }
     }
 
@@ -285,9 +293,12 @@ impl Search {
             }
             return false;
         }
+        if self.setup && (self.setup_weights.is_some() || self.nodes[0].expanded) {
+            return false; // a set-up choice needs at most the root's priors
+        }
         if !self.nodes[0].expanded {
             self.encode_root();
-            if self.cfg.root_win_check {
+            if self.cfg.root_win_check && !self.setup {
                 let win = self.immediate_win(rng).or_else(|| if self.cfg.root_mate_in_two { self.mate_in_two(rng) } else { None });
                 if let Some(i) = win {
                     let n = self.root_actions.len();
@@ -300,7 +311,7 @@ impl Search {
                     return false;
                 }
             }
-            if self.cfg.root_loss_check {
+            if self.cfg.root_loss_check && !self.setup {
                 let mut banned = self.losing_root_slots(rng);
                 banned.sort_unstable();
                 banned.dedup();
@@ -491,7 +502,13 @@ impl Search {
     /// prior alone played a move the search had scored as a repetition draw (measured on the
     /// quick run's checkpoint against the untrained net: 143 of 200 games drawn by repetition,
     /// the repeating moves played with 1 visit of 32; `examples/repetition_probe.rs`).
+    ///
+    /// At a set-up decision the choice is drawn whatever the temperature (a layout mixture if
+    /// one was set, else the net's priors; see [`setup`]).
     pub fn choose(&self, temperature: f32, rng: &mut impl Rng) -> Action {
+        if self.setup {
+            return self.choose_setup(rng);
+        }
         let edges = &self.nodes[0].edges;
         if edges.is_empty() {
             return self.root_actions[0];
