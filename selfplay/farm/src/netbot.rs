@@ -4,11 +4,14 @@
 //! for that many milliseconds of wall clock per decision (then `sims` is a cap, unlimited unless
 //! given), which is how a tournament's `ms=` budget plays it at equal time against the classical
 //! bots; `batch` leaves go to the net per call (virtual loss, [`SearchConfig::batch`]).
+//! `layouts=PATH` reads a solved Surprise layout mixture (the saved output of `anqi solve
+//! layouts`, [`LayoutMixture`]) for its secret layout choice; without it, set-up decisions are
+//! drawn from the net's policy over the set-up actions (`search/setup.rs`).
 //! It lives here, with torch, rather than in `selfplay::bots`: the `anqi-torch` helper registers
 //! [`from_params`] with `selfplay::bots::set_net_factory`, and `anqi` hands every command that
 //! names a `net:` bot to that helper.
 
-use crate::search::{Search, SearchConfig};
+use crate::search::{LayoutMixture, Search, SearchConfig};
 use engine::search::{Bot, Decision};
 use engine::variant::Action;
 use models::checkpoint::{self, Expect};
@@ -28,6 +31,8 @@ pub struct NetBot {
     search: SearchConfig,
     /// Wall-clock budget per decision, if any.
     movetime: Option<Duration>,
+    /// Solved layout mixture for Surprise set-up decisions, if given.
+    layouts: Option<LayoutMixture>,
     rng: Pcg64Mcg,
     name: String,
     evals: u64,
@@ -36,7 +41,7 @@ pub struct NetBot {
 impl NetBot {
     /// A bot playing `net` with `search` (no root noise, most visited action).
     pub fn new(net: Net, search: SearchConfig, seed: u64, name: String) -> NetBot {
-        NetBot { net, search, movetime: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0 }
+        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0 }
     }
 
     /// Searches each decision for `movetime` of wall clock (the simulation count becomes a cap).
@@ -45,13 +50,19 @@ impl NetBot {
         self
     }
 
+    /// Draws Surprise layouts from `layouts` instead of the net's policy.
+    pub fn with_layouts(mut self, layouts: Option<LayoutMixture>) -> NetBot {
+        self.layouts = layouts;
+        self
+    }
+
     /// Positions evaluated by the net so far (over every decision).
     pub fn evaluations(&self) -> u64 {
         self.evals
     }
 
-    /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,device=D` (a bare part is the
-    /// checkpoint). Without `ms`, `sims` defaults to 64; with `ms` it is a cap, unlimited unless
+    /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,device=D,layouts=PATH` (a bare
+    /// part is the checkpoint). Without `ms`, `sims` defaults to 64; with `ms` it is a cap, unlimited unless
     /// given. `batch` defaults to [`DEFAULT_BATCH`].
     ///
     /// # Errors
@@ -64,6 +75,7 @@ impl NetBot {
         let mut sims: Option<u32> = None;
         let mut ms: Option<u64> = None;
         let mut device = DeviceSpec::Cpu;
+        let mut layouts = None;
         for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) = part.split_once('=').unwrap_or(("checkpoint", part));
             let num = |what: &str| format!("net: {k}={v:?} is not {what}");
@@ -74,8 +86,11 @@ impl NetBot {
                 "batch" => search.batch = v.parse().map_err(|_| num("a count"))?,
                 "cpuct" => search.c_puct = v.parse().map_err(|_| num("a number"))?,
                 "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
+                "layouts" => layouts = Some(LayoutMixture::load(std::path::Path::new(v)).map_err(|e| format!("net: layouts={v:?}: {e}"))?),
                 _ => {
-                    return Err(format!("net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), ms, batch, cpuct, device)"))
+                    return Err(format!(
+                        "net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), ms, batch, cpuct, device, layouts)"
+                    ))
                 }
             }
         }
@@ -100,7 +115,10 @@ impl NetBot {
             name += &format!(",ms={t}");
         }
         name += &format!(",batch={}", search.batch);
-        Ok(NetBot::new(net, search, seed, name).with_movetime(ms.map(Duration::from_millis)))
+        if layouts.is_some() {
+            name += ",layouts";
+        }
+        Ok(NetBot::new(net, search, seed, name).with_movetime(ms.map(Duration::from_millis)).with_layouts(layouts))
     }
 }
 
@@ -112,6 +130,7 @@ impl Bot for NetBot {
     fn choose(&mut self, d: &Decision) -> Action {
         let mut s = Search::new(d.view(), d.legal_actions(), &self.search, false, d.record());
         s.set_deadline(self.movetime.map(|t| Instant::now() + t));
+        s.set_layout_mixture(self.layouts.as_ref());
         while s.advance(&mut self.rng) {
             self.evals += s.requests() as u64;
             let ev = self.net.evaluate(s.request_obs(), &s.request_slots());
