@@ -1,5 +1,6 @@
 //! Bot specs for `anqi play`, `analyse`, tournaments and experiments: everything
-//! `engine::search::from_spec` knows, plus `net:checkpoint=PATH[,sims=N][,cpuct=X][,device=D]`,
+//! `engine::search::from_spec` knows, plus
+//! `net:checkpoint=PATH[,sims=N][,ms=N][,batch=N][,cpuct=X][,device=D][,layouts=PATH]`,
 //! the net-guided PUCT IS-MCTS of the self-play farm playing a trained checkpoint.
 //!
 //! The `net:` bot needs libtorch, which this library does not link (so that `anqi` starts

@@ -58,10 +58,11 @@ fn main() {
             let net = if trained { &a } else { b.as_ref().expect("opponent net") };
             let mut search = Search::new(View::new(&s, me), s.legal_actions(), &cfg, false, game.record());
             while search.advance(&mut rng) {
-                let (obs, legal) = search.request();
-                let ev = net.evaluate(obs, &[legal]);
-                let p = ev.priors(0).to_vec();
-                search.deliver(&p, ev.value(0), &mut rng);
+                let ev = net.evaluate(search.request_obs(), &search.request_slots());
+                for i in 0..search.requests() {
+                    let p = ev.priors(i).to_vec();
+                    search.deliver(i, &p, ev.value(i), &mut rng);
+                }
             }
             let temp = if game.plies().len() < 4 { 1.0 } else { 0.0 };
             let act = search.choose(temp, &mut rng);

@@ -24,7 +24,7 @@ pub mod search;
 pub mod worker;
 
 use engine::variant::game::VariantGame;
-use engine::variant::{Family, State, Variant, View};
+use engine::variant::{State, Variant, View};
 use engine::Color;
 use models::encoding::{CompactObs, OBS_LEN};
 use models::net::Net;
@@ -35,7 +35,7 @@ use rayon::prelude::*;
 use search::{sample_chance, Search, SearchConfig};
 use serde::{Deserialize, Serialize};
 
-/// Surprise layout names (RULES.md §S2), drawn uniformly for each side at the start of a game.
+/// Surprise layout names (RULES.md §S2), in the order of their set-up actions.
 pub const LAYOUTS: [&str; 10] = ["A", "B", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"];
 
 /// Who plays a side.
@@ -147,7 +147,7 @@ pub struct GameResult {
     pub winner: Option<Color>,
     /// Why it ended (`checkmate`, …, `adjudicated`).
     pub reason: String,
-    /// Plies played.
+    /// Plies played (set-up actions not counted).
     pub plies: u32,
     /// Ended by the ply limit (adjudicated).
     pub adjudicated: bool,
@@ -184,9 +184,12 @@ struct Slot {
     game: VariantGame,
     rng: Pcg64Mcg,
     search: Option<Search>,
-    result: Option<(Vec<f32>, f32)>,
+    /// The net's answers to the search's requests, in request order.
+    results: Vec<(Vec<f32>, f32)>,
     records: Vec<Record>,
     evals: u64,
+    /// Set-up actions played (not counted as plies of the game).
+    setup_plies: u32,
 }
 
 enum Status {
@@ -195,19 +198,28 @@ enum Status {
     Finished(Option<Color>, String, Option<f32>),
 }
 
-/// The start state of a game: the variant's start, with Surprise layouts drawn uniformly for
-/// each side (RULES.md §S2: the owner's secret choice, modelled as uniform).
+/// A start state with the set-up decided uniformly at random: the variant's new game
+/// ([`State::new_game`]) with every set-up action (Surprise layouts §S2, owner's-choice Fan-qi
+/// placements §F3) drawn uniformly from the legal ones, one at a time. For tests, examples and
+/// exports; the farm's games leave the set-up to their players ([`play`]).
 pub fn start_state(variant: &'static Variant, rng: &mut impl Rng) -> State {
-    let layouts = (variant.family == Family::Surprise)
-        .then(|| (LAYOUTS[rng.random_range(0..LAYOUTS.len())], LAYOUTS[rng.random_range(0..LAYOUTS.len())]));
-    State::start(variant, layouts).expect("preset layouts are valid")
+    let mut s = State::new_game(variant);
+    while s.in_setup() {
+        let acts = s.legal_actions();
+        if acts.is_empty() {
+            break;
+        }
+        s.apply(acts[rng.random_range(0..acts.len())]);
+    }
+    s
 }
 
 impl Slot {
     fn new(variant: &'static Variant, job: GameJob) -> Slot {
-        let mut rng = Pcg64Mcg::seed_from_u64(job.seed);
-        let game = VariantGame::new(start_state(variant, &mut rng));
-        Slot { job, game, rng, search: None, result: None, records: Vec::new(), evals: 0 }
+        let rng = Pcg64Mcg::seed_from_u64(job.seed);
+        // The players make the set-up decisions (secret layouts, owner's-choice arrangements).
+        let game = VariantGame::new(State::new_game(variant));
+        Slot { job, game, rng, search: None, results: Vec::new(), records: Vec::new(), evals: 0, setup_plies: 0 }
     }
 
     fn player(&self, c: Color) -> &Player {
@@ -218,6 +230,9 @@ impl Slot {
     }
 
     fn play(&mut self, action: engine::variant::Action) {
+        if self.game.state().in_setup() {
+            self.setup_plies += 1;
+        }
         let rng = &mut self.rng;
         self.game.play(action, |outs| engine::variant::game::draw_outcome(outs, rng));
     }
@@ -227,7 +242,7 @@ impl Slot {
             if let Some(end) = self.game.outcome() {
                 return Status::Finished(end.winner(), end.reason().to_string(), None);
             }
-            let plies = self.game.plies().len() as u32;
+            let plies = self.game.plies().len() as u32 - self.setup_plies;
             if plies >= cfg.max_plies {
                 let s = self.game.state();
                 let diff = models::encoding::material(s.position(), Color::Red) - models::encoding::material(s.position(), Color::Black);
@@ -263,15 +278,17 @@ impl Slot {
                         self.search = Some(Search::new(view, state.legal_actions(), &search, self.job.noise, self.game.record()));
                     }
                     let s = self.search.as_mut().expect("search");
-                    if let Some((priors, value)) = self.result.take() {
-                        s.deliver(&priors, value, &mut self.rng);
+                    for (i, (priors, value)) in self.results.drain(..).enumerate() {
+                        s.deliver(i, &priors, value, &mut self.rng);
                     }
                     if s.advance(&mut self.rng) {
                         return Status::NeedsEval(net);
                     }
                     let temp = if plies < self.job.temperature_plies { self.job.temperature } else { 0.0 };
                     let action = s.choose(temp, &mut self.rng);
-                    if self.job.record {
+                    // A set-up choice is drawn from the net's own priors (search/setup.rs): no
+                    // search improves on them, so it is no training target.
+                    if self.job.record && !s.is_setup() {
                         let visits = s.visits();
                         let total: u32 = visits.iter().map(|v| v.2).sum::<u32>().max(1);
                         self.records.push(Record {
@@ -316,7 +333,7 @@ impl Slot {
             id: self.job.id,
             winner,
             reason,
-            plies: self.game.plies().len() as u32,
+            plies: self.game.plies().len() as u32 - self.setup_plies,
             adjudicated,
             samples,
             evals: self.evals,
@@ -444,20 +461,25 @@ fn play_lane(
             obs.clear();
             obs.reserve(who.len() * OBS_LEN);
             let mut legal: Vec<&[u16]> = Vec::with_capacity(who.len());
+            let mut counts = Vec::with_capacity(who.len());
             for &i in &who {
-                let (o, l) = slots[i].as_ref().and_then(|s| s.search.as_ref()).expect("pending search").request();
-                obs.extend_from_slice(o);
-                legal.push(l);
+                let s = slots[i].as_ref().and_then(|s| s.search.as_ref()).expect("pending search");
+                obs.extend_from_slice(s.request_obs());
+                legal.extend(s.request_slots());
+                counts.push(s.requests());
             }
             let ev = net.evaluate(&obs, &legal);
+            let rows = legal.len();
             drop(legal);
-            for (k, &i) in who.iter().enumerate() {
+            let mut k = 0;
+            for (&i, &c) in who.iter().zip(&counts) {
                 if let Some(s) = slots[i].as_mut() {
-                    s.result = Some((ev.priors(k).to_vec(), ev.value(k)));
-                    s.evals += 1;
+                    s.results = (k..k + c).map(|r| (ev.priors(r).to_vec(), ev.value(r))).collect();
+                    s.evals += c as u64;
                 }
+                k += c;
             }
-            stats.evals += who.len() as u64;
+            stats.evals += rows as u64;
             stats.batches += 1;
             stats.net_seconds += t1.elapsed().as_secs_f64();
         }

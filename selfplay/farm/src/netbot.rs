@@ -1,10 +1,17 @@
-//! The `net:checkpoint=PATH[,sims=N][,cpuct=X][,device=D]` bot: the farm's net-guided PUCT
-//! IS-MCTS playing a trained checkpoint, for `anqi play`, `analyse`, tournaments and experiments.
+//! The `net:checkpoint=PATH[,sims=N][,ms=N][,batch=N][,cpuct=X][,device=D]` bot: the farm's
+//! net-guided PUCT IS-MCTS playing a trained checkpoint, for `anqi play`, `analyse`, tournaments
+//! and experiments. `sims` counts simulations (net evaluations and end positions); `ms` searches
+//! for that many milliseconds of wall clock per decision (then `sims` is a cap, unlimited unless
+//! given), which is how a tournament's `ms=` budget plays it at equal time against the classical
+//! bots; `batch` leaves go to the net per call (virtual loss, [`SearchConfig::batch`]).
+//! `layouts=PATH` reads a solved Surprise layout mixture (the saved output of `anqi solve
+//! layouts`, [`LayoutMixture`]) for its secret layout choice; without it, set-up decisions are
+//! drawn from the net's policy over the set-up actions (`search/setup.rs`).
 //! It lives here, with torch, rather than in `selfplay::bots`: the `anqi-torch` helper registers
 //! [`from_params`] with `selfplay::bots::set_net_factory`, and `anqi` hands every command that
 //! names a `net:` bot to that helper.
 
-use crate::search::{Search, SearchConfig};
+use crate::search::{LayoutMixture, Search, SearchConfig};
 use engine::search::{Bot, Decision};
 use engine::variant::Action;
 use models::checkpoint::{self, Expect};
@@ -13,49 +20,105 @@ use models::net::Net;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Leaves per net call of the `net:` bot unless `batch=` says otherwise.
+pub const DEFAULT_BATCH: u32 = 8;
 
 /// A checkpoint's net behind the farm's search, one evaluation at a time.
 pub struct NetBot {
     net: Net,
     search: SearchConfig,
+    /// Wall-clock budget per decision, if any.
+    movetime: Option<Duration>,
+    /// Solved layout mixture for Surprise set-up decisions, if given.
+    layouts: Option<LayoutMixture>,
     rng: Pcg64Mcg,
     name: String,
+    evals: u64,
 }
 
 impl NetBot {
     /// A bot playing `net` with `search` (no root noise, most visited action).
     pub fn new(net: Net, search: SearchConfig, seed: u64, name: String) -> NetBot {
-        NetBot { net, search, rng: Pcg64Mcg::seed_from_u64(seed), name }
+        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0 }
     }
 
-    /// Builds from `checkpoint=PATH,sims=N,cpuct=X,device=D` (a bare part is the checkpoint).
+    /// Searches each decision for `movetime` of wall clock (the simulation count becomes a cap).
+    pub fn with_movetime(mut self, movetime: Option<Duration>) -> NetBot {
+        self.movetime = movetime;
+        self
+    }
+
+    /// Draws Surprise layouts from `layouts` instead of the net's policy.
+    pub fn with_layouts(mut self, layouts: Option<LayoutMixture>) -> NetBot {
+        self.layouts = layouts;
+        self
+    }
+
+    /// Positions evaluated by the net so far (over every decision).
+    pub fn evaluations(&self) -> u64 {
+        self.evals
+    }
+
+    /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,device=D,layouts=PATH` (a bare
+    /// part is the checkpoint). Without `ms`, `sims` defaults to 64; with `ms` it is a cap, unlimited unless
+    /// given. `batch` defaults to [`DEFAULT_BATCH`].
     ///
     /// # Errors
-    /// An unknown or malformed parameter, a missing checkpoint, or a checkpoint that fails to
-    /// load, as text.
+    /// An unknown or malformed parameter (named in the text), a missing checkpoint, or a
+    /// checkpoint that fails to load, as text.
     pub fn from_params(params: &str, seed: u64) -> Result<NetBot, String> {
         let mut path: Option<PathBuf> = None;
         let mut search = SearchConfig::with_simulations(64);
+        search.batch = DEFAULT_BATCH;
+        let mut sims: Option<u32> = None;
+        let mut ms: Option<u64> = None;
         let mut device = DeviceSpec::Cpu;
+        let mut layouts = None;
         for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) = part.split_once('=').unwrap_or(("checkpoint", part));
             let num = |what: &str| format!("net: {k}={v:?} is not {what}");
             match k {
                 "checkpoint" | "ckpt" => path = Some(PathBuf::from(v)),
-                "sims" | "simulations" | "nodes" => search.simulations = v.parse().map_err(|_| num("a count"))?,
+                "sims" | "simulations" | "nodes" => sims = Some(v.parse().map_err(|_| num("a count"))?),
+                "ms" | "movetime" => ms = Some(v.parse().map_err(|_| num("a count of milliseconds"))?),
+                "batch" => search.batch = v.parse().map_err(|_| num("a count"))?,
                 "cpuct" => search.c_puct = v.parse().map_err(|_| num("a number"))?,
                 "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
-                _ => return Err(format!("net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), cpuct, device)")),
+                "layouts" => layouts = Some(LayoutMixture::load(std::path::Path::new(v)).map_err(|e| format!("net: layouts={v:?}: {e}"))?),
+                _ => {
+                    return Err(format!(
+                        "net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), ms, batch, cpuct, device, layouts)"
+                    ))
+                }
             }
         }
         let path = path.ok_or("net: needs checkpoint=PATH (a run directory, step-N.json or step-N.safetensors)")?;
-        if search.simulations == 0 {
+        if sims == Some(0) {
             return Err("net: sims must be positive".into());
         }
+        if ms == Some(0) {
+            return Err("net: ms must be positive".into());
+        }
+        if search.batch == 0 {
+            return Err("net: batch must be positive".into());
+        }
+        search.simulations = sims.unwrap_or(if ms.is_some() { u32::MAX } else { 64 });
         let dev = device.resolve().map_err(|e| format!("net: {e}"))?;
         let (net, meta, json) = checkpoint::load(&path, dev, Expect::default()).map_err(|e| e.to_string())?;
-        let name = format!("net:{}@{},sims={}", meta.variant, json.display(), search.simulations);
-        Ok(NetBot::new(net, search, seed, name))
+        let mut name = format!("net:{}@{}", meta.variant, json.display());
+        if let Some(n) = sims.or(ms.is_none().then_some(search.simulations)) {
+            name += &format!(",sims={n}");
+        }
+        if let Some(t) = ms {
+            name += &format!(",ms={t}");
+        }
+        name += &format!(",batch={}", search.batch);
+        if layouts.is_some() {
+            name += ",layouts";
+        }
+        Ok(NetBot::new(net, search, seed, name).with_movetime(ms.map(Duration::from_millis)).with_layouts(layouts))
     }
 }
 
@@ -66,11 +129,15 @@ impl Bot for NetBot {
 
     fn choose(&mut self, d: &Decision) -> Action {
         let mut s = Search::new(d.view(), d.legal_actions(), &self.search, false, d.record());
+        s.set_deadline(self.movetime.map(|t| Instant::now() + t));
+        s.set_layout_mixture(self.layouts.as_ref());
         while s.advance(&mut self.rng) {
-            let (obs, legal) = s.request();
-            let ev = self.net.evaluate(obs, &[legal]);
-            let priors = ev.priors(0).to_vec();
-            s.deliver(&priors, ev.value(0), &mut self.rng);
+            self.evals += s.requests() as u64;
+            let ev = self.net.evaluate(s.request_obs(), &s.request_slots());
+            for i in 0..s.requests() {
+                let priors = ev.priors(i).to_vec();
+                s.deliver(i, &priors, ev.value(i), &mut self.rng);
+            }
         }
         s.choose(0.0, &mut self.rng)
     }

@@ -21,8 +21,13 @@ fn no_leak_net_bot_chooses_alike_in_one_information_set() {
     let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
     let info = SaveInfo { step: 0, variant: "surprise", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
     checkpoint::save(&dir, &net, None, info).expect("save");
-    let params = format!("checkpoint={},sims=16", dir.display());
-    for name in ["surprise", "jieqi"] {
+    // One leaf per net call, and eight with virtual loss (the bot's default).
+    for (name, params) in [
+        ("surprise", format!("checkpoint={},sims=16,batch=1", dir.display())),
+        ("jieqi", format!("checkpoint={},sims=16,batch=1", dir.display())),
+        ("surprise", format!("checkpoint={},sims=24,batch=8", dir.display())),
+        ("jieqi", format!("checkpoint={},sims=24,batch=8", dir.display())),
+    ] {
         let v = variant(name);
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         let mut positions = 0;

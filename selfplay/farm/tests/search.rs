@@ -26,8 +26,10 @@ fn search(s: &State, sims: u32, rng: &mut Pcg64Mcg) -> Search {
 fn uniform_search(s: &State, cfg: &SearchConfig, rng: &mut Pcg64Mcg) -> Search {
     let mut srch = Search::new(View::new(s, s.turn()), s.legal_actions(), cfg, false, &[]);
     while srch.advance(rng) {
-        let n = srch.request().1.len();
-        srch.deliver(&vec![1.0 / n as f32; n], 0.0, rng);
+        for i in 0..srch.requests() {
+            let n = srch.request(i).1.len();
+            srch.deliver(i, &vec![1.0 / n as f32; n], 0.0, rng);
+        }
     }
     srch
 }
@@ -174,10 +176,12 @@ fn equal_visits_break_ties_by_value_not_prior() {
     let mut srch = Search::new(View::new(&s3, s3.turn()), acts.clone(), &cfg, false, &history);
     let back_slot = srch_slot(&acts, back, &s3);
     while srch.advance(&mut rng) {
-        let slots = srch.request().1.to_vec();
-        let n = slots.len() as f32;
-        let priors: Vec<f32> = slots.iter().map(|&x| if x == back_slot { 3.0 / (n + 2.0) } else { 1.0 / (n + 2.0) }).collect();
-        srch.deliver(&priors, 0.0, &mut rng);
+        for i in 0..srch.requests() {
+            let slots = srch.request(i).1.to_vec();
+            let n = slots.len() as f32;
+            let priors: Vec<f32> = slots.iter().map(|&x| if x == back_slot { 3.0 / (n + 2.0) } else { 1.0 / (n + 2.0) }).collect();
+            srch.deliver(i, &priors, 0.0, &mut rng);
+        }
     }
     let visits = srch.visits();
     let back_visits = visits.iter().find(|x| x.0 == back).map(|x| x.2).expect("the repeating move is a root edge");

@@ -1,0 +1,54 @@
+//! The `net:` bot's parameters (issue #14 item 2): `ms=` searches on the wall clock (as a
+//! tournament's `ms=` budget appends it), `batch=` gathers leaves per net call, and a bad
+//! parameter is an error that names it.
+
+use engine::search::{Bot, Decision};
+use engine::variant::{State, Variant};
+use models::checkpoint::{self, SaveInfo};
+use models::net::{Net, NetConfig};
+use std::time::Instant;
+
+fn variant(name: &str) -> &'static Variant {
+    Box::leak(Box::new(Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))))
+}
+
+#[test]
+fn net_bot_params() {
+    let dir = std::env::temp_dir().join(format!("anqi-netbot-params-{}", std::process::id()));
+    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
+    let info = SaveInfo { step: 0, variant: "xiangqi", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
+    checkpoint::save(&dir, &net, None, info).expect("save");
+    let ck = dir.display().to_string();
+    tch::set_num_threads(1);
+
+    for (bad, names) in [("sims=x", "sims"), ("ms=-3", "ms"), ("batch=0", "batch"), ("speed=3", "speed"), ("layouts=/nonexistent/mix.txt", "layouts")] {
+        let e = farm::netbot::from_params(&format!("checkpoint={ck},{bad}"), 1).err().unwrap_or_default();
+        assert!(e.contains(names), "{bad}: {e}");
+    }
+
+    let s = State::start(variant("xiangqi"), None).expect("start");
+    // ms alone: the search runs on the clock, sims unlimited.
+    let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=150"), 1).expect("ms bot");
+    assert!(bot.name().contains("ms=150"), "{}", bot.name());
+    // libtorch's first call sets itself up (it can take the whole budget): warm up once.
+    bot.choose(&Decision::new(&s));
+    let before = bot.evaluations();
+    let t = Instant::now();
+    let a = bot.choose(&Decision::new(&s));
+    let took = t.elapsed().as_secs_f64();
+    let evals = bot.evaluations() - before;
+    assert!(s.legal_actions().contains(&a));
+    assert!((0.15..1.5).contains(&took), "a 150 ms decision took {took:.3}s");
+    // No count stops it (the default 64 applies only without ms); how many fit depends on the
+    // machine's load, so only that the clock, not the root, ended the search.
+    assert!(!bot.name().contains("sims="), "{}", bot.name());
+    assert!(evals > 1, "only the root evaluated in 150 ms");
+
+    // ms with sims: sims caps it.
+    let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=5000,sims=20,batch=4"), 1).expect("capped bot");
+    let t = Instant::now();
+    bot.choose(&Decision::new(&s));
+    assert!(t.elapsed().as_secs_f64() < 4.0, "sims=20 did not cap a 5 s budget");
+    assert!(bot.evaluations() <= 20 + 4, "{} evaluations past sims=20", bot.evaluations());
+    let _ = std::fs::remove_dir_all(&dir);
+}
