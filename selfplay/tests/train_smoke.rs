@@ -60,6 +60,7 @@ fn smoke_train_resume_export_and_play() {
     assert!(out.contains("step    12/12"), "{out}");
     assert!(out.contains("eval step 12 vs random"), "{out}");
     assert!(out.contains("eval step 12 vs untrained net"), "{out}");
+    assert!(out.contains("eval step 12 vs greedy") && out.contains("eval step 12 vs ismcts:ms="), "{out}");
     assert_eq!(latest(&run), "step-12");
     for s in [0, 4, 8, 12] {
         assert!(run.join(format!("checkpoints/step-{s}.json")).is_file(), "step {s}");
@@ -77,7 +78,7 @@ fn smoke_train_resume_export_and_play() {
     eprintln!("smoke run: {secs:.1}s");
 
     // Running again with more steps resumes from the last checkpoint and the shards.
-    let out = ok(&train(&run, &["--set", "train.steps=16", "--set", "eval.vs_initial_games=0"]));
+    let out = ok(&train(&run, &["--set", "train.steps=16", "--set", "eval.vs_initial_games=0", "--set", "eval.vs_greedy_games=0", "--set", "eval.vs_ismcts_games=0"]));
     assert!(out.contains("resuming from"), "{out}");
     assert!(out.contains("(step 12, iteration 3)"), "{out}");
     assert!(out.contains("step    16/16"), "{out}");
@@ -123,7 +124,7 @@ fn smoke_train_resume_export_and_play() {
 fn kill_and_resume() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let run = tmp.path().join("run");
-    let args = ["--set", "train.steps=20", "--set", "eval.vs_random_games=0", "--set", "eval.vs_initial_games=0"];
+    let args = ["--set", "train.steps=20", "--set", "eval.vs_random_games=0", "--set", "eval.vs_initial_games=0", "--set", "eval.vs_greedy_games=0", "--set", "eval.vs_ismcts_games=0"];
     let mut child = anqi()
         .arg("train")
         .arg("--config")
@@ -182,7 +183,7 @@ fn bad_input_is_refused_or_skipped_naming_the_file() {
 
     // A short run, then corrupt shards beside the good ones: skipped with a warning, kept.
     let run = tmp.path().join("run");
-    let quick = ["--set", "train.steps=4", "--set", "eval.vs_random_games=0", "--set", "eval.vs_initial_games=0"];
+    let quick = ["--set", "train.steps=4", "--set", "eval.vs_random_games=0", "--set", "eval.vs_initial_games=0", "--set", "eval.vs_greedy_games=0", "--set", "eval.vs_ismcts_games=0"];
     ok(&train(&run, &quick));
     let good = shards(&run)[0].clone();
     let bytes = fs::read(&good).expect("shard");
@@ -195,7 +196,7 @@ fn bad_input_is_refused_or_skipped_naming_the_file() {
     flipped[k] ^= 1;
     let corrupt = run.join("shards/w0009-00000000.shard");
     fs::write(&corrupt, &flipped).expect("write");
-    let out = ok(&train(&run, &["--set", "train.steps=8", "--set", "eval.vs_random_games=0", "--set", "eval.vs_initial_games=0"]));
+    let out = ok(&train(&run, &["--set", "train.steps=8", "--set", "eval.vs_random_games=0", "--set", "eval.vs_initial_games=0", "--set", "eval.vs_greedy_games=0", "--set", "eval.vs_ismcts_games=0"]));
     for (f, why) in [(&truncated, "truncated"), (&garbage, "not an anqi shard"), (&corrupt, "checksum")] {
         let name = f.file_name().expect("name").to_string_lossy().into_owned();
         assert!(out.lines().any(|l| l.contains("warning: skipping shard") && l.contains(&name) && l.contains(why)), "{name}: {out}");

@@ -126,6 +126,19 @@ pub struct EvalSection {
     /// Required score (wins + draws / 2) against the untrained net.
     #[serde(default = "default_initial_target")]
     pub vs_initial_target: f64,
+    /// Final match against `greedy` (games; the net with the evaluation search).
+    #[serde(default)]
+    pub vs_greedy_games: u32,
+    /// Required score (wins + draws / 2) against `greedy`.
+    #[serde(default = "default_greedy_target")]
+    pub vs_greedy_target: f64,
+    /// Final match against `ismcts` at equal time (games): ismcts gets the net's measured cost
+    /// per move in the greedy match. Reported, no target.
+    #[serde(default)]
+    pub vs_ismcts_games: u32,
+    /// Milliseconds per move for ismcts when no greedy match measured the net's.
+    #[serde(default = "default_ismcts_ms")]
+    pub ismcts_movetime_ms: u64,
     /// Games of a gating match against the previous checkpoint after each iteration (0: off).
     #[serde(default)]
     pub gate_games: u32,
@@ -154,6 +167,12 @@ fn default_random_target() -> f64 {
 fn default_initial_target() -> f64 {
     0.60
 }
+fn default_greedy_target() -> f64 {
+    0.90
+}
+fn default_ismcts_ms() -> u64 {
+    50
+}
 fn default_gate_threshold() -> f64 {
     0.55
 }
@@ -168,6 +187,10 @@ impl Default for EvalSection {
             vs_random_target: default_random_target(),
             vs_initial_games: 0,
             vs_initial_target: default_initial_target(),
+            vs_greedy_games: 0,
+            vs_greedy_target: default_greedy_target(),
+            vs_ismcts_games: 0,
+            ismcts_movetime_ms: default_ismcts_ms(),
             gate_games: 0,
             gate_threshold: default_gate_threshold(),
             simulations: None,

@@ -1,6 +1,6 @@
-//! Evaluation matches on the farm: a net's search against `random` or against another net with
-//! the same search, colours alternating, no root noise, a few opening plies at temperature 1 so
-//! that games differ.
+//! Evaluation matches on the farm: a net's search against `random`, a classical bot
+//! (`greedy`, `ismcts` at the net's own time per move) or another net with the same search,
+//! colours alternating, no root noise, a few opening plies at temperature 1 so that games differ.
 
 use super::search::SearchConfig;
 use super::{game_seed, play, GameConfig, GameJob, GameResult, Player};
@@ -30,6 +30,21 @@ pub struct MatchResult {
     pub reasons: std::collections::BTreeMap<String, u32>,
     /// Seconds.
     pub seconds: f64,
+    /// Milliseconds of net and search work per move of the first player (the farm's net and
+    /// search time over its moves; the batched cost of a move when several games share the net).
+    #[serde(default)]
+    pub ms_per_move: f64,
+}
+
+/// The other side of an evaluation match.
+#[derive(Clone, Copy)]
+pub enum Opponent<'a> {
+    /// Uniformly random legal actions.
+    Random,
+    /// A classical bot spec (`engine::search::from_spec`).
+    Bot(&'a str),
+    /// Another net with the same search.
+    Net(&'a Net),
 }
 
 impl MatchResult {
@@ -60,13 +75,13 @@ impl MatchResult {
     }
 }
 
-/// Plays `games` games of `net` (with `search`) against `opponent` (another net, or `random`
-/// when `None`), alternating colours; `on_game` sees each finished game.
+/// Plays `games` games of `net` (with `search`) against `opponent`, alternating colours;
+/// `on_game` sees each finished game.
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
     variant: &'static Variant,
     net: &Net,
-    opponent: Option<&Net>,
+    opponent: Opponent<'_>,
     opponent_name: &str,
     games: u32,
     search: &SearchConfig,
@@ -78,8 +93,9 @@ pub fn play_match(
     let start = std::time::Instant::now();
     let me = Player::Net { net: 0, search: search.clone() };
     let them = match opponent {
-        Some(_) => Player::Net { net: 1, search: search.clone() },
-        None => Player::Random,
+        Opponent::Net(_) => Player::Net { net: 1, search: search.clone() },
+        Opponent::Random => Player::Random,
+        Opponent::Bot(spec) => Player::Bot(spec.to_string()),
     };
     let jobs: Vec<GameJob> = (0..u64::from(games))
         .map(|g| {
@@ -97,10 +113,10 @@ pub fn play_match(
         })
         .collect();
     let mut nets: Vec<&Net> = vec![net];
-    if let Some(o) = opponent {
+    if let Opponent::Net(o) = opponent {
         nets.push(o);
     }
-    let (results, _) = play(variant, &nets, jobs, game_cfg, &mut on_game);
+    let (results, stats) = play(variant, &nets, jobs, game_cfg, &mut on_game);
     let mut m = MatchResult { opponent: opponent_name.into(), games, ..Default::default() };
     let mut plies = 0u64;
     for r in &results {
@@ -126,6 +142,9 @@ pub fn play_match(
         plies += u64::from(r.plies);
     }
     m.mean_plies = plies as f64 / f64::from(games.max(1));
+    // The net moves on about half the plies; against another net both share the counters.
+    let net_moves = if matches!(opponent, Opponent::Net(_)) { plies as f64 } else { plies as f64 / 2.0 };
+    m.ms_per_move = 1000.0 * (stats.net_seconds + stats.search_seconds) / net_moves.max(1.0);
     m.seconds = start.elapsed().as_secs_f64();
     m
 }

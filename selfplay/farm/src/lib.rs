@@ -50,6 +50,10 @@ pub enum Player {
     },
     /// Uniformly random legal actions.
     Random,
+    /// A classical bot of `engine::search::from_spec` (`greedy`, `ismcts:ms=50`, …), built for
+    /// each game with the game's seed and handed the game's history (`Decision::in_game`): the
+    /// opponents of the evaluation matches.
+    Bot(String),
 }
 
 /// Game settings shared by all games of a run (the `[selfplay]` table of a training config).
@@ -190,6 +194,8 @@ struct Slot {
     evals: u64,
     /// Set-up actions played (not counted as plies of the game).
     setup_plies: u32,
+    /// The classical bots of [`Player::Bot`] players, by colour index, built on first use.
+    bots: [Option<Box<dyn engine::search::Bot>>; 2],
 }
 
 enum Status {
@@ -219,7 +225,7 @@ impl Slot {
         let rng = Pcg64Mcg::seed_from_u64(job.seed);
         // The players make the set-up decisions (secret layouts, owner's-choice arrangements).
         let game = VariantGame::new(State::new_game(variant));
-        Slot { job, game, rng, search: None, results: Vec::new(), records: Vec::new(), evals: 0, setup_plies: 0 }
+        Slot { job, game, rng, search: None, results: Vec::new(), records: Vec::new(), evals: 0, setup_plies: 0, bots: [None, None] }
     }
 
     fn player(&self, c: Color) -> &Player {
@@ -270,6 +276,21 @@ impl Slot {
                 Player::Random => {
                     let acts = state.legal_actions();
                     let a = acts[self.rng.random_range(0..acts.len())];
+                    self.play(a);
+                }
+                Player::Bot(spec) => {
+                    if self.bots[me.index()].is_none() {
+                        let seed = game_seed(&[self.job.seed, 0xB07, me.index() as u64]);
+                        // A spec that does not build forfeits the game, naming the error.
+                        match engine::search::from_spec(&spec, seed) {
+                            Ok(b) => self.bots[me.index()] = Some(b),
+                            Err(e) => return Status::Finished(Some(me.opponent()), format!("forfeit: {e}"), None),
+                        }
+                    }
+                    let Some(bot) = self.bots[me.index()].as_mut() else {
+                        return Status::Finished(Some(me.opponent()), "forfeit: no bot".into(), None);
+                    };
+                    let a = bot.choose(&engine::search::Decision::in_game(&self.game));
                     self.play(a);
                 }
                 Player::Net { net, search } => {

@@ -4,7 +4,7 @@
 //! shards on disk, losing at most the games in progress.
 
 use super::config::{RunConfig, Source};
-use super::eval::{play_match, MatchResult};
+use super::eval::{play_match, MatchResult, Opponent};
 use super::replay::Replay;
 use super::search::SearchConfig;
 use super::{game_seed, play, GameConfig, GameJob, Player};
@@ -232,6 +232,10 @@ pub struct RunReport {
     pub vs_random: Option<MatchResult>,
     /// Final match against the untrained net.
     pub vs_initial: Option<MatchResult>,
+    /// Final match against `greedy`.
+    pub vs_greedy: Option<MatchResult>,
+    /// Final match against `ismcts` at the net's time per move.
+    pub vs_ismcts: Option<MatchResult>,
     /// Wall-clock seconds of this invocation.
     pub seconds: f64,
 }
@@ -441,7 +445,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
             let m = play_match(
                 variant,
                 &trainer.net,
-                Some(prev),
+                Opponent::Net(prev),
                 "previous",
                 cfg.eval.gate_games,
                 &eval_search(cfg),
@@ -525,7 +529,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         let m = play_match(
             variant,
             &trainer.net,
-            None,
+            Opponent::Random,
             "random",
             cfg.eval.vs_random_games,
             &search,
@@ -559,7 +563,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         let m = play_match(
             variant,
             &trainer.net,
-            Some(&initial),
+            Opponent::Net(&initial),
             "untrained (step 0)",
             cfg.eval.vs_initial_games,
             &search,
@@ -581,9 +585,71 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         ));
         report.vs_initial = Some(m);
     }
-    if report.vs_random.is_some() || report.vs_initial.is_some() {
+    if cfg.eval.vs_greedy_games > 0 {
+        let bar = ui.bar(u64::from(cfg.eval.vs_greedy_games), "vs greedy");
+        let m = play_match(
+            variant,
+            &trainer.net,
+            Opponent::Bot("greedy"),
+            "greedy",
+            cfg.eval.vs_greedy_games,
+            &search,
+            &games,
+            cfg.eval.temperature_plies,
+            game_seed(&[cfg.seed, 0x6EED, trainer.step]),
+            |_| bar.inc(1),
+        );
+        bar.finish_and_clear();
+        let ok = m.score() >= cfg.eval.vs_greedy_target;
+        ui.say(format!(
+            "eval step {} vs greedy ({} simulations, {:.1} ms of net and search per move): {} -> score {:.1}% (target >= {:.0}%): {}",
+            trainer.step,
+            search.simulations,
+            m.ms_per_move,
+            m.summary(),
+            100.0 * m.score(),
+            100.0 * cfg.eval.vs_greedy_target,
+            if ok { "PASS" } else { "FAIL" }
+        ));
+        report.vs_greedy = Some(m);
+    }
+    if cfg.eval.vs_ismcts_games > 0 {
+        // Equal time: ismcts gets the net's own cost per move, measured in the greedy match (or
+        // `ismcts_movetime_ms` when there was none).
+        let ms = report.vs_greedy.as_ref().map(|m| m.ms_per_move.ceil() as u64).unwrap_or(cfg.eval.ismcts_movetime_ms).max(1);
+        let spec = format!("ismcts:ms={ms}");
+        let bar = ui.bar(u64::from(cfg.eval.vs_ismcts_games), "vs ismcts");
+        let m = play_match(
+            variant,
+            &trainer.net,
+            Opponent::Bot(&spec),
+            &spec,
+            cfg.eval.vs_ismcts_games,
+            &search,
+            &games,
+            cfg.eval.temperature_plies,
+            game_seed(&[cfg.seed, 0x15C7, trainer.step]),
+            |_| bar.inc(1),
+        );
+        bar.finish_and_clear();
+        ui.say(format!(
+            "eval step {} vs {spec} (equal time: the net's {:.1} ms of net and search per move here): {} -> score {:.1}% (reported)",
+            trainer.step,
+            m.ms_per_move,
+            m.summary(),
+            100.0 * m.score()
+        ));
+        report.vs_ismcts = Some(m);
+    }
+    if report.vs_random.is_some() || report.vs_initial.is_some() || report.vs_greedy.is_some() || report.vs_ismcts.is_some() {
         let path = cfg.run_dir.join(format!("eval-step-{}.json", trainer.step));
-        let json = serde_json::json!({ "step": trainer.step, "vs_random": report.vs_random, "vs_initial": report.vs_initial });
+        let json = serde_json::json!({
+            "step": trainer.step,
+            "vs_random": report.vs_random,
+            "vs_initial": report.vs_initial,
+            "vs_greedy": report.vs_greedy,
+            "vs_ismcts": report.vs_ismcts,
+        });
         checkpoint::write_atomic(&path, serde_json::to_string_pretty(&json)?.as_bytes())?;
     }
     report.seconds = started.elapsed().as_secs_f64();
