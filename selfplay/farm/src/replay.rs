@@ -1,9 +1,12 @@
 //! The replay window: the most recent samples of the shards in a directory, written by any
 //! number of workers. Shards are read once and kept in memory while inside the window; a shard
-//! that cannot be read (corrupt, truncated, another encoding version or variant) is skipped with
-//! a warning and never touched again: nothing is deleted.
+//! that cannot be read (corrupt, truncated, another encoding version) is skipped with a warning,
+//! and one written for another variant or net architecture (a misconfigured worker) is refused
+//! with an error line naming the file and the field; either is never touched again: nothing is
+//! deleted.
 
-use models::shard::{self, Sample, ShardHeader};
+use models::net::NetConfig;
+use models::shard::{self, Sample, ShardError, ShardHeader};
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -18,6 +21,7 @@ struct Loaded {
 pub struct Replay {
     dir: PathBuf,
     variant: String,
+    architecture: Option<NetConfig>,
     window: usize,
     loaded: HashMap<PathBuf, Loaded>,
     skipped: HashSet<PathBuf>,
@@ -33,16 +37,21 @@ pub struct Refresh {
     pub new_shards: usize,
     /// Samples in them.
     pub new_samples: usize,
-    /// Warnings for skipped shards (each names the file and the problem).
+    /// Warnings for skipped shards and errors for refused ones (each names the file and the
+    /// problem).
     pub warnings: Vec<String>,
+    /// Shards refused this time for another variant or architecture.
+    pub refused: usize,
 }
 
 impl Replay {
-    /// A window of `window` samples over the shards in `dir` for `variant`.
-    pub fn new(dir: &Path, variant: &str, window: usize) -> Replay {
+    /// A window of `window` samples over the shards in `dir` for `variant` (and, when given,
+    /// played by a net of `architecture`).
+    pub fn new(dir: &Path, variant: &str, architecture: Option<&NetConfig>, window: usize) -> Replay {
         Replay {
             dir: dir.to_path_buf(),
             variant: variant.to_string(),
+            architecture: architecture.cloned(),
             window,
             loaded: HashMap::new(),
             skipped: HashSet::new(),
@@ -71,17 +80,14 @@ impl Replay {
                 headers.push((f, l.header.clone()));
                 continue;
             }
-            match shard::read_header(&f) {
-                Ok(h) if h.variant != self.variant => {
-                    r.warnings.push(format!(
-                        "warning: skipping shard {}: variant {:?}, this run trains {:?}",
-                        f.display(),
-                        h.variant,
-                        self.variant
-                    ));
+            let expect = shard::Expect { variant: &self.variant, architecture: self.architecture.as_ref() };
+            match shard::read_header(&f).and_then(|h| shard::check_header(&f, &h, expect).map(|()| h)) {
+                Ok(h) => headers.push((f, h)),
+                Err(e @ ShardError::Mismatch { .. }) => {
+                    r.warnings.push(format!("error: refusing shard {e}"));
+                    r.refused += 1;
                     self.skipped.insert(f);
                 }
-                Ok(h) => headers.push((f, h)),
                 Err(e) => {
                     r.warnings.push(format!("warning: skipping shard: {e}"));
                     self.skipped.insert(f);

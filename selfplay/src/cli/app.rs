@@ -3,7 +3,9 @@
 //! commands that need no torch itself and hands the others ([`Command::needs_torch`]) to
 //! `anqi-torch` through [`super::helper`], which runs them with the same arguments.
 
-use super::{actions, analyse, doctor, experiment, export, moves, perft, play, sample, selfplay, solve, tournament, train, uci, variants};
+use super::{
+    actions, analyse, doctor, experiment, export, moves, perft, play, sample, selfplay, shards, solve, tournament, train, uci, variants,
+};
 use crate::bots::is_net_spec;
 use clap::{Parser, Subcommand};
 
@@ -52,16 +54,18 @@ pub enum Command {
     Selfplay(selfplay::Args),
     /// Export a checkpoint: safetensors + JSON + a TorchScript module checked against this net.
     Export(export::Args),
+    /// Check a run's shards: each whole, no duplicated games, no gaps, the run's variant and net.
+    Shards(shards::Args),
 }
 
 impl Command {
-    /// Whether the command needs libtorch: `doctor`, `train`, `selfplay` and `export`, and
+    /// Whether the command needs libtorch: `doctor`, `train`, `selfplay`, `export` and `shards`, and
     /// `play`, `analyse`, `tournament` and `experiment draw-rates` when one of their bots is a
     /// `net:` bot. A tournament file that cannot be read counts as torch-free (the command then
     /// reports the problem itself).
     pub fn needs_torch(&self) -> bool {
         match self {
-            Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) => true,
+            Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) | Command::Shards(_) => true,
             Command::Play(a) => is_net_spec(&a.red) || is_net_spec(&a.black),
             Command::Analyse(a) => is_net_spec(&a.bot),
             Command::Tournament(a) => crate::tournament::Config::load(&a.config)
@@ -97,7 +101,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Uci(a) => uci::run(a),
         Command::Tournament(a) => tournament::run(a),
         Command::Experiment(c) => experiment::run(c),
-        Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) => {
+        Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) | Command::Shards(_) => {
             anyhow::bail!("this command needs libtorch, which only the {} helper links", super::helper::HELPER)
         }
     }

@@ -15,6 +15,7 @@ pub mod perft;
 pub mod play;
 pub mod sample;
 pub mod selfplay;
+pub mod shards;
 pub mod solve;
 pub mod solve_games;
 pub mod tournament;
