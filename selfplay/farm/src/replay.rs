@@ -162,3 +162,70 @@ impl Replay {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use models::encoding::{CompactObs, ENCODING_VERSION};
+
+    fn net(channels: usize) -> NetConfig {
+        NetConfig { blocks: 1, channels, policy_channels: 4, value_channels: 2, value_hidden: 16 }
+    }
+
+    fn write(dir: &Path, worker: u32, variant: &str, architecture: NetConfig, n: usize) -> PathBuf {
+        let samples: Vec<Sample> = (0..n)
+            .map(|i| Sample {
+                obs: CompactObs { fills: vec![(1, 1.0)], cells: vec![(i as u16, 1.0)] },
+                policy: vec![(4, 1.0)],
+                legal: vec![4, 9],
+                outcome: 0.0,
+                q: 0.0,
+                ply: i as u16,
+            })
+            .collect();
+        let header = ShardHeader {
+            encoding_version: ENCODING_VERSION,
+            variant: variant.into(),
+            worker,
+            seq: 0,
+            net_step: 0,
+            architecture: Some(architecture),
+            games: 1,
+            samples: n as u64,
+            plies: n as u64,
+            decisive: 0,
+            git_revision: "test".into(),
+            created_unix: u64::from(worker),
+        };
+        let path = dir.join(shard::file_name(worker, 0));
+        shard::write(&path, &header, &samples).expect("write");
+        path
+    }
+
+    /// Shards of a misconfigured worker (another architecture, another variant) are refused with
+    /// an error naming the file and the field, stay on disk, and are not read again; the run's
+    /// own shards are trained on.
+    #[test]
+    fn shards_of_another_architecture_or_variant_are_refused_by_name_and_field() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let good = write(dir.path(), 1, "surprise", net(8), 5);
+        let wide = write(dir.path(), 2, "surprise", net(16), 7);
+        let jieqi = write(dir.path(), 3, "jieqi", net(8), 11);
+        let mut replay = Replay::new(dir.path(), "surprise", Some(&net(8)), 1000);
+        let r = replay.refresh();
+        assert_eq!((r.new_shards, r.new_samples, r.refused), (1, 5, 2), "{:?}", r.warnings);
+        assert_eq!(replay.len(), 5);
+        for (path, field) in [(&wide, "architecture"), (&jieqi, "variant")] {
+            let name = path.file_name().expect("name").to_string_lossy().into_owned();
+            assert!(
+                r.warnings.iter().any(|w| w.starts_with("error: refusing shard") && w.contains(&name) && w.contains(&format!("`{field}`"))),
+                "{field}: {:?}",
+                r.warnings
+            );
+            assert!(path.exists(), "nothing is deleted");
+        }
+        assert!(good.exists());
+        let again = replay.refresh();
+        assert_eq!((again.new_shards, again.refused, again.warnings.len()), (0, 0, 0), "refused once, not again");
+    }
+}
