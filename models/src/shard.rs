@@ -205,7 +205,7 @@ pub enum ShardError {
         expected: u32,
     },
     /// The samples were encoded with another encoding version.
-    #[error("{path}: encoding version {found}, this build uses {expected}")]
+    #[error("{path}: encoding version {found}, this build uses {expected} (header field `encoding_version`)")]
     EncodingVersion {
         /// The file.
         path: PathBuf,

@@ -1,9 +1,9 @@
 //! The replay window: the most recent samples of the shards in a directory, written by any
 //! number of workers. Shards are read once and kept in memory while inside the window; a shard
-//! that cannot be read (corrupt, truncated, another encoding version) is skipped with a warning,
-//! and one written for another variant or net architecture (a misconfigured worker) is refused
-//! with an error line naming the file and the field; either is never touched again: nothing is
-//! deleted.
+//! that cannot be read (corrupt, truncated, another file format) is skipped with a warning, and
+//! one written for another variant, net architecture or encoding version (a misconfigured worker)
+//! is refused with an error line naming the file and the field; either is never touched again:
+//! nothing is deleted.
 
 use models::net::NetConfig;
 use models::shard::{self, Sample, ShardError, ShardHeader};
@@ -40,7 +40,7 @@ pub struct Refresh {
     /// Warnings for skipped shards and errors for refused ones (each names the file and the
     /// problem).
     pub warnings: Vec<String>,
-    /// Shards refused this time for another variant or architecture.
+    /// Shards refused this time for another variant, architecture or encoding version.
     pub refused: usize,
 }
 
@@ -83,7 +83,7 @@ impl Replay {
             let expect = shard::Expect { variant: &self.variant, architecture: self.architecture.as_ref() };
             match shard::read_header(&f).and_then(|h| shard::check_header(&f, &h, expect).map(|()| h)) {
                 Ok(h) => headers.push((f, h)),
-                Err(e @ ShardError::Mismatch { .. }) => {
+                Err(e @ (ShardError::Mismatch { .. } | ShardError::EncodingVersion { .. })) => {
                     r.warnings.push(format!("error: refusing shard {e}"));
                     r.refused += 1;
                     self.skipped.insert(f);
@@ -172,7 +172,7 @@ mod tests {
         NetConfig { blocks: 1, channels, policy_channels: 4, value_channels: 2, value_hidden: 16 }
     }
 
-    fn write(dir: &Path, worker: u32, variant: &str, architecture: NetConfig, n: usize) -> PathBuf {
+    fn write(dir: &Path, worker: u32, variant: &str, architecture: NetConfig, encoding: u32, n: usize) -> PathBuf {
         let samples: Vec<Sample> = (0..n)
             .map(|i| Sample {
                 obs: CompactObs { fills: vec![(1, 1.0)], cells: vec![(i as u16, 1.0)] },
@@ -184,7 +184,7 @@ mod tests {
             })
             .collect();
         let header = ShardHeader {
-            encoding_version: ENCODING_VERSION,
+            encoding_version: encoding,
             variant: variant.into(),
             worker,
             seq: 0,
@@ -202,20 +202,21 @@ mod tests {
         path
     }
 
-    /// Shards of a misconfigured worker (another architecture, another variant) are refused with
+    /// Shards of a misconfigured worker (another architecture, variant or encoding) are refused with
     /// an error naming the file and the field, stay on disk, and are not read again; the run's
     /// own shards are trained on.
     #[test]
     fn shards_of_another_architecture_or_variant_are_refused_by_name_and_field() {
         let dir = tempfile::tempdir().expect("tempdir");
-        let good = write(dir.path(), 1, "surprise", net(8), 5);
-        let wide = write(dir.path(), 2, "surprise", net(16), 7);
-        let jieqi = write(dir.path(), 3, "jieqi", net(8), 11);
+        let good = write(dir.path(), 1, "surprise", net(8), ENCODING_VERSION, 5);
+        let wide = write(dir.path(), 2, "surprise", net(16), ENCODING_VERSION, 7);
+        let jieqi = write(dir.path(), 3, "jieqi", net(8), ENCODING_VERSION, 11);
+        let future = write(dir.path(), 4, "surprise", net(8), ENCODING_VERSION + 1, 13);
         let mut replay = Replay::new(dir.path(), "surprise", Some(&net(8)), 1000);
         let r = replay.refresh();
-        assert_eq!((r.new_shards, r.new_samples, r.refused), (1, 5, 2), "{:?}", r.warnings);
+        assert_eq!((r.new_shards, r.new_samples, r.refused), (1, 5, 3), "{:?}", r.warnings);
         assert_eq!(replay.len(), 5);
-        for (path, field) in [(&wide, "architecture"), (&jieqi, "variant")] {
+        for (path, field) in [(&wide, "architecture"), (&jieqi, "variant"), (&future, "encoding_version")] {
             let name = path.file_name().expect("name").to_string_lossy().into_owned();
             assert!(
                 r.warnings.iter().any(|w| w.starts_with("error: refusing shard") && w.contains(&name) && w.contains(&format!("`{field}`"))),
