@@ -533,6 +533,7 @@ class Job:
             refs = [a.stop.remote() for a in alive.values()]
             try:
                 ray.wait(refs, num_returns=len(refs), timeout=30)
+                self.poll_status(timeout=5.0)  # their last progress lines
             except Exception:
                 pass
             self.stopped.update(alive)

@@ -481,16 +481,18 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         };
         let vs_prev_text = vs_prev.as_ref().map(|m| format!("{:.1}%", 100.0 * m.score())).unwrap_or_else(|| "-".into());
         let fresh_text = fresh.map(|l| format!(" | new games: policy {:.3} value {:.3}", l.policy, l.value)).unwrap_or_default();
-        let external_text = match cfg.selfplay.source {
-            Source::External => format!(" | {new_samples} new samples from workers, waited {wait_secs:.1}s"),
-            Source::InProcess => String::new(),
+        let selfplay_text = match cfg.selfplay.source {
+            Source::External => format!("{new_samples} new samples from workers, waited {wait_secs:.1}s"),
+            Source::InProcess => format!(
+                "{games} games {:.2}/s, {samples} samples {:.0}/s, {:.0} plies/game, {decisive} decisive ({adjudicated} adjudicated)",
+                f64::from(games) / sp_secs.max(1e-9),
+                samples as f64 / sp_secs.max(1e-9),
+                plies as f64 / f64::from(games.max(1)),
+            ),
         };
         ui.say(format!(
-            "iter {iteration:>3} step {:>5}/{total} | {games} games {:.2}/s, {samples} samples {:.0}/s, {:.0} plies/game, {decisive} decisive ({adjudicated} adjudicated) | loss {:.3} (policy {:.3}, value {:.3}) lr {:.2e} | train {:.0} samples/s{fresh_text} | replay {}{external_text} | vs prev {vs_prev_text} | {}",
+            "iter {iteration:>3} step {:>5}/{total} | {selfplay_text} | loss {:.3} (policy {:.3}, value {:.3}) lr {:.2e} | train {:.0} samples/s{fresh_text} | replay {} | vs prev {vs_prev_text} | {}",
             trainer.step,
-            f64::from(games) / sp_secs.max(1e-9),
-            samples as f64 / sp_secs.max(1e-9),
-            plies as f64 / f64::from(games.max(1)),
             losses.total,
             losses.policy,
             losses.value,
