@@ -199,12 +199,14 @@ class Role:
 
 
 def _atomic_json(path: Path, value) -> None:
+    """Writes `value` as JSON to `path` through a temporary file and a rename."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(value, indent=2) + "\n")
     os.replace(tmp, path)
 
 
 def _sets(values: list[str]) -> list[str]:
+    """`KEY=VALUE` overrides as anqi's `--set` arguments."""
     out: list[str] = []
     for v in values:
         if "=" not in v:
@@ -214,6 +216,7 @@ def _sets(values: list[str]) -> list[str]:
 
 
 def _resources(text: str | None, flag: str) -> dict:
+    """A JSON object of custom Ray resources (name: amount) from the command line."""
     if not text:
         return {}
     try:
@@ -226,6 +229,7 @@ def _resources(text: str | None, flag: str) -> dict:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line; `--trainer-resources` and `--worker-resources` come back parsed."""
     p = argparse.ArgumentParser(
         prog="scripts/cluster",
         description="Run a self-play training job on a Ray cluster: one trainer and N self-play workers "
@@ -252,18 +256,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     a = p.parse_args(argv)
     if a.workers < 1:
         p.error("--workers must be at least 1")
+    _sets(a.set + a.trainer_set + a.worker_set)
+    a.trainer_resources = _resources(a.trainer_resources, "--trainer-resources")
+    a.worker_resources = _resources(a.worker_resources, "--worker-resources")
     return a
 
 
 def _run_dir(args: argparse.Namespace) -> Path:
+    """The run directory: `--run-dir`, else the config's `run_dir` (relative to here), absolute."""
     if args.run_dir is not None:
         return args.run_dir.resolve()
     try:
         import tomllib
     except ImportError:  # Python < 3.11
         raise SystemExit("error: give --run-dir (reading the config's run_dir needs Python 3.11)")
-    with open(args.config, "rb") as f:
-        run_dir = tomllib.load(f).get("run_dir")
+    try:
+        with open(args.config, "rb") as f:
+            run_dir = tomllib.load(f).get("run_dir")
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise SystemExit(f"error: {args.config}: {e}")
     if not run_dir:
         raise SystemExit(f"error: {args.config} has no run_dir; give --run-dir")
     return (Path.cwd() / run_dir).resolve()
@@ -292,6 +303,7 @@ class Job:
         self.numbers: dict[str, int] = {}  # worker numbers by role name
 
     def check(self) -> None:
+        """Refuses to start without the binaries or the config; creates the run's directories."""
         for exe in (self.anqi, self.anqi.with_name("anqi-torch")):
             if not exe.is_file():
                 raise SystemExit(f"error: {exe} is missing; build it with `cargo build --release --workspace`")
@@ -301,6 +313,7 @@ class Job:
         (self.run_dir / "shards").mkdir(parents=True, exist_ok=True)
 
     def argv(self, role: str, worker: int | None) -> list[str]:
+        """The command line of the trainer (`worker` None) or of worker number `worker`."""
         a = self.args
         common = ["--config", str(self.config), "--run-dir", str(self.run_dir), "--no-progress"] + _sets(a.set)
         if worker is None:
@@ -308,6 +321,7 @@ class Job:
         return [str(self.anqi), "selfplay", *common, "--worker", str(worker), *_sets(a.worker_set)]
 
     def start(self) -> None:
+        """Creates the trainer's and the workers' actors (each starts its process)."""
         a = self.args
         remote = ray.remote(Role)
         roles = [("trainer", None)] + [(f"worker{k}", k) for k in range(a.first_worker, a.first_worker + a.workers)]
@@ -320,7 +334,7 @@ class Job:
                 max_concurrency=4,
                 num_cpus=a.trainer_cpus if trainer else a.worker_cpus,
                 num_gpus=a.trainer_gpus if trainer else a.worker_gpus,
-                resources=_resources(a.trainer_resources if trainer else a.worker_resources, f"--{'trainer' if trainer else 'worker'}-resources"),
+                resources=a.trainer_resources if trainer else a.worker_resources,
             )
             if not trainer and not a.no_spread:
                 opts["scheduling_strategy"] = "SPREAD"
@@ -337,6 +351,7 @@ class Job:
         )
 
     def poll_status(self, timeout: float) -> None:
+        """Asks every live actor for its progress, waiting at most `timeout` seconds."""
         # One outstanding status call per actor: an actor waiting for resources or restarting
         # answers later, and its old call is reused rather than piled up.
         for name, a in self.actors.items():
@@ -370,6 +385,7 @@ class Job:
         self.status[name] = s
 
     def counts(self, name: str) -> dict:
+        """Shards, samples, games and shard seconds of a role over all its incarnations."""
         s = self.status.get(name, {})
         return {k: v + (s.get(k, 0) or 0) for k, v in self.totals[name].items()}
 
@@ -383,6 +399,7 @@ class Job:
         return out
 
     def report(self) -> dict:
+        """The job's progress as a JSON-ready dict (`status.json`, `summary.json`)."""
         now = time.time()
         elapsed = now - self.started
         on_disk = self.shards_on_disk()
@@ -429,6 +446,7 @@ class Job:
         }
 
     def print_report(self, r: dict) -> None:
+        """Prints a report: the trainer's line, one line per worker, the total."""
         t = r["roles"]["trainer"]
         step = f"{t['step']}/{t['total_steps']}" if t["total_steps"] else f"{t['step'] if t['step'] is not None else '-'}"
         resumed = f", resumed at step {t['resumed_from_step']}" if t["resumed_from_step"] is not None else ""
@@ -482,6 +500,7 @@ class Job:
                 print(f"cluster: {name} died ({e.__class__.__name__}); Ray restarts it", flush=True)
 
     def supervise(self) -> int:
+        """Follows the actors until the trainer ends (or no worker is left); 0 if it succeeded."""
         waits = {name: a.wait.remote() for name, a in self.actors.items()}
         last_report = 0.0
         while True:
@@ -527,6 +546,7 @@ class Job:
         return 0 if ok else 1
 
     def stop_all(self, reason: str) -> None:
+        """Stops every process still running, then removes the actors (no restart)."""
         alive = {n: a for n, a in self.actors.items() if n not in self.dead and n not in self.finished}
         if alive:
             print(f"cluster: {reason}; stopping {', '.join(alive)}", flush=True)
@@ -544,6 +564,7 @@ class Job:
                 pass
 
     def finish(self, rc: int) -> dict:
+        """Writes and prints the final report."""
         r = self.report()
         r["exit_status"] = rc
         r["trainer_exit_status"] = self.finished.get("trainer")
@@ -554,10 +575,12 @@ class Job:
 
 
 def _interrupt(signum, frame) -> None:
+    """SIGTERM handler: ends the job as Ctrl-C does."""
     raise KeyboardInterrupt(f"signal {signum}")
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Runs the job; returns the exit status (0 done, 1 failed, 130 interrupted)."""
     args = parse_args(argv)
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     job = Job(args)

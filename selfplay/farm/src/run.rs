@@ -377,6 +377,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     let gate = cfg.eval.gate_games > 0;
     let mut previous: Option<Net> = None;
     let mut last_checkpoint = trainer.step;
+    let mut listed_shards: Option<Vec<PathBuf>> = None; // shard files at the last refresh (external workers)
 
     while trainer.step < total {
         let it_start = Instant::now();
@@ -394,10 +395,15 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
             Source::External => {
                 steps_bar.set_message("waiting for worker shards");
                 let waiting = Instant::now();
+                // A refresh reads every shard's header: only when the listing has changed.
                 new_samples = loop {
-                    let n = refresh_replay(&mut replay, &ui);
-                    if n > 0 {
-                        break n;
+                    let listed = Some(shard::list(&shard_dir)?);
+                    if listed != listed_shards {
+                        listed_shards = listed;
+                        let n = refresh_replay(&mut replay, &ui);
+                        if n > 0 {
+                            break n;
+                        }
                     }
                     std::thread::sleep(Duration::from_millis(500));
                 };
