@@ -8,9 +8,12 @@
 //! ```
 //! The header ([`ShardHeader`]) and the payload (`Vec<Sample>`) are bincode 2 (standard config)
 //! of their serde forms. Readers check the magic, both versions (format, encoding), lengths,
-//! checksums and every sample's indices, and name the file in every error.
+//! checksums and every sample's indices, and name the file in every error. Format version 2
+//! added the net architecture to the header; version 1 files still read (architecture unknown).
+//! [`check_header`] refuses a shard of another variant or architecture than a run expects.
 
 use crate::encoding::{CompactObs, ACTIONS, ENCODING_VERSION};
+use crate::net::NetConfig;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::Write;
@@ -18,8 +21,11 @@ use std::path::{Path, PathBuf};
 
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"ANQISHRD";
-/// Version of the file layout and of [`ShardHeader`] / [`Sample`].
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the file layout and of [`ShardHeader`] / [`Sample`] (2: the header records the
+/// net architecture).
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format version this build still reads (1: no architecture in the header).
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
 /// File name extension of shards.
 pub const EXTENSION: &str = "shard";
 
@@ -89,6 +95,8 @@ pub struct ShardHeader {
     pub seq: u64,
     /// Training step of the net that played (0: untrained).
     pub net_step: u64,
+    /// Sizes of the net that played (`None`: a format-1 shard, which did not record them).
+    pub architecture: Option<NetConfig>,
     /// Games played.
     pub games: u32,
     /// Samples in the payload.
@@ -101,6 +109,72 @@ pub struct ShardHeader {
     pub git_revision: String,
     /// Seconds since the Unix epoch at writing.
     pub created_unix: u64,
+}
+
+/// The header of format version 1 (no architecture), read for compatibility.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
+struct ShardHeaderV1 {
+    encoding_version: u32,
+    variant: String,
+    worker: u32,
+    seq: u64,
+    net_step: u64,
+    games: u32,
+    samples: u64,
+    plies: u64,
+    decisive: u32,
+    git_revision: String,
+    created_unix: u64,
+}
+
+impl From<ShardHeaderV1> for ShardHeader {
+    fn from(h: ShardHeaderV1) -> ShardHeader {
+        ShardHeader {
+            encoding_version: h.encoding_version,
+            variant: h.variant,
+            worker: h.worker,
+            seq: h.seq,
+            net_step: h.net_step,
+            architecture: None,
+            games: h.games,
+            samples: h.samples,
+            plies: h.plies,
+            decisive: h.decisive,
+            git_revision: h.git_revision,
+            created_unix: h.created_unix,
+        }
+    }
+}
+
+/// What a run expects of the shards it trains on ([`check_header`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Expect<'a> {
+    /// Variant name.
+    pub variant: &'a str,
+    /// Net sizes (a format-1 shard, which does not record them, passes).
+    pub architecture: Option<&'a NetConfig>,
+}
+
+/// Refuses a shard whose header does not fit `expect`: another variant or another net
+/// architecture ([`ShardError::Mismatch`] names the file and the field). The encoding version is
+/// checked by every read.
+pub fn check_header(path: &Path, header: &ShardHeader, expect: Expect) -> Result<(), ShardError> {
+    let mismatch = |field: &'static str, found: String, expected: String| ShardError::Mismatch {
+        path: path.to_path_buf(),
+        field,
+        found,
+        expected,
+    };
+    if header.variant != expect.variant {
+        return Err(mismatch("variant", format!("{:?}", header.variant), format!("{:?}", expect.variant)));
+    }
+    if let (Some(found), Some(want)) = (&header.architecture, expect.architecture) {
+        if found != want {
+            return Err(mismatch("architecture", format!("{found:?}"), format!("{want:?}")));
+        }
+    }
+    Ok(())
 }
 
 /// Why a shard could not be written or read; every variant names the file.
@@ -121,7 +195,7 @@ pub enum ShardError {
         path: PathBuf,
     },
     /// A format version this build does not read.
-    #[error("{path}: shard format version {found}, this build reads {expected}")]
+    #[error("{path}: shard format version {found}, this build reads {OLDEST_FORMAT_VERSION} to {expected}")]
     FormatVersion {
         /// The file.
         path: PathBuf,
@@ -131,7 +205,7 @@ pub enum ShardError {
         expected: u32,
     },
     /// The samples were encoded with another encoding version.
-    #[error("{path}: encoding version {found}, this build uses {expected}")]
+    #[error("{path}: encoding version {found}, this build uses {expected} (header field `encoding_version`)")]
     EncodingVersion {
         /// The file.
         path: PathBuf,
@@ -139,6 +213,18 @@ pub enum ShardError {
         found: u32,
         /// Version this build uses.
         expected: u32,
+    },
+    /// A header field does not match what the reading run expects ([`check_header`]).
+    #[error("{path}: header field `{field}` is {found}, this run expects {expected}")]
+    Mismatch {
+        /// The file.
+        path: PathBuf,
+        /// The header field: `variant` or `architecture`.
+        field: &'static str,
+        /// Its value in the file.
+        found: String,
+        /// The value the run expects.
+        expected: String,
     },
     /// The file ends early.
     #[error("{path}: truncated ({detail})")]
@@ -186,12 +272,17 @@ pub fn to_bytes(header: &ShardHeader, samples: &[Sample]) -> Vec<u8> {
     out
 }
 
-/// Writes a shard atomically: to a temporary file in the same directory, synced, then renamed
-/// to `path`. Refuses to replace an existing file (no data is ever overwritten).
+/// Writes a shard atomically: to a temporary file in the same directory, synced, then published
+/// under `path` by a hard link (which, unlike a rename, fails if `path` exists, even when another
+/// process on another machine of a shared directory created it a moment ago) and the temporary
+/// name removed. Refuses to replace an existing file (no data is ever overwritten): the error is
+/// [`ShardError::Io`] of kind `AlreadyExists`. On a file system without hard links the shard is
+/// renamed into place after an existence check.
 pub fn write(path: &Path, header: &ShardHeader, samples: &[Sample]) -> Result<(), ShardError> {
     let io = |source| ShardError::Io { path: path.to_path_buf(), source };
+    let exists = || io(std::io::Error::new(std::io::ErrorKind::AlreadyExists, "shard exists; not overwriting"));
     if path.exists() {
-        return Err(io(std::io::Error::new(std::io::ErrorKind::AlreadyExists, "shard exists; not overwriting")));
+        return Err(exists());
     }
     let bytes = to_bytes(header, samples);
     let tmp = temp_name(path);
@@ -200,13 +291,38 @@ pub fn write(path: &Path, header: &ShardHeader, samples: &[Sample]) -> Result<()
         f.write_all(&bytes).map_err(io)?;
         f.sync_all().map_err(io)?;
     }
-    fs::rename(&tmp, path).map_err(io)
+    match fs::hard_link(&tmp, path) {
+        Ok(()) => fs::remove_file(&tmp).map_err(io),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let _ = fs::remove_file(&tmp);
+            Err(exists())
+        }
+        // No hard links here (some network or FUSE file systems): the checked rename.
+        Err(_) if !path.exists() => fs::rename(&tmp, path).map_err(io),
+        Err(_) => {
+            let _ = fs::remove_file(&tmp);
+            Err(exists())
+        }
+    }
 }
 
-/// `.<name>.<pid>.tmp` next to `path`.
+/// A 64-bit digest of a shard's samples (SipHash of their serialised payload, the bytes the
+/// payload checksum covers): two shards with the same digest hold the same games.
+pub fn payload_digest(samples: &[Sample]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let p = bincode::serde::encode_to_vec(samples, config()).expect("samples encode");
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    p.hash(&mut h);
+    h.finish()
+}
+
+/// `.<name>.<pid>.<n>.tmp` next to `path`, `n` counting this process's temporary names, so two
+/// threads writing the same name never share a temporary file.
 pub fn temp_name(path: &Path) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.tmp", std::process::id()))
+    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
 }
 
 struct Cursor<'a> {
@@ -253,9 +369,9 @@ pub fn parse(path: &Path, bytes: &[u8], payload: bool) -> Result<(ShardHeader, V
         return Err(ShardError::NotAShard { path: path.to_path_buf() });
     }
     c.take(MAGIC.len(), "magic")?;
-    let found = c.u32("format version")?;
-    if found != FORMAT_VERSION {
-        return Err(ShardError::FormatVersion { path: path.to_path_buf(), found, expected: FORMAT_VERSION });
+    let version = c.u32("format version")?;
+    if !(OLDEST_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
+        return Err(ShardError::FormatVersion { path: path.to_path_buf(), found: version, expected: FORMAT_VERSION });
     }
     let hlen = c.u32("header length")? as usize;
     let hcrc = c.u32("header checksum")?;
@@ -263,8 +379,12 @@ pub fn parse(path: &Path, bytes: &[u8], payload: bool) -> Result<(ShardHeader, V
     if crc32fast::hash(h) != hcrc {
         return Err(ShardError::Checksum { path: path.to_path_buf(), part: "header" });
     }
-    let (header, _): (ShardHeader, usize) =
-        bincode::serde::decode_from_slice(h, config()).map_err(|e| invalid(format!("header does not decode: {e}")))?;
+    let undecodable = |e: bincode::error::DecodeError| invalid(format!("header does not decode: {e}"));
+    let header: ShardHeader = if version == 1 {
+        bincode::serde::decode_from_slice::<ShardHeaderV1, _>(h, config()).map_err(undecodable)?.0.into()
+    } else {
+        bincode::serde::decode_from_slice(h, config()).map_err(undecodable)?.0
+    };
     if header.encoding_version != ENCODING_VERSION {
         return Err(ShardError::EncodingVersion {
             path: path.to_path_buf(),
@@ -336,4 +456,52 @@ pub fn next_seq(dir: &Path, worker: u32) -> Result<u64, ShardError> {
         .map(|(_, s)| s + 1)
         .max()
         .unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A format-1 file (as written before the header recorded the architecture) still reads,
+    /// with the architecture unknown, and passes any architecture check.
+    #[test]
+    fn format_1_shards_still_read() {
+        let v1 = ShardHeaderV1 {
+            encoding_version: ENCODING_VERSION,
+            variant: "surprise".into(),
+            worker: 2,
+            seq: 5,
+            net_step: 7,
+            games: 1,
+            samples: 1,
+            plies: 30,
+            decisive: 0,
+            git_revision: "old".into(),
+            created_unix: 9,
+        };
+        let sample = Sample {
+            obs: CompactObs { fills: vec![(1, 1.0)], cells: vec![(3, 1.0)] },
+            policy: vec![(4, 1.0)],
+            legal: vec![4, 8],
+            outcome: 0.0,
+            q: 0.25,
+            ply: 3,
+        };
+        let h = bincode::serde::encode_to_vec(&v1, config()).expect("encodes");
+        let p = bincode::serde::encode_to_vec(vec![sample.clone()], config()).expect("encodes");
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&1u32.to_le_bytes());
+        bytes.extend_from_slice(&(h.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(&h).to_le_bytes());
+        bytes.extend_from_slice(&h);
+        bytes.extend_from_slice(&(p.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(&p).to_le_bytes());
+        bytes.extend_from_slice(&p);
+        let path = Path::new("old.shard");
+        let (header, samples) = parse(path, &bytes, true).expect("a format-1 shard reads");
+        assert_eq!((header.worker, header.seq, header.net_step, &header.architecture), (2, 5, 7, &None));
+        assert_eq!(samples, vec![sample]);
+        let net = NetConfig { blocks: 1, channels: 8, policy_channels: 4, value_channels: 2, value_hidden: 16 };
+        check_header(path, &header, Expect { variant: "surprise", architecture: Some(&net) }).expect("unknown passes");
+    }
 }

@@ -1,8 +1,13 @@
 //! Shards: round trip, and every kind of bad file is refused with an error naming it.
 
 use models::encoding::{CompactObs, ENCODING_VERSION};
-use models::shard::{self, Sample, ShardError, ShardHeader};
+use models::net::NetConfig;
+use models::shard::{self, Expect, Sample, ShardError, ShardHeader};
 use std::fs;
+
+fn net(channels: usize) -> NetConfig {
+    NetConfig { blocks: 1, channels, policy_channels: 4, value_channels: 2, value_hidden: 16 }
+}
 
 fn header(n: usize) -> ShardHeader {
     ShardHeader {
@@ -11,6 +16,7 @@ fn header(n: usize) -> ShardHeader {
         worker: 3,
         seq: 9,
         net_step: 40,
+        architecture: Some(net(8)),
         games: 2,
         samples: n as u64,
         plies: 80,
@@ -109,4 +115,57 @@ fn invalid_samples_are_refused() {
     s[2].policy.clear();
     let (msg, _) = bad(&shard::to_bytes(&header(3), &s));
     assert!(msg.contains("no legal action"), "{msg}");
+}
+
+#[test]
+fn another_variant_or_architecture_is_refused_naming_the_field() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join(shard::file_name(3, 9));
+    shard::write(&path, &header(4), &samples(4)).expect("write");
+    let (h, _) = shard::read(&path).expect("read");
+    let ok = net(8);
+    shard::check_header(&path, &h, Expect { variant: "surprise", architecture: Some(&ok) }).expect("matches");
+    let other = net(16);
+    let e = shard::check_header(&path, &h, Expect { variant: "surprise", architecture: Some(&other) })
+        .expect_err("another architecture is refused");
+    let msg = e.to_string();
+    assert!(matches!(e, ShardError::Mismatch { field: "architecture", .. }), "{msg}");
+    assert!(msg.contains("w0003-00000009.shard") && msg.contains("`architecture`") && msg.contains("channels: 16"), "{msg}");
+    let e = shard::check_header(&path, &h, Expect { variant: "jieqi", architecture: Some(&ok) })
+        .expect_err("another variant is refused");
+    let msg = e.to_string();
+    assert!(matches!(e, ShardError::Mismatch { field: "variant", .. }), "{msg}");
+    assert!(msg.contains("w0003-00000009.shard") && msg.contains("\"surprise\"") && msg.contains("\"jieqi\""), "{msg}");
+    assert!(path.exists(), "nothing is deleted");
+}
+
+#[test]
+fn concurrent_writers_of_one_name_publish_exactly_one_shard() {
+    // Two instances of one worker (a restarted worker whose old machine is still alive on the
+    // shared directory) may pass the existence check together; exactly one publication wins,
+    // the others are refused, and the published file is one writer's shard, whole.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join(shard::file_name(1, 0));
+    let barrier = std::sync::Barrier::new(8);
+    let won: Vec<Option<usize>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|i| {
+                let (path, barrier) = (&path, &barrier);
+                s.spawn(move || {
+                    barrier.wait();
+                    match shard::write(path, &header(i + 1), &samples(i + 1)) {
+                        Ok(()) => Some(i),
+                        Err(ShardError::Io { source, .. }) if source.kind() == std::io::ErrorKind::AlreadyExists => None,
+                        Err(e) => panic!("unexpected error: {e}"),
+                    }
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("thread")).collect()
+    });
+    let winners: Vec<usize> = won.into_iter().flatten().collect();
+    assert_eq!(winners.len(), 1, "exactly one writer publishes: {winners:?}");
+    let (h, s) = shard::read(&path).expect("the published shard is whole");
+    assert_eq!((h, s.len()), (header(winners[0] + 1), winners[0] + 1));
+    assert_eq!(fs::read_dir(dir.path()).expect("dir").count(), 1, "no temporary file left");
 }

@@ -1,9 +1,12 @@
 //! The replay window: the most recent samples of the shards in a directory, written by any
 //! number of workers. Shards are read once and kept in memory while inside the window; a shard
-//! that cannot be read (corrupt, truncated, another encoding version or variant) is skipped with
-//! a warning and never touched again: nothing is deleted.
+//! that cannot be read (corrupt, truncated, another file format) is skipped with a warning, and
+//! one written for another variant, net architecture or encoding version (a misconfigured worker)
+//! is refused with an error line naming the file and the field; either is never touched again:
+//! nothing is deleted.
 
-use models::shard::{self, Sample, ShardHeader};
+use models::net::NetConfig;
+use models::shard::{self, Sample, ShardError, ShardHeader};
 use rand::Rng;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -18,6 +21,7 @@ struct Loaded {
 pub struct Replay {
     dir: PathBuf,
     variant: String,
+    architecture: Option<NetConfig>,
     window: usize,
     loaded: HashMap<PathBuf, Loaded>,
     skipped: HashSet<PathBuf>,
@@ -33,16 +37,21 @@ pub struct Refresh {
     pub new_shards: usize,
     /// Samples in them.
     pub new_samples: usize,
-    /// Warnings for skipped shards (each names the file and the problem).
+    /// Warnings for skipped shards and errors for refused ones (each names the file and the
+    /// problem).
     pub warnings: Vec<String>,
+    /// Shards refused this time for another variant, architecture or encoding version.
+    pub refused: usize,
 }
 
 impl Replay {
-    /// A window of `window` samples over the shards in `dir` for `variant`.
-    pub fn new(dir: &Path, variant: &str, window: usize) -> Replay {
+    /// A window of `window` samples over the shards in `dir` for `variant` (and, when given,
+    /// played by a net of `architecture`).
+    pub fn new(dir: &Path, variant: &str, architecture: Option<&NetConfig>, window: usize) -> Replay {
         Replay {
             dir: dir.to_path_buf(),
             variant: variant.to_string(),
+            architecture: architecture.cloned(),
             window,
             loaded: HashMap::new(),
             skipped: HashSet::new(),
@@ -71,17 +80,14 @@ impl Replay {
                 headers.push((f, l.header.clone()));
                 continue;
             }
-            match shard::read_header(&f) {
-                Ok(h) if h.variant != self.variant => {
-                    r.warnings.push(format!(
-                        "warning: skipping shard {}: variant {:?}, this run trains {:?}",
-                        f.display(),
-                        h.variant,
-                        self.variant
-                    ));
+            let expect = shard::Expect { variant: &self.variant, architecture: self.architecture.as_ref() };
+            match shard::read_header(&f).and_then(|h| shard::check_header(&f, &h, expect).map(|()| h)) {
+                Ok(h) => headers.push((f, h)),
+                Err(e @ (ShardError::Mismatch { .. } | ShardError::EncodingVersion { .. })) => {
+                    r.warnings.push(format!("error: refusing shard {e}"));
+                    r.refused += 1;
                     self.skipped.insert(f);
                 }
-                Ok(h) => headers.push((f, h)),
                 Err(e) => {
                     r.warnings.push(format!("warning: skipping shard: {e}"));
                     self.skipped.insert(f);
@@ -154,5 +160,73 @@ impl Replay {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use models::encoding::{CompactObs, ENCODING_VERSION};
+
+    fn net(channels: usize) -> NetConfig {
+        NetConfig { blocks: 1, channels, policy_channels: 4, value_channels: 2, value_hidden: 16 }
+    }
+
+    fn write(dir: &Path, worker: u32, variant: &str, architecture: NetConfig, encoding: u32, n: usize) -> PathBuf {
+        let samples: Vec<Sample> = (0..n)
+            .map(|i| Sample {
+                obs: CompactObs { fills: vec![(1, 1.0)], cells: vec![(i as u16, 1.0)] },
+                policy: vec![(4, 1.0)],
+                legal: vec![4, 9],
+                outcome: 0.0,
+                q: 0.0,
+                ply: i as u16,
+            })
+            .collect();
+        let header = ShardHeader {
+            encoding_version: encoding,
+            variant: variant.into(),
+            worker,
+            seq: 0,
+            net_step: 0,
+            architecture: Some(architecture),
+            games: 1,
+            samples: n as u64,
+            plies: n as u64,
+            decisive: 0,
+            git_revision: "test".into(),
+            created_unix: u64::from(worker),
+        };
+        let path = dir.join(shard::file_name(worker, 0));
+        shard::write(&path, &header, &samples).expect("write");
+        path
+    }
+
+    /// Shards of a misconfigured worker (another architecture, variant or encoding) are refused with
+    /// an error naming the file and the field, stay on disk, and are not read again; the run's
+    /// own shards are trained on.
+    #[test]
+    fn shards_of_another_architecture_or_variant_are_refused_by_name_and_field() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let good = write(dir.path(), 1, "surprise", net(8), ENCODING_VERSION, 5);
+        let wide = write(dir.path(), 2, "surprise", net(16), ENCODING_VERSION, 7);
+        let jieqi = write(dir.path(), 3, "jieqi", net(8), ENCODING_VERSION, 11);
+        let future = write(dir.path(), 4, "surprise", net(8), ENCODING_VERSION + 1, 13);
+        let mut replay = Replay::new(dir.path(), "surprise", Some(&net(8)), 1000);
+        let r = replay.refresh();
+        assert_eq!((r.new_shards, r.new_samples, r.refused), (1, 5, 3), "{:?}", r.warnings);
+        assert_eq!(replay.len(), 5);
+        for (path, field) in [(&wide, "architecture"), (&jieqi, "variant"), (&future, "encoding_version")] {
+            let name = path.file_name().expect("name").to_string_lossy().into_owned();
+            assert!(
+                r.warnings.iter().any(|w| w.starts_with("error: refusing shard") && w.contains(&name) && w.contains(&format!("`{field}`"))),
+                "{field}: {:?}",
+                r.warnings
+            );
+            assert!(path.exists(), "nothing is deleted");
+        }
+        assert!(good.exists());
+        let again = replay.refresh();
+        assert_eq!((again.new_shards, again.refused, again.warnings.len()), (0, 0, 0), "refused once, not again");
     }
 }

@@ -206,6 +206,7 @@ pub fn selfplay_shard(
         worker,
         seq,
         net_step,
+        architecture: Some(net.config().clone()),
         games,
         samples: samples.len() as u64,
         plies: st.plies,
@@ -219,6 +220,16 @@ pub fn selfplay_shard(
     st.path = path;
     st.seconds = start.elapsed().as_secs_f64();
     Ok(st)
+}
+
+/// Reads new shards into the replay window, printing its warnings and refusals; returns the
+/// samples read.
+fn refresh_replay(replay: &mut Replay, ui: &Ui) -> usize {
+    let refresh = replay.refresh();
+    for w in &refresh.warnings {
+        ui.say(w);
+    }
+    refresh.new_samples
 }
 
 /// The result of a run.
@@ -358,7 +369,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         device
     ));
 
-    let mut replay = Replay::new(&shard_dir, &variant.name, cfg.train.replay_samples);
+    let mut replay = Replay::new(&shard_dir, &variant.name, Some(&cfg.net), cfg.train.replay_samples);
     let metrics_path = cfg.run_dir.join("metrics.jsonl");
     let mut metrics = fs::OpenOptions::new()
         .create(true)
@@ -369,36 +380,42 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     steps_bar.set_position(trainer.step.min(total));
     let gate = cfg.eval.gate_games > 0;
     let mut previous: Option<Net> = None;
-    let mut known_shards = 0;
     let mut last_checkpoint = trainer.step;
+    let mut listed_shards: Option<Vec<PathBuf>> = None; // shard files at the last refresh (external workers)
 
     while trainer.step < total {
         let it_start = Instant::now();
         iteration += 1;
-        // 1. Self-play (or wait for workers).
+        // 1. Self-play (or wait until workers add a shard this run accepts).
+        let mut wait_secs = 0.0;
+        let new_samples;
         let sp = match cfg.selfplay.source {
             Source::InProcess => {
                 let seq = shard::next_seq(&shard_dir, 0)?;
-                Some(selfplay_shard(variant, &trainer.net, trainer.step, cfg, 0, seq, &shard_dir, &ui)?)
+                let sp = selfplay_shard(variant, &trainer.net, trainer.step, cfg, 0, seq, &shard_dir, &ui)?;
+                new_samples = refresh_replay(&mut replay, &ui);
+                Some(sp)
             }
             Source::External => {
                 steps_bar.set_message("waiting for worker shards");
-                loop {
-                    let n = shard::list(&shard_dir)?.len();
-                    if n > known_shards {
-                        known_shards = n;
-                        break;
+                let waiting = Instant::now();
+                // A refresh reads every shard's header: only when the listing has changed.
+                new_samples = loop {
+                    let listed = Some(shard::list(&shard_dir)?);
+                    if listed != listed_shards {
+                        listed_shards = listed;
+                        let n = refresh_replay(&mut replay, &ui);
+                        if n > 0 {
+                            break n;
+                        }
                     }
                     std::thread::sleep(Duration::from_millis(500));
-                }
+                };
+                wait_secs = waiting.elapsed().as_secs_f64();
                 steps_bar.set_message("");
                 None
             }
         };
-        let refresh = replay.refresh();
-        for w in &refresh.warnings {
-            ui.say(w);
-        }
         // Loss on the new games before training on them: a held-out measure of what the net
         // predicts about play it has not seen.
         let fresh = sp.as_ref().and_then(|s| shard::read(&s.path).ok()).map(|(_, samples)| {
@@ -474,12 +491,18 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         };
         let vs_prev_text = vs_prev.as_ref().map(|m| format!("{:.1}%", 100.0 * m.score())).unwrap_or_else(|| "-".into());
         let fresh_text = fresh.map(|l| format!(" | new games: policy {:.3} value {:.3}", l.policy, l.value)).unwrap_or_default();
+        let selfplay_text = match cfg.selfplay.source {
+            Source::External => format!("{new_samples} new samples from workers, waited {wait_secs:.1}s"),
+            Source::InProcess => format!(
+                "{games} games {:.2}/s, {samples} samples {:.0}/s, {:.0} plies/game, {decisive} decisive ({adjudicated} adjudicated)",
+                f64::from(games) / sp_secs.max(1e-9),
+                samples as f64 / sp_secs.max(1e-9),
+                plies as f64 / f64::from(games.max(1)),
+            ),
+        };
         ui.say(format!(
-            "iter {iteration:>3} step {:>5}/{total} | {games} games {:.2}/s, {samples} samples {:.0}/s, {:.0} plies/game, {decisive} decisive ({adjudicated} adjudicated) | loss {:.3} (policy {:.3}, value {:.3}) lr {:.2e} | train {:.0} samples/s{fresh_text} | replay {} | vs prev {vs_prev_text} | {}",
+            "iter {iteration:>3} step {:>5}/{total} | {selfplay_text} | loss {:.3} (policy {:.3}, value {:.3}) lr {:.2e} | train {:.0} samples/s{fresh_text} | replay {} | vs prev {vs_prev_text} | {}",
             trainer.step,
-            f64::from(games) / sp_secs.max(1e-9),
-            samples as f64 / sp_secs.max(1e-9),
-            plies as f64 / f64::from(games.max(1)),
             losses.total,
             losses.policy,
             losses.value,
@@ -500,6 +523,8 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
             "net_evals": evals,
             "selfplay_seconds": sp_secs,
             "train_seconds": train_secs,
+            "wait_seconds": wait_secs,
+            "new_samples": new_samples,
             "iteration_seconds": it_secs,
             "games_per_second": f64::from(games) / sp_secs.max(1e-9),
             "samples_per_second": samples as f64 / sp_secs.max(1e-9),

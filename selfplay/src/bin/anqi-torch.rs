@@ -5,7 +5,7 @@
 //! The torch commands' arguments are `selfplay::cli`'s; their bodies are `farm::commands`.
 
 use clap::Parser;
-use farm::commands::{doctor, export, selfplay as worker, train};
+use farm::commands::{doctor, export, selfplay as worker, shards, train};
 use selfplay::cli::app::{self, Cli, Command};
 
 fn main() {
@@ -42,6 +42,13 @@ fn main() {
             python: a.python,
             no_torchscript: a.no_torchscript,
             check_positions: a.check_positions,
+        }),
+        Command::Shards(a) => shards::run(shards::Options {
+            dir: a.dir,
+            config: a.config,
+            set: a.set,
+            run_dir: a.run_dir,
+            json: a.json,
         }),
         other => app::run(other),
     };

@@ -3,7 +3,10 @@
 //! commands that need no torch itself and hands the others ([`Command::needs_torch`]) to
 //! `anqi-torch` through [`super::helper`], which runs them with the same arguments.
 
-use super::{actions, analyse, doctor, experiment, export, ladder, moves, perft, play, render, sample, selfplay, serve, solve, tournament, train, uci, variants, view};
+use super::{
+    actions, analyse, doctor, experiment, export, ladder, moves, perft, play, render, sample, selfplay, serve, shards, solve, tournament, train, uci,
+    variants, view,
+};
 use crate::bots::is_net_spec;
 use clap::{Parser, Subcommand};
 
@@ -61,16 +64,18 @@ pub enum Command {
     View(view::Args),
     /// A local web page to play any variant against any bot, from your side's view.
     Serve(serve::Args),
+    /// Check a run's shards: each whole, no duplicated games, no gaps, the run's variant and net.
+    Shards(shards::Args),
 }
 
 impl Command {
-    /// Whether the command needs libtorch: `doctor`, `train`, `selfplay` and `export`, and
+    /// Whether the command needs libtorch: `doctor`, `train`, `selfplay`, `export` and `shards`, and
     /// `play`, `analyse`, `tournament` and `experiment draw-rates` when one of their bots is a
     /// `net:` bot. A tournament file that cannot be read counts as torch-free (the command then
     /// reports the problem itself).
     pub fn needs_torch(&self) -> bool {
         match self {
-            Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) => true,
+            Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) | Command::Shards(_) => true,
             Command::Play(a) => is_net_spec(&a.red) || is_net_spec(&a.black),
             Command::Analyse(a) => is_net_spec(&a.bot),
             Command::Serve(a) => a.bot_list().iter().any(|s| is_net_spec(s)),
@@ -117,7 +122,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Render(a) => render::run(a),
         Command::View(a) => view::run(a),
         Command::Serve(a) => serve::run(a),
-        Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) => {
+        Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) | Command::Shards(_) => {
             anyhow::bail!("this command needs libtorch, which only the {} helper links", super::helper::HELPER)
         }
     }

@@ -18,6 +18,7 @@ pub mod render;
 pub mod sample;
 pub mod selfplay;
 pub mod serve;
+pub mod shards;
 pub mod solve;
 pub mod solve_games;
 pub mod tournament;
