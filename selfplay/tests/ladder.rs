@@ -18,7 +18,7 @@ fn ladder_plays_resumes_and_extends_incrementally() {
     let random = first.standings.iter().find(|s| roster.players[s.index].name == "random").expect("random");
     assert_eq!((random.elo, random.ci95), (0.0, 0.0));
     assert!(first.standings.iter().any(|s| s.oracle), "the alpha-beta player is rated as an oracle");
-    let md = first.write(dir.path(), "jieqi", "anqi ladder --variant jieqi").expect("report");
+    let md = first.write(&lad, dir.path(), "jieqi", "anqi ladder --variant jieqi").expect("report");
     let text = std::fs::read_to_string(md).expect("md");
     assert!(text.contains("| oracle-alphabeta †") && text.contains("## Pairings"), "{text}");
     let csv = std::fs::read_to_string(dir.path().join("jieqi.csv")).expect("csv");

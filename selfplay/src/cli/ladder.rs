@@ -95,7 +95,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let result = ladder::run(&roster, &dir, &opts)?;
     let command = format!("anqi ladder --variant {} --movetime {} --dir {}", roster.variant, roster.movetime_ms, dir.display());
     let out_dir = dir.parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));
-    let md = result.write(&out_dir, &stem(&roster.variant), &command)?;
+    let md = result.write(&dir, &out_dir, &stem(&roster.variant), &command)?;
     print!("{}", result.csv());
     println!("report: {}", md.display());
     Ok(())

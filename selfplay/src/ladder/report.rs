@@ -123,12 +123,44 @@ impl Ladder {
         t
     }
 
-    /// Writes `<dir>/<stem>.md`, `.csv`, `.png` and `.svg`; returns the Markdown path. A plot
-    /// that cannot be drawn (no font) is reported in the Markdown instead of failing the run.
+    /// Viewer pages (`anqi view`) of the first two decisive games between the two best reference
+    /// players, written to `<dir>/<stem>-games/`; returns Markdown links relative to `dir`, or a
+    /// line saying why there are none.
+    fn game_links(&self, ladder_dir: &Path, dir: &Path, stem: &str) -> String {
+        let refs: Vec<usize> = self.standings.iter().filter(|s| !s.oracle).map(|s| s.index).take(2).collect();
+        let [a, b] = refs[..] else { return String::new() };
+        let (i, j) = if a < b { (a, b) } else { (b, a) };
+        let pgn = self.roster.pgn_path(ladder_dir, i, j);
+        let Ok(text) = std::fs::read_to_string(&pgn) else { return String::new() };
+        let (records, _) = crate::tournament::pgn::parse(&text);
+        let chosen: Vec<usize> = records.iter().enumerate().filter(|(_, r)| r.outcome.winner.is_some()).map(|(k, _)| k).take(2).collect();
+        if chosen.is_empty() {
+            return format!("\nNo decisive game between {} and {} to show.\n", self.roster.players[i].name, self.roster.players[j].name);
+        }
+        let sub = format!("{stem}-games");
+        match crate::viewer::page::write_games(&records, &chosen, &dir.join(&sub), "", None) {
+            Ok(pages) => {
+                let mut t = String::from(
+                    "\n## Games to look at\n\nDecisive games between the two best reference players (viewer pages: step with the arrow keys; \
+                     `r`/`b`/`f` switch between Red's, Black's and the full view):\n\n",
+                );
+                for (title, file) in pages {
+                    t.push_str(&format!("- [{title}]({sub}/{file})\n"));
+                }
+                t
+            }
+            Err(e) => format!("\n(viewer pages not written: {e})\n"),
+        }
+    }
+
+    /// Writes `<dir>/<stem>.md`, `.csv`, `.png` and `.svg`, and viewer pages of two decisive games
+    /// of the top pairing (`<dir>/<stem>-games/`, from the PGNs under `ladder_dir`); returns the
+    /// Markdown path. A plot that cannot be drawn (no font) is reported in the Markdown instead of
+    /// failing the run.
     ///
     /// # Errors
     /// I/O.
-    pub fn write(&self, dir: &Path, stem: &str, command: &str) -> Result<PathBuf, LadderError> {
+    pub fn write(&self, ladder_dir: &Path, dir: &Path, stem: &str, command: &str) -> Result<PathBuf, LadderError> {
         let png = dir.join(format!("{stem}.png"));
         let svg = dir.join(format!("{stem}.svg"));
         let names: Vec<String> = self
@@ -151,6 +183,7 @@ impl Ladder {
         if let Err(e) = plot::value_bars(&png, &svg, &title, "Elo", &names, &series) {
             md.push_str(&format!("\n(plot not drawn: {e})\n"));
         }
+        md.push_str(&self.game_links(ladder_dir, dir, stem));
         write_atomic(&dir.join(format!("{stem}.csv")), self.csv().as_bytes())?;
         let path = dir.join(format!("{stem}.md"));
         write_atomic(&path, md.as_bytes())?;
