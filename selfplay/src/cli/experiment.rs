@@ -27,8 +27,10 @@ pub struct DrawRatesArgs {
     /// contain commas). Every one must be an information-respecting bot of every preset.
     #[arg(long, default_value = "greedy;ismcts:iterations=30;ismcts:iterations=300;ismcts:iterations=3000")]
     pub levels: String,
-    /// Deals per preset for each level at scale 1 (comma-separated; the last repeats).
-    #[arg(long, default_value = "24,24,16,8")]
+    /// Deals per preset for each level at scale 1 (comma-separated; the last repeats). The
+    /// default fits about 30 minutes on 2 cores: the strongest level costs about 7 minutes a deal
+    /// over the 15 presets.
+    #[arg(long, default_value = "16,16,6,3")]
     pub deals: String,
     /// Hidden presets or rule files (comma-separated; default: every hidden preset of RULES.md
     /// and RULES-more.md but surprise-negotiation and missile-hidden-centre-down).
@@ -39,16 +41,16 @@ pub struct DrawRatesArgs {
     #[arg(long, default_value = "oracle:depth=2")]
     pub ceiling: String,
     /// Deals per preset for the ceiling at scale 1.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 2)]
     pub ceiling_deals: u32,
     /// Fairy-Stockfish binary for the xiangqi anchor (default: $FAIRY_STOCKFISH; none: skipped).
     #[arg(long)]
     pub fsf: Option<String>,
     /// Fairy-Stockfish node budgets per move (comma-separated).
-    #[arg(long, default_value = "1000,10000,100000")]
+    #[arg(long, default_value = "1000,10000,50000")]
     pub fsf_nodes: String,
     /// Fairy-Stockfish games per budget at scale 1.
-    #[arg(long, default_value_t = 12)]
+    #[arg(long, default_value_t = 8)]
     pub fsf_games: u32,
     /// Ladder directory (`<dir>/<preset>.csv` gives the levels' Elo).
     #[arg(long, default_value = "experiments/ladder")]
