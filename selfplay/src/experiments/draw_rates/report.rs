@@ -149,6 +149,22 @@ impl<'a> Study<'a> {
                 pct(o),
                 self.all_cells(top).iter().filter(|c| c.pairs > 0).count()
             );
+            if h < 0.1 && o < 0.1 {
+                t.push_str(
+                    " At this strength both the hidden presets and their open twins almost never draw (the Fairy-Stockfish \
+                     anchor below shows how draws rise with strength in an open game), so this run cannot show whether hidden \
+                     information lowers the draw rate of *strong* play; it shows that information alone does not move the draw \
+                     rate of these bots by more than the interval.",
+                );
+            }
+            if let Some(g) = s.levels.iter().position(|l| l == "greedy") {
+                if stats::pooled(&self.all_cells(g)).is_some_and(|(_, _, d, hw)| d == 0.0 && hw == 0.0) {
+                    t.push_str(
+                        " (`greedy` uses no hidden information: with the same seeds it plays the same moves hidden and open, so its \
+                         difference is 0 by construction — a check of the pairing.)",
+                    );
+                }
+            }
         }
         t.push_str("\n\n| level | ladder Elo | class | presets | hidden | open | hidden − open (95 % CI) |\n|---|---:|---|---:|---:|---:|---|\n");
         for (l, spec) in s.levels.iter().enumerate() {
@@ -381,6 +397,13 @@ over k².
 60-move rule); the perpetual-check line above counts how many games still ended that way.
 - **Draws** are rule draws (repetition, 60-move rule, no attacking material, agreed draw) or games at the ply limit \
 (adjudicated; listed as `ply limit` in the endings).
+- **Zero-width intervals.** A cell whose pairs all agree (every difference 0) gets a zero-width interval from the normal \
+approximation; read it as “no pair differed in this many deals”, not as certainty.
+- **RULES-more.md presets whose set-up is revealed when complete** (skill-secret §1.9, missile-hidden-5 and \
+missile-hidden-centre §3.8): the study draws their set-ups uniformly from the deal's seed (as tournaments do), and after \
+the reveal the hidden game and its twin are the same game, so their pairs are identical move for move. Information \
+differs only in play for camel-7-secret (secret tricks stay hidden until used) and missile-hidden-5-down (placed pieces \
+stay face-down until they move).
 - **What it does not show.** These are draw rates of these bots at these budgets, not of expert play; an open twin is a \
 different game for a player who *could* use the information, and a bot that cannot exploit it (the weak levels) shows little \
 difference. The trend with strength is over three or four levels of one family of bots. The Fairy-Stockfish and Pikafish \
