@@ -173,7 +173,9 @@ mod tests {
             &["play", "--red", "net:checkpoint=runs/x"],
             &["play", "--black", "net:runs/x,sims=8"],
             &["analyse", "--bot", "net:checkpoint=runs/x"],
-            &["experiment", "draw-rates", "--bots", "greedy; net:checkpoint=runs/x"],
+            &["experiment", "draw-rates", "--levels", "greedy; net:checkpoint=runs/x"],
+            &["experiment", "draw-rates", "--ceiling", "net:checkpoint=runs/x"],
+            &["ladder", "--variant", "jieqi", "--dir", "no/such/ladder", "--add", "n=net:checkpoint=runs/x,ms=50"],
             &["serve", "--bots", "greedy; net:checkpoint=runs/x"],
         ] {
             assert!(parse(args).needs_torch(), "{args:?}");
@@ -190,6 +192,7 @@ mod tests {
             &["play", "--red", "greedy", "--black", "alphabeta:depth=2"],
             &["analyse", "--bot", "pimc:k=8,search=alphabeta:depth=2"],
             &["experiment", "draw-rates"],
+            &["ladder", "--variant", "jieqi", "--dir", "no/such/ladder", "--add", "ismcts:iterations=30"],
             &["tournament", "--config", concat!(env!("CARGO_MANIFEST_DIR"), "/../configs/tournaments/greedy-vs-random.toml")],
             &["tournament", "--config", "no/such/file.toml"],
             &["solve", "cfr", "--game", "kuhn", "--iterations", "10"],
