@@ -545,29 +545,23 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     steps_bar.finish_and_clear();
     report.step = trainer.step;
 
-    // Final evaluation.
+    // Final evaluation: one match per configured opponent, each with its progress bar.
     let search = eval_search(cfg);
     let games = eval_games(cfg);
+    let step = trainer.step;
+    let final_match = |opponent: Opponent<'_>, name: &str, n: u32, search: &SearchConfig, salt: u64| {
+        let bar = ui.bar(u64::from(n), &format!("vs {name}"));
+        let m = play_match(variant, &trainer.net, opponent, name, n, search, &games, cfg.eval.temperature_plies, game_seed(&[cfg.seed, salt, step]), |_| bar.inc(1));
+        bar.finish_and_clear();
+        m
+    };
     if cfg.eval.vs_random_games > 0 {
         let search = SearchConfig { simulations: cfg.eval.vs_random_simulations.unwrap_or(search.simulations), ..search.clone() };
-        let bar = ui.bar(u64::from(cfg.eval.vs_random_games), "vs random");
-        let m = play_match(
-            variant,
-            &trainer.net,
-            Opponent::Random,
-            "random",
-            cfg.eval.vs_random_games,
-            &search,
-            &games,
-            cfg.eval.temperature_plies,
-            game_seed(&[cfg.seed, 0x7A4D, trainer.step]),
-            |_| bar.inc(1),
-        );
-        bar.finish_and_clear();
+        let m = final_match(Opponent::Random, "random", cfg.eval.vs_random_games, &search, 0x7A4D);
         let ok = m.win_rate() >= cfg.eval.vs_random_target;
         ui.say(format!(
             "eval step {} vs random ({} simulations): {} -> won {:.1}% (target >= {:.0}%): {}",
-            trainer.step,
+            step,
             search.simulations,
             m.summary(),
             100.0 * m.win_rate(),
@@ -584,24 +578,11 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
                 Net::new(&cfg.net, device, cfg.seed)
             }
         };
-        let bar = ui.bar(u64::from(cfg.eval.vs_initial_games), "vs step 0");
-        let m = play_match(
-            variant,
-            &trainer.net,
-            Opponent::Net(&initial),
-            "untrained (step 0)",
-            cfg.eval.vs_initial_games,
-            &search,
-            &games,
-            cfg.eval.temperature_plies,
-            game_seed(&[cfg.seed, 0x1417, trainer.step]),
-            |_| bar.inc(1),
-        );
-        bar.finish_and_clear();
+        let m = final_match(Opponent::Net(&initial), "untrained (step 0)", cfg.eval.vs_initial_games, &search, 0x1417);
         let ok = m.score() >= cfg.eval.vs_initial_target;
         ui.say(format!(
             "eval step {} vs untrained net, same search ({} simulations): {} -> score {:.1}% (target >= {:.0}%): {}",
-            trainer.step,
+            step,
             search.simulations,
             m.summary(),
             100.0 * m.score(),
@@ -611,24 +592,11 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         report.vs_initial = Some(m);
     }
     if cfg.eval.vs_greedy_games > 0 {
-        let bar = ui.bar(u64::from(cfg.eval.vs_greedy_games), "vs greedy");
-        let m = play_match(
-            variant,
-            &trainer.net,
-            Opponent::Bot("greedy"),
-            "greedy",
-            cfg.eval.vs_greedy_games,
-            &search,
-            &games,
-            cfg.eval.temperature_plies,
-            game_seed(&[cfg.seed, 0x6EED, trainer.step]),
-            |_| bar.inc(1),
-        );
-        bar.finish_and_clear();
+        let m = final_match(Opponent::Bot("greedy"), "greedy", cfg.eval.vs_greedy_games, &search, 0x6EED);
         let ok = m.score() >= cfg.eval.vs_greedy_target;
         ui.say(format!(
             "eval step {} vs greedy ({} simulations, {:.1} ms of net and search per move): {} -> score {:.1}% (target >= {:.0}%): {}",
-            trainer.step,
+            step,
             search.simulations,
             m.ms_per_move,
             m.summary(),
@@ -643,23 +611,10 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         // `ismcts_movetime_ms` when there was none).
         let ms = report.vs_greedy.as_ref().map(|m| m.ms_per_move.ceil() as u64).unwrap_or(cfg.eval.ismcts_movetime_ms).max(1);
         let spec = format!("ismcts:ms={ms}");
-        let bar = ui.bar(u64::from(cfg.eval.vs_ismcts_games), "vs ismcts");
-        let m = play_match(
-            variant,
-            &trainer.net,
-            Opponent::Bot(&spec),
-            &spec,
-            cfg.eval.vs_ismcts_games,
-            &search,
-            &games,
-            cfg.eval.temperature_plies,
-            game_seed(&[cfg.seed, 0x15C7, trainer.step]),
-            |_| bar.inc(1),
-        );
-        bar.finish_and_clear();
+        let m = final_match(Opponent::Bot(&spec), &spec, cfg.eval.vs_ismcts_games, &search, 0x15C7);
         ui.say(format!(
             "eval step {} vs {spec} (equal time: the net's {:.1} ms of net and search per move here): {} -> score {:.1}% (reported)",
-            trainer.step,
+            step,
             m.ms_per_move,
             m.summary(),
             100.0 * m.score()
