@@ -206,6 +206,20 @@ impl Expectimax {
         out
     }
 
+    /// The value of `s` for its side to move, in centipawns: a search of `cfg.depth` plies
+    /// (0: the quiescence search alone, at most `cfg.qdepth` plies of captures and evasions
+    /// standing pat on [`eval::evaluate`]) with a full window, mates as `±(MATE - ply)`.
+    /// Budgets apply as in [`Expectimax::search`]; no game record (a leaf evaluator: the caller
+    /// judges repetitions). Used by the net search to mix a tactical value into its leaves
+    /// (AlphaGo's mixed leaf evaluation, Silver et al., Nature 529, 2016).
+    pub fn leaf_value(&mut self, s: &State) -> f64 {
+        self.path.clear();
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        self.node(s, self.cfg.depth, -INF, INF, 0, false)
+    }
+
     /// Scores of every root action at `depth` (exact: full window at the root). Stops early,
     /// returning the actions scored so far, when a budget is hit.
     pub fn root(&mut self, s: &State, depth: u32) -> Vec<(Action, f64)> {

@@ -86,6 +86,7 @@ impl SelfplayConfig {
             temperature: self.temperature,
             temperature_plies: self.temperature_plies,
             lanes: self.lanes,
+            teacher: crate::teacher::TeacherTargets::default(),
         }
     }
 }
@@ -231,6 +232,61 @@ pub struct RunConfig {
     /// Evaluation.
     #[serde(default)]
     pub eval: EvalSection,
+    /// A supervised warm start on a classical bot's games before self-play (none by default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmstart: Option<WarmStart>,
+}
+
+/// `[warmstart]`: before self-play, a teacher bot plays `games` games against itself (recorded as
+/// shards of worker [`TEACHER_WORKER`], policy and value targets as in `teacher.rs`), and the
+/// first `steps` training steps train on them alone; self-play then starts from that net and its
+/// shards push the teacher's out of the replay window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WarmStart {
+    /// The teacher, a classical bot spec (`expectimax:depth=2`, `pimc:k=8`, …) playing both sides.
+    pub teacher: String,
+    /// Teacher games in all.
+    pub games: u32,
+    /// Games per teacher shard.
+    #[serde(default = "default_teacher_shard")]
+    pub games_per_shard: u32,
+    /// Training steps (of `train.steps`) on the teacher's samples before the first self-play.
+    pub steps: u64,
+    /// Opening plies sampled from the teacher's policy target (the rest: its best move).
+    #[serde(default = "default_teacher_plies")]
+    pub temperature_plies: u32,
+    /// Softmax temperature of the policy target over centipawn scores
+    /// ([`crate::teacher::TeacherTargets::temperature_cp`]).
+    #[serde(default = "default_teacher_temperature")]
+    pub temperature_cp: f32,
+    /// Centipawns that map to `tanh(1)` in the value target.
+    #[serde(default = "default_teacher_scale")]
+    pub scale_cp: f32,
+}
+
+impl WarmStart {
+    /// The target settings.
+    pub fn targets(&self) -> crate::teacher::TeacherTargets {
+        crate::teacher::TeacherTargets { temperature_cp: self.temperature_cp, scale_cp: self.scale_cp }
+    }
+}
+
+fn default_teacher_temperature() -> f32 {
+    crate::teacher::TeacherTargets::default().temperature_cp
+}
+fn default_teacher_scale() -> f32 {
+    crate::teacher::TeacherTargets::default().scale_cp
+}
+
+/// The worker number of teacher shards (`w1000-*.shard`).
+pub const TEACHER_WORKER: u32 = 1000;
+
+fn default_teacher_shard() -> u32 {
+    50
+}
+fn default_teacher_plies() -> u32 {
+    8
 }
 
 fn default_seed() -> u64 {

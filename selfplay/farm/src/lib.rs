@@ -21,6 +21,7 @@ pub mod netbot;
 pub mod replay;
 pub mod run;
 pub mod search;
+pub mod teacher;
 pub mod worker;
 
 use engine::variant::game::VariantGame;
@@ -86,6 +87,10 @@ pub struct GameConfig {
     /// of cores on a CPU.
     #[serde(default = "default_lanes")]
     pub lanes: usize,
+    /// How the decisions of a recorded [`Player::Bot`] (a warm-start teacher) become training
+    /// targets.
+    #[serde(default)]
+    pub teacher: teacher::TeacherTargets,
 }
 
 fn default_concurrent() -> usize {
@@ -117,6 +122,7 @@ impl Default for GameConfig {
             temperature: default_temperature(),
             temperature_plies: default_temperature_plies(),
             lanes: default_lanes(),
+            teacher: teacher::TeacherTargets::default(),
         }
     }
 }
@@ -290,7 +296,30 @@ impl Slot {
                     let Some(bot) = self.bots[me.index()].as_mut() else {
                         return Status::Finished(Some(me.opponent()), "forfeit: no bot".into(), None);
                     };
-                    let a = bot.choose(&engine::search::Decision::in_game(&self.game));
+                    let decision = engine::search::Decision::in_game(&self.game);
+                    let a = if self.job.record && !state.in_setup() {
+                        // A teacher's decision (warm start): record what the mover saw and the
+                        // teacher's preferences (teacher.rs).
+                        let an = bot.analyse(&decision);
+                        let (policy, q) = teacher::targets(&an, me, &cfg.teacher);
+                        let a = if plies < self.job.temperature_plies && self.job.temperature > 0.0 {
+                            teacher::sample(&policy, &mut self.rng).unwrap_or(an.best)
+                        } else {
+                            an.best
+                        };
+                        let legal = state.legal_actions();
+                        self.records.push(Record {
+                            player: me,
+                            obs: CompactObs::from_dense(&models::encoding::encode(&View::new(state, me))),
+                            legal: models::encoding::indices(&legal, me),
+                            policy: policy.iter().map(|p| (p.1, p.2)).collect(),
+                            ply: plies.min(u32::from(u16::MAX)) as u16,
+                            q,
+                        });
+                        a
+                    } else {
+                        bot.choose(&decision)
+                    };
                     self.play(a);
                 }
                 Player::Net { net, search } => {

@@ -61,8 +61,10 @@ impl NetBot {
         self.evals
     }
 
-    /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,device=D,layouts=PATH` (a bare
-    /// part is the checkpoint). Without `ms`, `sims` defaults to 64; with `ms` it is a cap, unlimited unless
+    /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,mix=X,vdepth=N,device=D,layouts=PATH`
+    /// (a bare part is the checkpoint). The exploration constant, draw contempt and leaf value
+    /// mixing ([`SearchConfig::value_mix`], `mix`/`vdepth`) default to the checkpoint's training
+    /// search. Without `ms`, `sims` defaults to 64; with `ms` it is a cap, unlimited unless
     /// given. `batch` defaults to [`DEFAULT_BATCH`].
     ///
     /// # Errors
@@ -76,6 +78,7 @@ impl NetBot {
         let mut ms: Option<u64> = None;
         let mut device = DeviceSpec::Cpu;
         let mut layouts = None;
+        let (mut mix, mut vdepth, mut cpuct): (Option<f32>, Option<u32>, Option<f32>) = (None, None, None);
         for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) = part.split_once('=').unwrap_or(("checkpoint", part));
             let num = |what: &str| format!("net: {k}={v:?} is not {what}");
@@ -84,12 +87,14 @@ impl NetBot {
                 "sims" | "simulations" | "nodes" => sims = Some(v.parse().map_err(|_| num("a count"))?),
                 "ms" | "movetime" => ms = Some(v.parse().map_err(|_| num("a count of milliseconds"))?),
                 "batch" => search.batch = v.parse().map_err(|_| num("a count"))?,
-                "cpuct" => search.c_puct = v.parse().map_err(|_| num("a number"))?,
+                "cpuct" => cpuct = Some(v.parse().map_err(|_| num("a number"))?),
+                "mix" => mix = Some(v.parse().map_err(|_| num("a number"))?),
+                "vdepth" => vdepth = Some(v.parse().map_err(|_| num("a count of plies"))?),
                 "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
                 "layouts" => layouts = Some(LayoutMixture::load(std::path::Path::new(v)).map_err(|e| format!("net: layouts={v:?}: {e}"))?),
                 _ => {
                     return Err(format!(
-                        "net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), ms, batch, cpuct, device, layouts)"
+                        "net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), ms, batch, cpuct, mix, vdepth, device, layouts)"
                     ))
                 }
             }
@@ -107,6 +112,27 @@ impl NetBot {
         search.simulations = sims.unwrap_or(if ms.is_some() { u32::MAX } else { 64 });
         let dev = device.resolve().map_err(|e| format!("net: {e}"))?;
         let (net, meta, json) = checkpoint::load(&path, dev, Expect::default()).map_err(|e| e.to_string())?;
+        // The search the net was trained with: its leaf mixing, exploration and contempt, unless
+        // the spec says otherwise.
+        if let Some(trained) = meta.config.get("search").and_then(|v| serde_json::from_value::<SearchConfig>(v.clone()).ok()) {
+            search.c_puct = trained.c_puct;
+            search.draw_contempt = trained.draw_contempt;
+            search.value_mix = trained.value_mix;
+            search.value_depth = trained.value_depth;
+            search.value_scale_cp = trained.value_scale_cp;
+        }
+        if let Some(c) = cpuct {
+            search.c_puct = c;
+        }
+        if let Some(m) = mix {
+            if !(0.0..=1.0).contains(&m) {
+                return Err(format!("net: mix={m} is not in [0, 1]"));
+            }
+            search.value_mix = m;
+        }
+        if let Some(d) = vdepth {
+            search.value_depth = d;
+        }
         let mut name = format!("net:{}@{}", meta.variant, json.display());
         if let Some(n) = sims.or(ms.is_none().then_some(search.simulations)) {
             name += &format!(",sims={n}");
@@ -115,6 +141,9 @@ impl NetBot {
             name += &format!(",ms={t}");
         }
         name += &format!(",batch={}", search.batch);
+        if search.value_mix > 0.0 {
+            name += &format!(",mix={},vdepth={}", search.value_mix, search.value_depth);
+        }
         if layouts.is_some() {
             name += ",layouts";
         }

@@ -162,9 +162,36 @@ pub fn selfplay_shard(
     dir: &Path,
     ui: &Ui,
 ) -> anyhow::Result<ShardStats> {
-    let start = Instant::now();
-    let games = cfg.selfplay.games_per_iteration;
     let player = Player::Net { net: 0, search: cfg.search.clone() };
+    let games = cfg.selfplay.games_per_iteration;
+    play_shard(variant, net, net_step, cfg, (worker, seq), dir, ui, (player, games, cfg.selfplay.temperature_plies), &cfg.selfplay.game())
+}
+
+/// Plays and writes teacher shard `seq` of the run's warm start ([`crate::config::WarmStart`]):
+/// the teacher against itself, its decisions recorded (`teacher.rs`).
+fn teacher_shard(variant: &'static Variant, net: &Net, cfg: &RunConfig, seq: u64, dir: &Path, ui: &Ui) -> anyhow::Result<ShardStats> {
+    let ws = cfg.warmstart.as_ref().context("no [warmstart]")?;
+    let games = ws.games_per_shard.min(ws.games - (seq as u32 * ws.games_per_shard).min(ws.games)).max(1);
+    let game_cfg = super::GameConfig { teacher: ws.targets(), ..cfg.selfplay.game() };
+    let player = Player::Bot(ws.teacher.clone());
+    play_shard(variant, net, 0, cfg, (crate::config::TEACHER_WORKER, seq), dir, ui, (player, games, ws.temperature_plies), &game_cfg)
+}
+
+/// Plays `games` recorded games of `player` against itself as shard `seq` of `worker` and writes
+/// the shard to `dir` (atomically).
+#[allow(clippy::too_many_arguments)]
+fn play_shard(
+    variant: &'static Variant,
+    net: &Net,
+    net_step: u64,
+    cfg: &RunConfig,
+    (worker, seq): (u32, u64),
+    dir: &Path,
+    ui: &Ui,
+    (player, games, temperature_plies): (Player, u32, u32),
+    game_cfg: &GameConfig,
+) -> anyhow::Result<ShardStats> {
+    let start = Instant::now();
     let jobs: Vec<GameJob> = (0..u64::from(games))
         .map(|g| GameJob {
             id: g,
@@ -174,7 +201,7 @@ pub fn selfplay_shard(
             record: true,
             noise: true,
             temperature: cfg.selfplay.temperature,
-            temperature_plies: cfg.selfplay.temperature_plies,
+            temperature_plies,
         })
         .collect();
     let bar = ui.bar(u64::from(games), "games");
@@ -183,7 +210,7 @@ pub fn selfplay_shard(
         variant,
         &[net],
         jobs,
-        &cfg.selfplay.game(),
+        game_cfg,
         |r| {
             samples_so_far += r.samples.len();
             bar.inc(1);
@@ -312,6 +339,7 @@ pub fn eval_games(cfg: &RunConfig) -> GameConfig {
         temperature: 1.0,
         temperature_plies: cfg.eval.temperature_plies,
         lanes: cfg.selfplay.lanes,
+        teacher: Default::default(),
     }
 }
 
@@ -383,13 +411,40 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     let mut last_checkpoint = trainer.step;
     let mut listed_shards: Option<Vec<PathBuf>> = None; // shard files at the last refresh (external workers)
 
+    // 0. The warm start's teacher games (only those not on disk yet).
+    if let Some(ws) = &cfg.warmstart {
+        let shards = u64::from(ws.games.div_ceil(ws.games_per_shard.max(1)));
+        let first = shard::next_seq(&shard_dir, crate::config::TEACHER_WORKER)?;
+        for seq in first..shards {
+            let st = teacher_shard(variant, &trainer.net, cfg, seq, &shard_dir, &ui)?;
+            ui.say(format!(
+                "warm start: teacher shard {}/{shards} ({}): {} games, {} samples, {:.1} plies/game, {:.0} s",
+                seq + 1,
+                ws.teacher,
+                st.games,
+                st.samples,
+                st.plies as f64 / f64::from(st.games.max(1)),
+                st.seconds
+            ));
+        }
+    }
+    let supervised_until = cfg.warmstart.as_ref().map_or(0, |w| w.steps);
+    if supervised_until > 0 {
+        refresh_replay(&mut replay, &ui);
+    }
+
     while trainer.step < total {
         let it_start = Instant::now();
         iteration += 1;
-        // 1. Self-play (or wait until workers add a shard this run accepts).
+        // 1. Self-play (or wait until workers add a shard this run accepts); none while the warm
+        // start trains on the teacher's games.
         let mut wait_secs = 0.0;
         let new_samples;
-        let sp = match cfg.selfplay.source {
+        let sp = if trainer.step < supervised_until {
+            new_samples = 0;
+            None
+        } else {
+            match cfg.selfplay.source {
             Source::InProcess => {
                 let seq = shard::next_seq(&shard_dir, 0)?;
                 let sp = selfplay_shard(variant, &trainer.net, trainer.step, cfg, 0, seq, &shard_dir, &ui)?;
@@ -415,6 +470,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
                 steps_bar.set_message("");
                 None
             }
+            }
         };
         // Loss on the new games before training on them: a held-out measure of what the net
         // predicts about play it has not seen.
@@ -426,7 +482,11 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         let t_train = Instant::now();
         let mut sum = Losses::default();
         let mut steps_done = 0u64;
-        if replay.len() >= cfg.train.min_samples.max(1) {
+        let supervised = trainer.step < supervised_until;
+        if supervised && replay.is_empty() {
+            anyhow::bail!("warm start: no teacher samples in {} (worker {})", shard_dir.display(), crate::config::TEACHER_WORKER);
+        }
+        if replay.len() >= cfg.train.min_samples.max(1) || (supervised && !replay.is_empty()) {
             if gate {
                 previous = Some(trainer.net.duplicate());
             }
