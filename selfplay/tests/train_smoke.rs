@@ -263,3 +263,44 @@ fn stateless_worker_feeds_an_external_trainer() {
     assert!(out.contains("step     4/4"), "{out}");
     assert_eq!(shards(&run).len(), 1, "the external trainer plays no games itself");
 }
+
+/// `[warmstart]`: the teacher's games are written once as worker-1000 shards, the first steps
+/// train on them alone (no self-play shard until then), and a resumed run does not replay them.
+#[test]
+fn smoke_warm_start_trains_on_the_teacher_first() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let cfg = tmp.path().join("warm.toml");
+    let text = fs::read_to_string(smoke()).expect("smoke config")
+        + "\n[warmstart]\nteacher = \"expectimax:depth=1\"\ngames = 6\ngames_per_shard = 4\nsteps = 8\n";
+    fs::write(&cfg, text).expect("write config");
+    let run = tmp.path().join("run");
+    let go = |steps: &str| {
+        let mut c = anqi();
+        c.arg("train").arg("--config").arg(&cfg).arg("--run-dir").arg(&run).arg("--no-progress");
+        c.args(["--set", &format!("train.steps={steps}"), "--set", "eval.vs_random_games=0", "--set", "eval.vs_initial_games=0"]);
+        c.args(["--set", "eval.vs_greedy_games=0", "--set", "eval.vs_ismcts_games=0", "--set", "eval.gate_games=0"]);
+        c.output().expect("run anqi train")
+    };
+    let out = ok(&go("8"));
+    assert!(out.contains("warm start: teacher shard 1/2") && out.contains("warm start: teacher shard 2/2"), "{out}");
+    let names = |run: &Path| -> Vec<String> { shards(run).iter().map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect() };
+    let first = names(&run);
+    assert_eq!(first.len(), 2, "only the teacher's shards while the warm start trains: {first:?}");
+    assert!(first.iter().all(|n| n.starts_with("w1000-")), "{first:?}");
+    let (h, samples) = models::shard::read(&shards(&run)[0]).expect("teacher shard");
+    assert_eq!(h.games, 4);
+    assert!(!samples.is_empty());
+    for s in &samples {
+        let sum: f32 = s.policy.iter().map(|p| p.1).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "policy sums to {sum}");
+        assert!(s.policy.iter().all(|p| s.legal.contains(&p.0)), "a policy slot outside the legal slots");
+        assert!((-1.0..=1.0).contains(&s.q) && (-1.0..=1.0).contains(&s.outcome));
+    }
+    assert_eq!(latest(&run), "step-8");
+    // Resuming past the warm start plays self-play, not the teacher again.
+    let out = ok(&go("12"));
+    assert!(!out.contains("warm start: teacher shard"), "{out}");
+    let after = names(&run);
+    assert_eq!(after.iter().filter(|n| n.starts_with("w1000-")).count(), 2, "{after:?}");
+    assert!(after.iter().any(|n| n.starts_with("w0000-")), "self-play after the warm start: {after:?}");
+}

@@ -1,10 +1,11 @@
-//! The `net:checkpoint=PATH[,sims=N][,ms=N][,batch=N][,cpuct=X][,device=D]` bot: the farm's
+//! The `net:checkpoint=PATH[,sims=N][,ms=N][,batch=N][,cpuct=X][,mix=X][,vdepth=N][,device=D]` bot: the farm's
 //! net-guided PUCT IS-MCTS playing a trained checkpoint, for `anqi play`, `analyse`, tournaments
 //! and experiments. `sims` counts simulations (net evaluations and end positions); `ms` searches
 //! for that many milliseconds of wall clock per decision (then `sims` is a cap, unlimited unless
 //! given), which is how a tournament's `ms=` budget plays it at equal time against the classical
 //! bots; `batch` leaves go to the net per call (virtual loss, [`SearchConfig::batch`]).
-//! `layouts=PATH` reads a solved Surprise layout mixture (the saved output of `anqi solve
+//! `mix`/`vdepth` set the leaf value mixing ([`SearchConfig::value_mix`]; default: the
+//! checkpoint's training search). `layouts=PATH` reads a solved Surprise layout mixture (the saved output of `anqi solve
 //! layouts`, [`LayoutMixture`]) for its secret layout choice; without it, set-up decisions are
 //! drawn from the net's policy over the set-up actions (`search/setup.rs`).
 //! It lives here, with torch, rather than in `selfplay::bots`: the `anqi-torch` helper registers

@@ -21,7 +21,7 @@ fn net_bot_params() {
     let ck = dir.display().to_string();
     tch::set_num_threads(1);
 
-    for (bad, names) in [("sims=x", "sims"), ("ms=-3", "ms"), ("batch=0", "batch"), ("speed=3", "speed"), ("layouts=/nonexistent/mix.txt", "layouts")] {
+    for (bad, names) in [("sims=x", "sims"), ("ms=-3", "ms"), ("batch=0", "batch"), ("speed=3", "speed"), ("layouts=/nonexistent/mix.txt", "layouts"), ("mix=1.5", "mix"), ("mix=a", "mix"), ("vdepth=-1", "vdepth")] {
         let e = farm::netbot::from_params(&format!("checkpoint={ck},{bad}"), 1).err().unwrap_or_default();
         assert!(e.contains(names), "{bad}: {e}");
     }
@@ -50,5 +50,18 @@ fn net_bot_params() {
     bot.choose(&Decision::new(&s));
     assert!(t.elapsed().as_secs_f64() < 4.0, "sims=20 did not cap a 5 s budget");
     assert!(bot.evaluations() <= 20 + 4, "{} evaluations past sims=20", bot.evaluations());
+
+    // The leaf mixing of the checkpoint's training search is the default; the spec overrides it.
+    let mixed = dir.join("mixed");
+    let config = serde_json::json!({ "search": { "simulations": 8, "value_mix": 0.75, "value_depth": 1 } });
+    let info = SaveInfo { step: 0, variant: "xiangqi", config, git_revision: "test", trainer: serde_json::json!({}) };
+    checkpoint::save(&mixed, &net, None, info).expect("save");
+    let m = mixed.display();
+    let name = |p: &str| farm::netbot::from_params(&format!("checkpoint={m},sims=4{p}"), 1).expect("bot").name();
+    assert!(name("").contains("mix=0.75,vdepth=1"), "{}", name(""));
+    assert!(name(",mix=1,vdepth=0").contains("mix=1,vdepth=0"), "{}", name(",mix=1,vdepth=0"));
+    assert!(!name(",mix=0").contains("mix="), "{}", name(",mix=0"));
+    let a = farm::netbot::from_params(&format!("checkpoint={m},sims=16"), 1).expect("bot").choose(&Decision::new(&s));
+    assert!(s.legal_actions().contains(&a));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -27,6 +27,9 @@ fn no_leak_net_bot_chooses_alike_in_one_information_set() {
         ("jieqi", format!("checkpoint={},sims=16,batch=1", dir.display())),
         ("surprise", format!("checkpoint={},sims=24,batch=8", dir.display())),
         ("jieqi", format!("checkpoint={},sims=24,batch=8", dir.display())),
+        // Leaf values mixed with a tactical search of the determinization (value_mix).
+        ("surprise", format!("checkpoint={},sims=8,batch=4,mix=1,vdepth=1", dir.display())),
+        ("jieqi", format!("checkpoint={},sims=8,batch=1,mix=0.5", dir.display())),
     ] {
         let v = variant(name);
         let mut rng = Pcg64Mcg::seed_from_u64(11);
