@@ -86,6 +86,7 @@ impl Command {
                 a.add.iter().any(|s| is_net_spec(&crate::ladder::parse_add(s).spec))
                     || a.roster().map(|r| r.players.iter().any(|p| is_net_spec(&p.spec))).unwrap_or(false)
             }
+            Command::Experiment(experiment::Command::LearningCurve(_)) => true,
             Command::Experiment(experiment::Command::DrawRates(a)) => a.levels.split(';').chain([a.ceiling.as_str()]).any(|s| is_net_spec(s.trim())),
             Command::Perft(_)
             | Command::Moves(_)

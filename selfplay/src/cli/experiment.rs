@@ -12,6 +12,33 @@ pub enum Command {
     /// paired differences per preset, class and level, ladder Elo, Fairy-Stockfish and Pikafish
     /// anchors. Resumable. Writes report.md, summary.csv, games.tsv and plots to --out.
     DrawRates(DrawRatesArgs),
+    /// A training run's learning curve: its checkpoints join the variant's ladder as `net:`
+    /// players at the ladder's time per move; writes their Elo against training hours to
+    /// experiments/train/<variant>.md/.csv/.png. Resumable (the ladder's PGNs).
+    LearningCurve(LearningCurveArgs),
+}
+
+/// `anqi experiment learning-curve`.
+#[derive(ClapArgs, Debug)]
+pub struct LearningCurveArgs {
+    /// The training run's directory (runs/<name>).
+    #[arg(long)]
+    pub run: PathBuf,
+    /// Checkpoint steps (comma-separated; default: the first, the end of the warm start, the last).
+    #[arg(long)]
+    pub steps: Option<String>,
+    /// The ladder's directory (default: experiments/ladder/<the run's variant>).
+    #[arg(long)]
+    pub ladder: Option<PathBuf>,
+    /// Appended to every net spec, e.g. ",mix=1,vdepth=2" (default: the checkpoint's own search).
+    #[arg(long, default_value = "")]
+    pub params: String,
+    /// Output directory of the curve.
+    #[arg(long, default_value = "experiments/train")]
+    pub out: PathBuf,
+    /// Games in parallel (default 2).
+    #[arg(long)]
+    pub concurrency: Option<usize>,
 }
 
 /// `anqi experiment draw-rates`.
@@ -73,7 +100,35 @@ pub struct DrawRatesArgs {
 pub fn run(c: Command) -> anyhow::Result<()> {
     match c {
         Command::DrawRates(a) => draw_rates_cmd(a),
+        Command::LearningCurve(a) => learning_curve_cmd(a),
     }
+}
+
+fn learning_curve_cmd(a: LearningCurveArgs) -> anyhow::Result<()> {
+    use crate::experiments::learning_curve;
+    let steps = match &a.steps {
+        Some(t) => counts(t, "--steps")?,
+        None => Vec::new(),
+    };
+    let ladder = match &a.ladder {
+        Some(l) => l.clone(),
+        None => {
+            let all = learning_curve::checkpoint_steps(&a.run)?;
+            let last = all.last().ok_or_else(|| anyhow::anyhow!("{}: no checkpoints", a.run.display()))?;
+            let p = a.run.join(format!("checkpoints/step-{last}.json"));
+            let meta: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&p)?)?;
+            let variant = meta["variant"].as_str().ok_or_else(|| anyhow::anyhow!("{}: no variant", p.display()))?;
+            PathBuf::from("experiments/ladder").join(variant)
+        }
+    };
+    let command = std::iter::once("anqi".to_string()).chain(std::env::args().skip(1)).collect::<Vec<_>>().join(" ");
+    let settings = learning_curve::Settings { run: a.run.clone(), steps, ladder, params: a.params.clone(), out: a.out.clone(), concurrency: a.concurrency, command };
+    let (points, md) = learning_curve::run(&settings)?;
+    for p in &points {
+        println!("step {} ({:.2} h): {} Elo {:+.0} ± {:.0} over {} games", p.step, p.hours, p.name, p.elo, p.ci95, p.games);
+    }
+    println!("report: {}", md.display());
+    Ok(())
 }
 
 fn counts(text: &str, what: &str) -> anyhow::Result<Vec<u64>> {
