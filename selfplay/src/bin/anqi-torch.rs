@@ -26,6 +26,7 @@ fn main() {
             no_progress: a.no_progress,
             bench: a.bench,
             bench_seconds: a.bench_seconds,
+            bench_train: a.bench_train,
         }),
         Command::Selfplay(a) => worker::run(worker::Options {
             config: a.config,
