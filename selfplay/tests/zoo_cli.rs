@@ -27,14 +27,19 @@ fn ok(args: &[&str]) -> String {
     out
 }
 
-#[test]
-fn publish_list_verify_export_and_play() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let run = tmp.path().join("run");
+/// A run directory with a 1x8 xiangqi net at step 4 (`RUN/checkpoints/step-4.*`).
+fn tiny_run(run: &Path) {
     let cpu = models::device::DeviceSpec::Cpu.resolve().expect("cpu");
     let net = Net::new(&NetConfig::new(1, 8), cpu, 9);
     let info = SaveInfo { step: 4, variant: "xiangqi", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
     checkpoint::save(&run.join("checkpoints"), &net, None, info).expect("save");
+}
+
+#[test]
+fn publish_list_and_verify() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let run = tmp.path().join("run");
+    tiny_run(&run);
     let notes = tmp.path().join("notes.md");
     fs::write(&notes, "vs random: 3/4\n").expect("notes");
     let (z, r, n) = (tmp.path().join("zoo"), run.display().to_string(), notes.display().to_string());
@@ -47,18 +52,11 @@ fn publish_list_verify_export_and_play() {
         .next()
         .expect("a published json");
     assert!(stem.starts_with("tiny-") && out.contains(&stem) && out.contains("net:zoo=tiny"), "{out}");
+    let json = fs::read_to_string(z.join(format!("{stem}.json"))).expect("json");
+    assert!(json.contains("\"training_command\": \"anqi train --config c.toml\"") && json.contains("vs random: 3/4"), "{json}");
     let list = ok(&["zoo", "list", "--zoo-dir", &zd]);
     assert!(list.contains(&stem) && list.contains("xiangqi") && list.contains("1x8") && list.contains("vs random: 3/4"), "{list}");
-    let json = ok(&["zoo", "list", "--zoo-dir", &zd, "--json"]);
-    assert!(json.contains("\"training_command\": \"anqi train --config c.toml\""), "{json}");
     assert!(ok(&["zoo", "verify", "--zoo-dir", &zd]).contains("all verified"));
-
-    let spec = format!("net:zoo=tiny,zoo_dir={zd},sims=2");
-    let game = ok(&["play", "--variant", "xiangqi", "--red", &spec, "--black", "random", "--max-plies", "2"]);
-    assert!(game.contains(&format!("zoo:{stem}")), "{game}");
-    let exp = tmp.path().join("export");
-    ok(&["export", "--zoo", "tiny", "--zoo-dir", &zd, "--out", &exp.display().to_string(), "--no-torchscript"]);
-    assert_eq!(fs::read(exp.join("model.safetensors")).expect("exported"), fs::read(z.join(format!("{stem}.safetensors"))).expect("published"));
 
     // A tampered net fails verify, naming it.
     let w = z.join(format!("{stem}.safetensors"));
@@ -70,10 +68,23 @@ fn publish_list_verify_export_and_play() {
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
     assert!(out.contains(&format!("FAILED  {stem}")) && out.contains("SHA-256 mismatch"), "{out}");
+}
 
-    // Publishing needs a name the zoo takes.
-    let o = anqi(&["zoo", "publish", "--checkpoint", &r, "--name", "a/b", "--zoo-dir", &zd]);
-    assert!(!o.status.success() && text(&o).1.contains("zoo name \"a/b\""), "{}", text(&o).1);
+#[test]
+fn a_published_net_plays_and_exports() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let run = tmp.path().join("run");
+    tiny_run(&run);
+    let z = tmp.path().join("zoo");
+    let e = models::zoo::publish(&run, &z, "tiny", models::zoo::PublishInfo::default()).expect("publish");
+    let zd = z.display().to_string();
+    let spec = format!("net:zoo=tiny,zoo_dir={zd},sims=2");
+    let game = ok(&["play", "--variant", "xiangqi", "--red", &spec, "--black", "random", "--max-plies", "2"]);
+    assert!(game.contains(&format!("zoo:{}", e.stem)), "{game}");
+    let exp = tmp.path().join("export");
+    let out = exp.display().to_string();
+    ok(&["export", "--zoo", "tiny", "--zoo-dir", &zd, "--out", &out, "--no-torchscript", "--check-positions", "2"]);
+    assert_eq!(fs::read(exp.join("model.safetensors")).expect("exported"), fs::read(&e.weights).expect("published"));
 }
 
 #[test]
