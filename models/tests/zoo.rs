@@ -176,3 +176,23 @@ fn a_net_of_another_variant_or_architecture_is_refused() {
     let err = zoo::load(&z, "tiny", Device::Cpu, Expect::default()).err();
     assert!(matches!(err, Some(ZooError::Checkpoint(CheckpointError::EncodingVersion { .. }))), "{err:?}");
 }
+
+#[test]
+fn metadata_that_disagrees_with_its_files_is_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (z, e, _) = published(tmp.path());
+    let text = fs::read_to_string(&e.json).expect("json");
+    let sha = e.meta.checkpoint.weights_sha256.clone().unwrap_or_default();
+    for (edited, says) in [
+        (text.replace("\"name\": \"tiny\"", "\"name\": \"other\""), "published as \"other\""),
+        (text.replace(&format!("\"weights_file\": \"{}.safetensors\"", e.stem), "\"weights_file\": \"x.safetensors\""), "weights file \"x.safetensors\""),
+        (text.replace(&format!("\"weights_sha256\": \"{sha}\","), ""), "no weights_sha256"),
+        (text.replace("\"format\": \"anqi-checkpoint\"", "\"format\": \"other\""), "format \"other\""),
+        ("{\"format\": \"anqi-checkpoint\"".to_owned(), "not a published net"),
+    ] {
+        assert_ne!(edited, text, "{says}: the edit applies");
+        fs::write(&e.json, &edited).expect("edit");
+        let msg = zoo::resolve(&z, "tiny").err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(msg.contains(&e.json.display().to_string()) && msg.contains(says), "{says}: {msg}");
+    }
+}
