@@ -375,8 +375,7 @@ pub fn resolve(dir: &Path, query: &str) -> Result<ZooEntry, ZooError> {
     match all.iter().find(|e| e.name() == query) {
         Some(e) => Ok(e.clone()),
         None => {
-            let mut known: Vec<String> = all.iter().map(|e| e.stem.clone()).collect();
-            known.dedup();
+            let known: Vec<String> = all.iter().map(|e| e.stem.clone()).collect();
             Err(ZooError::NotFound { dir: dir.to_path_buf(), name: query.to_owned(), known })
         }
     }
@@ -404,11 +403,14 @@ pub fn load(dir: &Path, query: &str, device: Device, expect: Expect) -> Result<(
     Ok((net, entry))
 }
 
+/// A published net and whether it loaded ([`verify`]).
+pub type Verified = (ZooEntry, Result<(), ZooError>);
+
 /// Checks every published net in `dir` by loading it on the CPU: each entry with the outcome.
 ///
 /// # Errors
 /// [`list`]'s (a missing directory, a bad JSON).
-pub fn verify(dir: &Path) -> Result<Vec<(ZooEntry, Result<(), ZooError>)>, ZooError> {
+pub fn verify(dir: &Path) -> Result<Vec<Verified>, ZooError> {
     Ok(list(dir)?
         .into_iter()
         .map(|e| {

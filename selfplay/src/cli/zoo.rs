@@ -1,5 +1,5 @@
 //! `anqi zoo publish|list|verify`: published nets, `models/zoo/` (`<name>-<hash12>.safetensors`
-//! + `.json`, named by the SHA-256 of the weights; format in `models/zoo/README.md`). A
+//! and `.json`, named by the SHA-256 of the weights; format in `models/zoo/README.md`). A
 //! published net plays as `net:zoo=NAME`. The body is `farm::commands::zoo` (it loads nets, so
 //! the `anqi-torch` helper runs it).
 
