@@ -3,7 +3,8 @@
 //! encoding version, architecture, the run's config, git revision, checksums) and a `latest` file
 //! naming the newest step. Every file is written under a temporary name and renamed; the JSON is
 //! written after the tensors it describes and `latest` last, so a kill at any moment leaves the
-//! previous checkpoint intact. Loading checks checksums, the encoding version and the
+//! previous checkpoint intact. Loading checks checksums (the CRC-32, and the SHA-256 when the
+//! metadata records one, as published nets do: `crate::zoo`), the encoding version and the
 //! architecture, and names the file in every error.
 
 use crate::encoding::{ACTIONS, ENCODING_VERSION, PLANES};
@@ -51,6 +52,10 @@ pub struct CheckpointMeta {
     pub weights_file: String,
     /// CRC-32 of the weights file.
     pub weights_crc32: u32,
+    /// SHA-256 of the weights file (lower-case hex), when recorded: published nets
+    /// (`crate::zoo`) have it, training checkpoints do not. Checked on load when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights_sha256: Option<String>,
     /// Optimiser state file name, if saved.
     pub optimizer_file: Option<String>,
     /// CRC-32 of the optimiser state file.
@@ -83,6 +88,16 @@ pub enum CheckpointError {
     Checksum {
         /// The file.
         path: PathBuf,
+    },
+    /// The weights file's SHA-256 differs from the one in the metadata.
+    #[error("{path}: SHA-256 mismatch (file corrupt or replaced): the metadata records {expected}, the file hashes to {found}")]
+    Hash {
+        /// The weights file.
+        path: PathBuf,
+        /// The hash in the metadata.
+        expected: String,
+        /// The file's hash.
+        found: String,
     },
     /// The weights do not read, or do not fit the architecture.
     #[error("{path}: {detail}")]
@@ -214,6 +229,7 @@ pub fn save(
         created_unix: now_unix(),
         weights_file,
         weights_crc32,
+        weights_sha256: None,
         optimizer_file,
         optimizer_crc32,
         trainer: info.trainer,
@@ -283,10 +299,22 @@ pub fn read_meta(json_path: &Path) -> Result<CheckpointMeta, CheckpointError> {
     Ok(meta)
 }
 
-/// Reads a tensor file named by the metadata, checking its CRC.
-fn read_tensors(dir: &Path, file: &str, crc: u32) -> Result<Vec<(String, Tensor)>, CheckpointError> {
+/// The SHA-256 of `bytes` as 64 lower-case hex digits.
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Reads a tensor file named by the metadata, checking its SHA-256 (when given) and CRC.
+fn read_tensors(dir: &Path, file: &str, crc: u32, sha256: Option<&str>) -> Result<Vec<(String, Tensor)>, CheckpointError> {
     let path = dir.join(file);
     let bytes = fs::read(&path).map_err(io(&path))?;
+    if let Some(expected) = sha256 {
+        let found = sha256_hex(&bytes);
+        if !found.eq_ignore_ascii_case(expected) {
+            return Err(CheckpointError::Hash { path, expected: expected.to_owned(), found });
+        }
+    }
     if crc32fast::hash(&bytes) != crc {
         return Err(CheckpointError::Checksum { path });
     }
@@ -340,7 +368,7 @@ pub fn load(path: &Path, device: Device, expect: Expect) -> Result<(Net, Checkpo
         }
     }
     let dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let tensors = read_tensors(&dir, &meta.weights_file, meta.weights_crc32)?;
+    let tensors = read_tensors(&dir, &meta.weights_file, meta.weights_crc32, meta.weights_sha256.as_deref())?;
     let mut net = Net::new(&meta.architecture, device, 0);
     load_into(&mut net, tensors, &dir.join(&meta.weights_file))?;
     Ok((net, meta, json))
@@ -350,7 +378,7 @@ pub fn load(path: &Path, device: Device, expect: Expect) -> Result<(Net, Checkpo
 pub fn load_optimizer(json: &Path, meta: &CheckpointMeta) -> Result<Vec<(String, Tensor)>, CheckpointError> {
     let dir = json.parent().unwrap_or(Path::new("."));
     match (&meta.optimizer_file, meta.optimizer_crc32) {
-        (Some(f), Some(crc)) => read_tensors(dir, f, crc),
+        (Some(f), Some(crc)) => read_tensors(dir, f, crc, None),
         _ => Ok(Vec::new()),
     }
 }

@@ -6,6 +6,7 @@
 //! - [`checkpoint`]: `step-N.safetensors` + JSON metadata + `latest`, checked on load.
 //! - [`shard`]: self-play sample shards (bincode 2, versioned header, checksums, atomic writes).
 //! - [`device`]: build/runtime information about the linked libtorch and device selection.
+//! - [`zoo`]: published nets (`models/zoo/`), named by content hash and checked on load.
 
 pub mod checkpoint;
 pub mod device;
@@ -13,5 +14,6 @@ pub mod encoding;
 pub mod net;
 pub mod shard;
 pub mod train;
+pub mod zoo;
 
 pub use device::{torch_info, DeviceError, TorchInfo};

@@ -4,7 +4,7 @@
 //! learning-rate schedule.
 
 use crate::checkpoint::CheckpointError;
-use crate::encoding::OBS_LEN;
+use crate::encoding::{ACTIONS, FILES, OBS_LEN, PLANES, ROWS};
 use crate::net::{obs_tensor, Net};
 use crate::shard::Sample;
 use serde::{Deserialize, Serialize};
@@ -160,6 +160,59 @@ impl Batch {
             target_p: Tensor::from_slice(&target_p).view(shape(t)).to_device(device),
             value: Tensor::from_slice(&value).view(shape(3)).to_device(device),
             len: n,
+        }
+    }
+}
+
+/// Shapes of a synthetic batch ([`Batch::synthetic`]): what self-play batches look like.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SyntheticShape {
+    /// Rows.
+    pub batch: usize,
+    /// Legal slots per row (the widest row of a batch).
+    pub legal: usize,
+    /// Of those, padding (the narrower rows' unused slots).
+    pub padding: usize,
+    /// Policy target slots per row (visited actions).
+    pub targets: usize,
+}
+
+impl SyntheticShape {
+    /// `batch` rows of 45 legal slots (5 of them padding) and 20 policy targets: typical of
+    /// self-play batches, and what `scripts/bench_train.py` builds in PyTorch.
+    pub fn typical(batch: usize) -> SyntheticShape {
+        SyntheticShape { batch, legal: 45, padding: 5, targets: 20 }
+    }
+}
+
+impl Batch {
+    /// A batch of random data with the given shapes, for benchmarks: observations with 5 % of
+    /// the planes' points set, random legal slots (the last `padding` masked), the first
+    /// `targets` of them as policy targets with softmax-of-normal probabilities, and a random
+    /// one-hot win/draw/loss target. Draws from libtorch's generator (`tch::manual_seed`).
+    ///
+    /// # Panics
+    /// If `padding >= legal` or `targets > legal - padding`.
+    pub fn synthetic(shape: SyntheticShape, device: Device) -> Batch {
+        let SyntheticShape { batch: n, legal: l, padding, targets: t } = shape;
+        assert!(padding < l && t <= l - padding, "synthetic batch shape {shape:?}");
+        let (n, l, t) = (n as i64, l as i64, t as i64);
+        let cpu = |k: Kind| (k, Device::Cpu);
+        let obs = Tensor::rand([n, PLANES as i64, ROWS as i64, FILES as i64], cpu(Kind::Float)).lt(0.05).to_kind(Kind::Float);
+        let legal_idx = Tensor::randint(ACTIONS as i64, [n, l], cpu(Kind::Int64));
+        let legal_pad = Tensor::zeros([n, l], cpu(Kind::Bool));
+        let _ = legal_pad.narrow(1, l - padding as i64, padding as i64).fill_(1);
+        let target_idx = legal_idx.narrow(1, 0, t).copy();
+        let target_p = Tensor::randn([n, t], cpu(Kind::Float)).softmax(1, Kind::Float);
+        let value = Tensor::randint(3, [n], cpu(Kind::Int64)).one_hot(3).to_kind(Kind::Float);
+        Batch {
+            obs: obs.to_device(device),
+            legal_idx: legal_idx.to_device(device),
+            legal_pad: legal_pad.to_device(device),
+            target_idx: target_idx.to_device(device),
+            target_p: target_p.to_device(device),
+            value: value.to_device(device),
+            len: n as usize,
         }
     }
 }
@@ -346,5 +399,35 @@ mod tests {
         assert!((c.lr_at(60, 110) - 0.55).abs() < 1e-9);
         c.schedule = Schedule::Constant;
         assert_eq!(c.lr_at(100, 110), 1.0);
+    }
+
+    #[test]
+    fn synthetic_batches_have_the_asked_shapes_and_train() {
+        tch::manual_seed(1);
+        let b = Batch::synthetic(SyntheticShape::typical(6), Device::Cpu);
+        assert_eq!(b.obs.size(), [6, PLANES as i64, ROWS as i64, FILES as i64]);
+        assert_eq!((b.legal_idx.size(), b.target_idx.size(), b.value.size()), (vec![6, 45], vec![6, 20], vec![6, 3]));
+        assert_eq!(b.legal_pad.sum(Kind::Int64).int64_value(&[]), 6 * 5);
+        assert!((b.target_p.sum(Kind::Float).double_value(&[]) - 6.0).abs() < 1e-4);
+        assert_eq!(b.value.sum(Kind::Float).double_value(&[]), 6.0);
+        let net = Net::new(&crate::net::NetConfig::new(1, 8), Device::Cpu, 0);
+        let config = OptimConfig {
+            kind: OptimizerKind::Adam,
+            lr: 1e-3,
+            momentum: 0.9,
+            weight_decay: 1e-4,
+            schedule: Schedule::Constant,
+            warmup_steps: 0,
+            lr_min_fraction: 0.1,
+            value_weight: 1.0,
+            q_weight: 0.0,
+        };
+        let mut t = Trainer::new(net, config, 10);
+        let first = t.train_step(&b);
+        assert!(first.total.is_finite() && first.policy > 0.0 && first.value > 0.0, "{first:?}");
+        for _ in 0..5 {
+            t.train_step(&b);
+        }
+        assert!(t.evaluate(&b).total.is_finite());
     }
 }

@@ -2,6 +2,8 @@
 //! samples/s (the farm with the untrained net), net positions/s batched (`no_grad` inference at
 //! several batch sizes) and training samples/s (optimiser steps at the configured batch size,
 //! batches prebuilt, and with batch assembly). The last line is JSON for `scripts/bench-train`.
+//! `--bench-train N` ([`train_only`]) measures only the training step, on a synthetic batch of
+//! the shapes `scripts/bench_train.py` gives the same net in PyTorch.
 
 use super::config::RunConfig;
 use super::run::{device, init_threads, load_variant};
@@ -9,7 +11,7 @@ use super::{game_seed, play, GameJob, Player};
 use models::encoding::OBS_LEN;
 use models::net::Net;
 use models::shard::Sample;
-use models::train::{Batch, Trainer};
+use models::train::{Batch, SyntheticShape, Trainer};
 use std::time::Instant;
 
 /// Runs the benchmark, `seconds` per measurement.
@@ -125,4 +127,59 @@ pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
     });
     println!("{json}");
     Ok(())
+}
+
+/// Training throughput alone: `steps` timed optimiser steps (after 4 untimed ones) of the
+/// configured net, optimiser and batch size on a synthetic batch ([`Batch::synthetic`], the
+/// shapes of [`SyntheticShape::typical`]), on the configured device and threads. Every step
+/// reads its losses back (a device sync). Prints a line and then JSON (`rust_train_samples_per_s`,
+/// …), and returns the JSON.
+///
+/// # Errors
+/// The device does not resolve.
+pub fn train_only(cfg: &RunConfig, steps: usize) -> anyhow::Result<serde_json::Value> {
+    let threads = init_threads(cfg.threads);
+    let device = device(cfg)?;
+    let net = Net::new(&cfg.net, device, cfg.seed);
+    let parameters = net.parameter_count();
+    let shape = SyntheticShape::typical(cfg.train.batch_size);
+    tch::manual_seed(cfg.seed as i64);
+    let batch = Batch::synthetic(shape, device);
+    let mut trainer = Trainer::new(net, cfg.optimizer.clone(), 1_000_000);
+    for _ in 0..4 {
+        let _ = trainer.train_step(&batch);
+    }
+    let t = Instant::now();
+    let mut last = 0.0;
+    for _ in 0..steps {
+        last = trainer.train_step(&batch).total;
+    }
+    let secs = t.elapsed().as_secs_f64();
+    let rate = (steps * shape.batch) as f64 / secs.max(1e-9);
+    println!(
+        "rust tch: net {}x{} ({parameters} parameters), batch {} ({} legal slots, {} targets), {steps} steps in {secs:.2}s: \
+         {rate:.0} samples/s ({:.1} ms/step), {threads} threads, {device:?}, final loss {last:.3}",
+        cfg.net.blocks,
+        cfg.net.channels,
+        shape.batch,
+        shape.legal,
+        shape.targets,
+        1000.0 * secs / steps.max(1) as f64
+    );
+    let json = serde_json::json!({
+        "rust_train_samples_per_s": rate,
+        "steps": steps,
+        "seconds": secs,
+        "train_batch": shape.batch,
+        "blocks": cfg.net.blocks,
+        "channels": cfg.net.channels,
+        "parameters": parameters,
+        "threads": threads,
+        "device": format!("{device:?}"),
+        "optimizer": format!("{:?}", cfg.optimizer.kind).to_lowercase(),
+        "libtorch": models::torch_info().libtorch_version,
+        "final_loss": last,
+    });
+    println!("{json}");
+    Ok(json)
 }

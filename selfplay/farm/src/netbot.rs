@@ -1,9 +1,12 @@
 //! The `net:checkpoint=PATH[,sims=N][,ms=N][,batch=N][,cpuct=X][,mix=X][,vdepth=N][,device=D]` bot: the farm's
 //! net-guided PUCT IS-MCTS playing a trained checkpoint, for `anqi play`, `analyse`, tournaments
-//! and experiments. `sims` counts simulations (net evaluations and end positions); `ms` searches
-//! for that many milliseconds of wall clock per decision (then `sims` is a cap, unlimited unless
-//! given), which is how a tournament's `ms=` budget plays it at equal time against the classical
-//! bots; `batch` leaves go to the net per call (virtual loss, [`SearchConfig::batch`]).
+//! and experiments. `zoo=NAME` instead of `checkpoint=` plays a published net (`models::zoo`:
+//! the newest published under NAME, or an exact `NAME-HASH12`), from `zoo_dir=DIR` or else
+//! [`models::zoo::default_dir`] (`$ANQI_ZOO`, else `models/zoo`). `sims` counts simulations
+//! (net evaluations and end positions); `ms` searches for that many milliseconds of wall clock
+//! per decision (then `sims` is a cap, unlimited unless given), which is how a tournament's
+//! `ms=` budget plays it at equal time against the classical bots; `batch` leaves go to the net
+//! per call (virtual loss, [`SearchConfig::batch`]).
 //! `mix`/`vdepth` set the leaf value mixing ([`SearchConfig::value_mix`]; default: the
 //! checkpoint's training search). `layouts=PATH` reads a solved Surprise layout mixture (the saved output of `anqi solve
 //! layouts`, [`LayoutMixture`]) for its secret layout choice; without it, set-up decisions are
@@ -18,6 +21,7 @@ use engine::variant::Action;
 use models::checkpoint::{self, Expect};
 use models::device::DeviceSpec;
 use models::net::Net;
+use models::zoo;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::path::PathBuf;
@@ -63,16 +67,19 @@ impl NetBot {
     }
 
     /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,mix=X,vdepth=N,device=D,layouts=PATH`
-    /// (a bare part is the checkpoint). The exploration constant, draw contempt and leaf value
+    /// (a bare part is the checkpoint), or `zoo=NAME[,zoo_dir=DIR]` (a published net) in place of
+    /// `checkpoint=`. The exploration constant, draw contempt and leaf value
     /// mixing ([`SearchConfig::value_mix`], `mix`/`vdepth`) default to the checkpoint's training
     /// search. Without `ms`, `sims` defaults to 64; with `ms` it is a cap, unlimited unless
     /// given. `batch` defaults to [`DEFAULT_BATCH`].
     ///
     /// # Errors
     /// An unknown or malformed parameter (named in the text), a missing checkpoint, or a
-    /// checkpoint that fails to load, as text.
+    /// checkpoint or published net that fails to load, as text.
     pub fn from_params(params: &str, seed: u64) -> Result<NetBot, String> {
         let mut path: Option<PathBuf> = None;
+        let mut zoo_name: Option<String> = None;
+        let mut zoo_dir: Option<PathBuf> = None;
         let mut search = SearchConfig::with_simulations(64);
         search.batch = DEFAULT_BATCH;
         let mut sims: Option<u32> = None;
@@ -85,6 +92,8 @@ impl NetBot {
             let num = |what: &str| format!("net: {k}={v:?} is not {what}");
             match k {
                 "checkpoint" | "ckpt" => path = Some(PathBuf::from(v)),
+                "zoo" => zoo_name = Some(v.to_owned()),
+                "zoo_dir" => zoo_dir = Some(PathBuf::from(v)),
                 "sims" | "simulations" | "nodes" => sims = Some(v.parse().map_err(|_| num("a count"))?),
                 "ms" | "movetime" => ms = Some(v.parse().map_err(|_| num("a count of milliseconds"))?),
                 "batch" => search.batch = v.parse().map_err(|_| num("a count"))?,
@@ -95,12 +104,20 @@ impl NetBot {
                 "layouts" => layouts = Some(LayoutMixture::load(std::path::Path::new(v)).map_err(|e| format!("net: layouts={v:?}: {e}"))?),
                 _ => {
                     return Err(format!(
-                        "net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), ms, batch, cpuct, mix, vdepth, device, layouts)"
+                        "net: unknown parameter {k:?} (known: checkpoint, zoo, zoo_dir, sims (or nodes), ms, batch, cpuct, mix, vdepth, device, layouts)"
                     ))
                 }
             }
         }
-        let path = path.ok_or("net: needs checkpoint=PATH (a run directory, step-N.json or step-N.safetensors)")?;
+        if path.is_none() && zoo_name.is_none() {
+            return Err("net: needs checkpoint=PATH (a run directory, step-N.json or step-N.safetensors) or zoo=NAME (a published net)".into());
+        }
+        if path.is_some() && zoo_name.is_some() {
+            return Err("net: checkpoint= and zoo= exclude each other".into());
+        }
+        if zoo_dir.is_some() && zoo_name.is_none() {
+            return Err("net: zoo_dir= goes with zoo=NAME".into());
+        }
         if sims == Some(0) {
             return Err("net: sims must be positive".into());
         }
@@ -112,7 +129,18 @@ impl NetBot {
         }
         search.simulations = sims.unwrap_or(if ms.is_some() { u32::MAX } else { 64 });
         let dev = device.resolve().map_err(|e| format!("net: {e}"))?;
-        let (net, meta, json) = checkpoint::load(&path, dev, Expect::default()).map_err(|e| e.to_string())?;
+        let (net, meta, source) = match (path, zoo_name) {
+            (_, Some(q)) => {
+                let dir = zoo_dir.unwrap_or_else(zoo::default_dir);
+                let (net, e) = zoo::load(&dir, &q, dev, Expect::default()).map_err(|e| format!("net: zoo={q}: {e}"))?;
+                (net, e.meta.checkpoint, format!("zoo:{}", e.stem))
+            }
+            (path, None) => {
+                let path = path.unwrap_or_default();
+                let (net, meta, json) = checkpoint::load(&path, dev, Expect::default()).map_err(|e| e.to_string())?;
+                (net, meta, json.display().to_string())
+            }
+        };
         // The search the net was trained with: its leaf mixing, exploration and contempt, unless
         // the spec says otherwise.
         if let Some(trained) = meta.config.get("search").and_then(|v| serde_json::from_value::<SearchConfig>(v.clone()).ok()) {
@@ -134,7 +162,7 @@ impl NetBot {
         if let Some(d) = vdepth {
             search.value_depth = d;
         }
-        let mut name = format!("net:{}@{}", meta.variant, json.display());
+        let mut name = format!("net:{}@{source}", meta.variant);
         if let Some(n) = sims.or(ms.is_none().then_some(search.simulations)) {
             name += &format!(",sims={n}");
         }

@@ -1,11 +1,12 @@
 //! `anqi-torch`: the `anqi` command line linked with libtorch. `anqi` runs it, with the same
-//! arguments, for the commands that need torch (`doctor`, `train`, `selfplay`, `export`, and any
-//! command naming a `net:` bot); it runs every other command too, like `anqi`.
+//! arguments, for the commands that need torch (`doctor`, `train`, `selfplay`, `export`, `zoo`,
+//! and any command naming a `net:` bot); it runs every other command too, like `anqi`.
 //!
 //! The torch commands' arguments are `selfplay::cli`'s; their bodies are `farm::commands`.
 
 use clap::Parser;
-use farm::commands::{doctor, export, selfplay as worker, shards, train};
+use farm::commands::{doctor, export, selfplay as worker, shards, train, zoo};
+use selfplay::cli::zoo::Command as Zoo;
 use selfplay::cli::app::{self, Cli, Command};
 
 fn main() {
@@ -25,6 +26,7 @@ fn main() {
             no_progress: a.no_progress,
             bench: a.bench,
             bench_seconds: a.bench_seconds,
+            bench_train: a.bench_train,
         }),
         Command::Selfplay(a) => worker::run(worker::Options {
             config: a.config,
@@ -38,6 +40,8 @@ fn main() {
         }),
         Command::Export(a) => export::run(export::Options {
             checkpoint: a.checkpoint,
+            zoo: a.zoo,
+            zoo_dir: a.zoo_dir,
             out: a.out,
             python: a.python,
             no_torchscript: a.no_torchscript,
@@ -49,6 +53,17 @@ fn main() {
             set: a.set,
             run_dir: a.run_dir,
             json: a.json,
+        }),
+        Command::Zoo(c) => zoo::run(match c {
+            Zoo::Publish(a) => zoo::Options::Publish {
+                checkpoint: a.checkpoint,
+                name: a.name,
+                notes: a.notes,
+                command: a.command,
+                zoo_dir: a.dir.zoo_dir,
+            },
+            Zoo::List(a) => zoo::Options::List { zoo_dir: a.dir.zoo_dir, json: a.json },
+            Zoo::Verify(a) => zoo::Options::Verify { zoo_dir: a.zoo_dir },
         }),
         other => app::run(other),
     };

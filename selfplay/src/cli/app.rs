@@ -5,7 +5,7 @@
 
 use super::{
     actions, analyse, doctor, experiment, export, ladder, moves, perft, play, render, sample, selfplay, serve, shards, solve, tournament, train, uci,
-    variants, view,
+    variants, view, zoo,
 };
 use crate::bots::is_net_spec;
 use clap::{Parser, Subcommand};
@@ -19,8 +19,8 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// The commands. `Doctor`, `Train`, `Selfplay` and `Export` need libtorch, and so does any
-/// command whose bot specs name a `net:` bot.
+/// The commands. `Doctor`, `Train`, `Selfplay`, `Export`, `Shards` and `Zoo` need libtorch, and
+/// so does any command whose bot specs name a `net:` bot.
 #[derive(Subcommand)]
 pub enum Command {
     /// Count leaf nodes of the move tree (RULES.md §P); last line `nodes N`.
@@ -66,16 +66,21 @@ pub enum Command {
     Serve(serve::Args),
     /// Check a run's shards: each whole, no duplicated games, no gaps, the run's variant and net.
     Shards(shards::Args),
+    /// Published nets (models/zoo): publish a checkpoint, list, verify every hash.
+    #[command(subcommand)]
+    Zoo(zoo::Command),
 }
 
 impl Command {
-    /// Whether the command needs libtorch: `doctor`, `train`, `selfplay`, `export` and `shards`, and
-    /// `play`, `analyse`, `tournament` and `experiment draw-rates` when one of their bots is a
-    /// `net:` bot. A tournament file that cannot be read counts as torch-free (the command then
+    /// Whether the command needs libtorch: `doctor`, `train`, `selfplay`, `export`, `shards` and
+    /// `zoo`, and `play`, `analyse`, `tournament` and `experiment draw-rates` when one of their
+    /// bots is a `net:` bot. A tournament file that cannot be read counts as torch-free (the command then
     /// reports the problem itself).
     pub fn needs_torch(&self) -> bool {
         match self {
-            Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) | Command::Shards(_) => true,
+            Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) | Command::Shards(_) | Command::Zoo(_) => {
+                true
+            }
             Command::Play(a) => is_net_spec(&a.red) || is_net_spec(&a.black),
             Command::Analyse(a) => is_net_spec(&a.bot),
             Command::Serve(a) => a.bot_list().iter().any(|s| is_net_spec(s)),
@@ -123,7 +128,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Render(a) => render::run(a),
         Command::View(a) => view::run(a),
         Command::Serve(a) => serve::run(a),
-        Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) | Command::Shards(_) => {
+        Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) | Command::Shards(_) | Command::Zoo(_) => {
             anyhow::bail!("this command needs libtorch, which only the {} helper links", super::helper::HELPER)
         }
     }
@@ -171,6 +176,11 @@ mod tests {
             &["train", "--config", "configs/train/quick.toml"],
             &["selfplay", "--config", "c.toml", "--worker", "1"],
             &["export", "--checkpoint", "runs/x", "--out", "o"],
+            &["export", "--zoo", "surprise", "--out", "o"],
+            &["zoo", "list"],
+            &["zoo", "verify", "--zoo-dir", "z"],
+            &["zoo", "publish", "--checkpoint", "runs/x", "--name", "surprise", "--notes", "n.md"],
+            &["play", "--red", "net:zoo=surprise,ms=100"],
             &["play", "--red", "net:checkpoint=runs/x"],
             &["play", "--black", "net:runs/x,sims=8"],
             &["analyse", "--bot", "net:checkpoint=runs/x"],

@@ -1,4 +1,5 @@
-//! `anqi export --checkpoint PATH --out DIR`: a checkpoint as `model.safetensors` +
+//! `anqi export --checkpoint PATH --out DIR` (or `--zoo NAME` for a published net): a
+//! checkpoint as `model.safetensors` +
 //! `model.json`, plus a TorchScript module `model.pt` that Python's `torch.jit.load` runs, checked
 //! against this binary's outputs. The body is `farm::commands::export` (it needs libtorch, so the
 //! `anqi-torch` helper runs it).
@@ -12,8 +13,16 @@ use std::path::PathBuf;
 pub struct Args {
     /// Checkpoint: a run or checkpoint directory (its `latest`), `step-N.json` or
     /// `step-N.safetensors`.
+    #[arg(long, required_unless_present = "zoo", conflicts_with = "zoo")]
+    pub checkpoint: Option<PathBuf>,
+    /// A published net instead (`anqi zoo list`): its name (the newest of that name) or
+    /// `NAME-HASH12`.
     #[arg(long)]
-    pub checkpoint: PathBuf,
+    pub zoo: Option<String>,
+    /// Zoo directory for `--zoo` (default: `$ANQI_ZOO`, else `models/zoo` here, else the source
+    /// tree's).
+    #[arg(long, requires = "zoo")]
+    pub zoo_dir: Option<PathBuf>,
     /// Output directory.
     #[arg(long)]
     pub out: PathBuf,

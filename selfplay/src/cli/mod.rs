@@ -1,6 +1,6 @@
 //! One file per `anqi` subcommand. Each exposes an `Args` (clap) and, unless it needs libtorch,
 //! `run(args) -> anyhow::Result<()>`; [`app`] is the command line both binaries parse, and
-//! [`helper`] hands the torch commands (`doctor`, `train`, `selfplay`, `export`, `net:` bots) from
+//! [`helper`] hands the torch commands (`doctor`, `train`, `selfplay`, `export`, `zoo`, `net:` bots) from
 //! `anqi` to `anqi-torch`, which runs their bodies from `farm::commands`.
 
 pub mod actions;
@@ -27,3 +27,4 @@ pub mod uci;
 pub mod variant_arg;
 pub mod variants;
 pub mod view;
+pub mod zoo;

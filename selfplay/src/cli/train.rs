@@ -1,6 +1,7 @@
 //! `anqi train --config configs/train/<name>.toml`: self-play training with checkpoints, resume
-//! and a final evaluation; `--bench` measures the farm, the net and the trainer instead. The
-//! body is `farm::commands::train` (it needs libtorch, so the `anqi-torch` helper runs it).
+//! and a final evaluation; `--bench` measures the farm, the net and the trainer instead, and
+//! `--bench-train N` the training step alone. The body is `farm::commands::train` (it needs
+//! libtorch, so the `anqi-torch` helper runs it).
 
 use clap::Args as ClapArgs;
 use std::path::PathBuf;
@@ -27,4 +28,9 @@ pub struct Args {
     /// Seconds per measurement of `--bench`.
     #[arg(long, default_value_t = 10.0)]
     pub bench_seconds: f64,
+    /// Benchmark only the training step: this many timed optimiser steps of the configured net,
+    /// optimiser, batch size, threads and device on a synthetic batch (the shapes
+    /// `scripts/bench_train.py` uses); last line is JSON. `scripts/bench-train` runs it.
+    #[arg(long, value_name = "STEPS", conflicts_with = "bench")]
+    pub bench_train: Option<usize>,
 }

@@ -1,5 +1,5 @@
-//! `anqi export --checkpoint PATH --out DIR`: a checkpoint as `model.safetensors` +
-//! `model.json`, plus a TorchScript module `model.pt` that Python's `torch.jit.load` runs. The
+//! `anqi export --checkpoint PATH --out DIR` (or `--zoo NAME`, a published net, its hash
+//! checked): a checkpoint as `model.safetensors` + `model.json`, plus a TorchScript module `model.pt` that Python's `torch.jit.load` runs. The
 //! TorchScript is written by `anqi_net.py` (a copy of `scripts/export_torchscript.py`, which
 //! rebuilds the same architecture in PyTorch, loads the safetensors and scripts it), run with the
 //! project's `.venv` Python; it then reloads `model.pt` and checks that its outputs equal this
@@ -12,6 +12,7 @@ use engine::variant::View;
 use models::checkpoint::{self, Expect};
 use models::encoding::{self, OBS_LEN};
 use models::net::obs_tensor;
+use models::zoo;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::path::{Path, PathBuf};
@@ -25,8 +26,12 @@ pub const SCRIPT: &str = include_str!("../../../../scripts/export_torchscript.py
 #[derive(Clone, Debug)]
 pub struct Options {
     /// Checkpoint: a run or checkpoint directory (its `latest`), `step-N.json` or
-    /// `step-N.safetensors`.
-    pub checkpoint: PathBuf,
+    /// `step-N.safetensors`; or, when `zoo` is given, nothing.
+    pub checkpoint: Option<PathBuf>,
+    /// A published net (`models::zoo::resolve`'s query) instead of `checkpoint`.
+    pub zoo: Option<String>,
+    /// Zoo directory (default: `models::zoo::default_dir`).
+    pub zoo_dir: Option<PathBuf>,
     /// Output directory.
     pub out: PathBuf,
     /// Python with torch (default: see [`python`]).
@@ -57,10 +62,18 @@ pub fn python(explicit: Option<&Path>) -> PathBuf {
 /// Runs the command.
 ///
 /// # Errors
-/// The checkpoint fails to load, a file cannot be written, or the TorchScript export or its
-/// check fails.
+/// The checkpoint or published net fails to load, a file cannot be written, or the TorchScript
+/// export or its check fails.
 pub fn run(a: Options) -> anyhow::Result<()> {
-    let (net, meta, json) = checkpoint::load(&a.checkpoint, Device::Cpu, Expect::default())?;
+    let (net, meta, json) = match (&a.zoo, &a.checkpoint) {
+        (Some(q), None) => {
+            let dir = a.zoo_dir.clone().unwrap_or_else(zoo::default_dir);
+            let (net, e) = zoo::load(&dir, q, Device::Cpu, Expect::default())?;
+            (net, e.meta.checkpoint, e.json)
+        }
+        (None, Some(path)) => checkpoint::load(path, Device::Cpu, Expect::default())?,
+        _ => bail!("export needs either --checkpoint or --zoo"),
+    };
     std::fs::create_dir_all(&a.out).with_context(|| a.out.display().to_string())?;
     let src_dir = json.parent().unwrap_or(Path::new("."));
     let weights = std::fs::read(src_dir.join(&meta.weights_file)).with_context(|| meta.weights_file.clone())?;

@@ -1,5 +1,5 @@
 //! The bodies of the `anqi` commands that need libtorch: `train`, `selfplay`, `export`,
-//! `shards` and `doctor`. Their command-line arguments are declared by `selfplay::cli` (torch-free, so `anqi`
+//! `shards`, `zoo` and `doctor`. Their command-line arguments are declared by `selfplay::cli` (torch-free, so `anqi`
 //! can parse and list them); the `anqi-torch` helper binary maps those arguments onto the
 //! `Options` here and runs the command.
 
@@ -8,3 +8,4 @@ pub mod export;
 pub mod selfplay;
 pub mod shards;
 pub mod train;
+pub mod zoo;

@@ -1,6 +1,6 @@
 //! `anqi train --config configs/train/<name>.toml`: self-play training with checkpoints, resume
 //! and a final evaluation (see [`crate::run`]); `--bench` measures the farm, the net and the
-//! trainer instead.
+//! trainer instead, `--bench-train N` the training step alone.
 
 use crate::config::RunConfig;
 use std::io::IsTerminal;
@@ -21,6 +21,8 @@ pub struct Options {
     pub bench: bool,
     /// Seconds per measurement of `bench`.
     pub bench_seconds: f64,
+    /// Benchmark only the training step, this many steps ([`crate::bench::train_only`]).
+    pub bench_train: Option<usize>,
 }
 
 /// Loads the configuration with `--set` and `--run-dir` applied.
@@ -44,6 +46,10 @@ pub fn run(o: Options) -> anyhow::Result<()> {
     crate::run::reexec_with_short_openmp_spin();
     let cfg = load_config(&o.config, &o.set, o.run_dir.as_ref())?;
     let progress = !o.no_progress && std::io::stderr().is_terminal();
+    if let Some(steps) = o.bench_train {
+        crate::bench::train_only(&cfg, steps)?;
+        return Ok(());
+    }
     if o.bench {
         crate::bench::run(&cfg, o.bench_seconds)?;
         return Ok(());

@@ -1,0 +1,110 @@
+//! `anqi zoo publish|list|verify`: published nets (`models::zoo`, `models/zoo/README.md`).
+//! `publish` copies a checkpoint's weights into the zoo as `<name>-<hash12>.safetensors` with its
+//! metadata; `list` prints one line per published net; `verify` loads every one (size, SHA-256,
+//! checksum, encoding version, architecture) and fails if any does not.
+
+use anyhow::Context;
+use models::zoo::{self, PublishInfo, ZooEntry};
+use std::path::PathBuf;
+
+/// What `anqi zoo` was asked (`selfplay::cli::zoo::Command`).
+#[derive(Clone, Debug)]
+pub enum Options {
+    /// Publish a checkpoint.
+    Publish {
+        /// A run or checkpoint directory, `step-N.json` or `step-N.safetensors`.
+        checkpoint: PathBuf,
+        /// Name to publish under.
+        name: String,
+        /// File whose text is recorded as the measured results.
+        notes: Option<PathBuf>,
+        /// The training command (default: derived from the run's saved configuration).
+        command: Option<String>,
+        /// Zoo directory (default: [`zoo::default_dir`]).
+        zoo_dir: Option<PathBuf>,
+    },
+    /// List the published nets.
+    List {
+        /// Zoo directory (default: [`zoo::default_dir`]).
+        zoo_dir: Option<PathBuf>,
+        /// Print the metadata as a JSON array instead.
+        json: bool,
+    },
+    /// Load every published net and report.
+    Verify {
+        /// Zoo directory (default: [`zoo::default_dir`]).
+        zoo_dir: Option<PathBuf>,
+    },
+}
+
+/// One line about an entry: stem, variant, architecture, size, step, date and the first line of
+/// its results.
+pub fn describe(e: &ZooEntry) -> String {
+    let c = &e.meta.checkpoint;
+    let a = &c.architecture;
+    let bytes = std::fs::metadata(&e.weights).map(|m| m.len()).unwrap_or(0);
+    let first = e.meta.zoo.results.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    format!(
+        "{}  {}  {}x{} ({} parameters, {:.1} MB)  step {}  {}  {}",
+        e.stem,
+        c.variant,
+        a.blocks,
+        a.channels,
+        c.parameters,
+        bytes as f64 / 1e6,
+        c.step,
+        e.meta.zoo.created,
+        first
+    )
+}
+
+/// Runs the command.
+///
+/// # Errors
+/// The zoo's (a bad name, a checkpoint that does not load, an oversized net, a bad entry), an
+/// unreadable notes file, or any net failing `verify`.
+pub fn run(o: Options) -> anyhow::Result<()> {
+    match o {
+        Options::Publish { checkpoint, name, notes, command, zoo_dir } => {
+            let dir = zoo_dir.unwrap_or_else(zoo::default_dir);
+            let results = match notes {
+                Some(f) => std::fs::read_to_string(&f).with_context(|| f.display().to_string())?,
+                None => String::new(),
+            };
+            let e = zoo::publish(&checkpoint, &dir, &name, PublishInfo { results, command, created_unix: None })?;
+            println!("published {} and {}", e.weights.display(), e.json.display());
+            println!("{}", describe(&e));
+            println!("play it as net:zoo={name} (or net:zoo={})", e.stem);
+        }
+        Options::List { zoo_dir, json } => {
+            let dir = zoo_dir.unwrap_or_else(zoo::default_dir);
+            let all = zoo::list(&dir)?;
+            if json {
+                let metas: Vec<_> = all.iter().map(|e| &e.meta).collect();
+                println!("{}", serde_json::to_string_pretty(&metas)?);
+            } else {
+                for e in &all {
+                    println!("{}", describe(e));
+                }
+                println!("{} published nets in {}", all.len(), dir.display());
+            }
+        }
+        Options::Verify { zoo_dir } => {
+            let dir = zoo_dir.unwrap_or_else(zoo::default_dir);
+            let report = zoo::verify(&dir)?;
+            let mut bad = 0;
+            for (e, r) in &report {
+                match r {
+                    Ok(()) => println!("ok      {} (sha256 {})", e.stem, e.meta.checkpoint.weights_sha256.as_deref().unwrap_or("")),
+                    Err(err) => {
+                        bad += 1;
+                        println!("FAILED  {}: {err}", e.stem);
+                    }
+                }
+            }
+            anyhow::ensure!(bad == 0, "{bad} of {} published nets in {} failed to verify", report.len(), dir.display());
+            println!("{} published nets in {}: all verified", report.len(), dir.display());
+        }
+    }
+    Ok(())
+}
