@@ -4,6 +4,8 @@
 //! for that many milliseconds of wall clock per decision (then `sims` is a cap, unlimited unless
 //! given), which is how a tournament's `ms=` budget plays it at equal time against the classical
 //! bots; `batch` leaves go to the net per call (virtual loss, [`SearchConfig::batch`]).
+//! `reuse=0` searches every decision afresh instead of keeping the subtree of the line played
+//! since the bot's last decision ([`SearchConfig::reuse_tree`], on by default).
 //! `layouts=PATH` reads a solved Surprise layout mixture (the saved output of `anqi solve
 //! layouts`, [`LayoutMixture`]) for its secret layout choice; without it, set-up decisions are
 //! drawn from the net's policy over the set-up actions (`search/setup.rs`).
@@ -36,12 +38,19 @@ pub struct NetBot {
     rng: Pcg64Mcg,
     name: String,
     evals: u64,
+    /// The last decision's search, kept for the next ([`Search::reuse`]).
+    last: Option<Search>,
+    /// Decisions searched, and the sum of their roots' final visits.
+    decisions: u64,
+    root_visits: u64,
+    /// Decisions whose root was taken over from the previous tree.
+    reused: u64,
 }
 
 impl NetBot {
     /// A bot playing `net` with `search` (no root noise, most visited action).
     pub fn new(net: Net, search: SearchConfig, seed: u64, name: String) -> NetBot {
-        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0 }
+        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0, last: None, decisions: 0, root_visits: 0, reused: 0 }
     }
 
     /// Searches each decision for `movetime` of wall clock (the simulation count becomes a cap).
@@ -61,9 +70,25 @@ impl NetBot {
         self.evals
     }
 
-    /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,device=D,layouts=PATH` (a bare
-    /// part is the checkpoint). Without `ms`, `sims` defaults to 64; with `ms` it is a cap, unlimited unless
-    /// given. `batch` defaults to [`DEFAULT_BATCH`].
+    /// Decisions made so far.
+    pub fn decisions(&self) -> u64 {
+        self.decisions
+    }
+
+    /// Decisions whose search took over the previous decision's tree ([`Search::reuse`]).
+    pub fn reused_decisions(&self) -> u64 {
+        self.reused
+    }
+
+    /// The sum over the decisions so far of the root's visits when the move was chosen (with
+    /// tree reuse, visits kept from the previous decision included).
+    pub fn root_visits(&self) -> u64 {
+        self.root_visits
+    }
+
+    /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,device=D,layouts=PATH,reuse=0|1`
+    /// (a bare part is the checkpoint). Without `ms`, `sims` defaults to 64; with `ms` it is a cap,
+    /// unlimited unless given. `batch` defaults to [`DEFAULT_BATCH`], `reuse` to 1 (keep the tree).
     ///
     /// # Errors
     /// An unknown or malformed parameter (named in the text), a missing checkpoint, or a
@@ -86,10 +111,17 @@ impl NetBot {
                 "batch" => search.batch = v.parse().map_err(|_| num("a count"))?,
                 "cpuct" => search.c_puct = v.parse().map_err(|_| num("a number"))?,
                 "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
+                "reuse" => {
+                    search.reuse_tree = match v {
+                        "1" | "true" | "on" => true,
+                        "0" | "false" | "off" => false,
+                        _ => return Err(num("0 or 1")),
+                    }
+                }
                 "layouts" => layouts = Some(LayoutMixture::load(std::path::Path::new(v)).map_err(|e| format!("net: layouts={v:?}: {e}"))?),
                 _ => {
                     return Err(format!(
-                        "net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), ms, batch, cpuct, device, layouts)"
+                        "net: unknown parameter {k:?} (known: checkpoint, sims (or nodes), ms, batch, cpuct, device, layouts, reuse)"
                     ))
                 }
             }
@@ -118,6 +150,9 @@ impl NetBot {
         if layouts.is_some() {
             name += ",layouts";
         }
+        if !search.reuse_tree {
+            name += ",reuse=0";
+        }
         Ok(NetBot::new(net, search, seed, name).with_movetime(ms.map(Duration::from_millis)).with_layouts(layouts))
     }
 }
@@ -128,7 +163,9 @@ impl Bot for NetBot {
     }
 
     fn choose(&mut self, d: &Decision) -> Action {
-        let mut s = Search::new(d.view(), d.legal_actions(), &self.search, false, d.record());
+        // The tree of the last decision, if the record since leads into it (Search::reuse).
+        let prev = self.last.take();
+        let mut s = Search::reuse(prev, d.view(), d.legal_actions(), &self.search, false, d.record(), &mut self.rng);
         s.set_deadline(self.movetime.map(|t| Instant::now() + t));
         s.set_layout_mixture(self.layouts.as_ref());
         while s.advance(&mut self.rng) {
@@ -139,7 +176,14 @@ impl Bot for NetBot {
                 s.deliver(i, &priors, ev.value(i), &mut self.rng);
             }
         }
-        s.choose(0.0, &mut self.rng)
+        let a = s.choose(0.0, &mut self.rng);
+        self.decisions += 1;
+        self.root_visits += u64::from(s.root_visits());
+        self.reused += u64::from(s.is_reused());
+        if self.search.reuse_tree {
+            self.last = Some(s);
+        }
+        a
     }
 }
 
