@@ -166,6 +166,26 @@ fn a_line_not_in_the_tree_starts_afresh() {
     play(&mut g, b, None);
     assert_eq!(reuse(red, &g, &cfg, g.record(), &mut rng), (false, fresh_visits), "untried root move");
 
+    // A search abandoned with requests undelivered (their virtual losses still on its edges).
+    let g0 = start();
+    let s0 = g0.state();
+    let mut red = Search::reuse(None, View::new(s0, Color::Red), s0.legal_actions(), &cfg, false, g0.record(), &mut rng);
+    while red.advance(&mut rng) && red.simulations() < 150 {
+        for i in 0..red.requests() {
+            let (obs, slots) = red.request(i);
+            let (p, v) = hashed_eval(obs, slots);
+            red.deliver(i, &p, v, &mut rng);
+        }
+    }
+    assert!(red.requests() > 0, "abandoned with requests");
+    let a = red.choose(0.0, &mut rng);
+    let mut g = g0;
+    play(&mut g, a, None);
+    let h1 = last_hash(&g);
+    let (_, b, _) = best_reply(&red, &g, a, h1).expect("a reply in the tree");
+    play(&mut g, b, None);
+    assert_eq!(reuse(red, &g, &cfg, g.record(), &mut rng), (false, fresh_visits), "abandoned search");
+
     // The main line, but reuse switched off, or a record that does not extend the tree's (another
     // game, an undone move), or no new ply.
     for case in ["off", "other record", "no new ply"] {

@@ -49,7 +49,8 @@ impl Search {
     ) -> Search {
         let mut fresh = Search::new(view, actions, cfg, noise, history);
         let Some(prev) = prev else { return fresh };
-        if !cfg.reuse_tree || fresh.setup || prev.setup {
+        // A search left with requests undelivered still carries their virtual losses.
+        if !cfg.reuse_tree || fresh.setup || prev.setup || prev.pending.iter().any(|p| !p.done) {
             return fresh;
         }
         let Some(root) = prev.line_node(history) else { return fresh };
