@@ -205,6 +205,32 @@ fn a_line_not_in_the_tree_starts_afresh() {
     }
 }
 
+#[test]
+fn a_win_at_a_reused_root_is_played_on_a_fresh_root() {
+    // Two chariots against a bare general: after Ra0-a8 (quiet) and the general's step along
+    // the back rank, Ri0-i9 mates. The first search holds that line; at the next decision the
+    // root's win check plays the mate on a root of its own (the kept visits would outvote it).
+    let v = variant("xiangqi");
+    let s = engine::variant::fen::parse(v, "4k4/9/9/9/9/9/9/9/9/R2K4R w - - 0 1").expect("fen");
+    let mut g = VariantGame::new(s);
+    let cfg = config(2000, 8);
+    let mut rng = Pcg64Mcg::seed_from_u64(6);
+    let red = search(None, &g, &cfg, false, &mut rng);
+    let a = engine::variant::notation::parse_action(g.state(), "a0a8").expect("a0a8");
+    play(&mut g, a, None);
+    let h1 = last_hash(&g);
+    let (old, b, _) = best_reply(&red, &g, a, h1).expect("a reply in the tree");
+    assert!(old > 0);
+    play(&mut g, b, None);
+    let st = g.state();
+    let mut next = Search::reuse(Some(red), View::new(st, Color::Red), st.legal_actions(), &cfg, false, g.record(), &mut rng);
+    assert!(next.is_reused() && next.reused_visits() == old);
+    finish(&mut next, &mut rng);
+    let m = next.choose(0.0, &mut rng);
+    assert!(st.child(m).legal_actions().is_empty(), "not a mate: {m:?}");
+    assert!(!next.is_reused() && next.reused_visits() == 0 && next.root_visits() == 1);
+}
+
 /// The two most visited outcome children of `srch`'s most visited root move with several.
 fn split_move(srch: &Search) -> Option<(Action, u64, u64)> {
     let mut moves = srch.visits();
