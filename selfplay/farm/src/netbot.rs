@@ -43,14 +43,15 @@ pub struct NetBot {
     /// Decisions searched, and the sum of their roots' final visits.
     decisions: u64,
     root_visits: u64,
-    /// Decisions whose root was taken over from the previous tree.
+    /// Decisions whose root was taken over from the previous tree, and the visits they kept.
     reused: u64,
+    reused_visits: u64,
 }
 
 impl NetBot {
     /// A bot playing `net` with `search` (no root noise, most visited action).
     pub fn new(net: Net, search: SearchConfig, seed: u64, name: String) -> NetBot {
-        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0, last: None, decisions: 0, root_visits: 0, reused: 0 }
+        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0, last: None, decisions: 0, root_visits: 0, reused: 0, reused_visits: 0 }
     }
 
     /// Searches each decision for `movetime` of wall clock (the simulation count becomes a cap).
@@ -78,6 +79,12 @@ impl NetBot {
     /// Decisions whose search took over the previous decision's tree ([`Search::reuse`]).
     pub fn reused_decisions(&self) -> u64 {
         self.reused
+    }
+
+    /// The sum over the decisions so far of the visits their roots kept from the previous tree
+    /// (included in [`NetBot::root_visits`]).
+    pub fn reused_visits(&self) -> u64 {
+        self.reused_visits
     }
 
     /// The sum over the decisions so far of the root's visits when the move was chosen (with
@@ -180,6 +187,7 @@ impl Bot for NetBot {
         self.decisions += 1;
         self.root_visits += u64::from(s.root_visits());
         self.reused += u64::from(s.is_reused());
+        self.reused_visits += u64::from(s.reused_visits());
         if self.search.reuse_tree {
             self.last = Some(s);
         }
