@@ -165,6 +165,9 @@ pub struct GameResult {
     pub samples: Vec<Sample>,
     /// Net evaluations used.
     pub evals: u64,
+    /// Net players' decisions whose search took over the player's previous tree
+    /// ([`SearchConfig::reuse_tree`]).
+    pub reused_roots: u32,
 }
 
 /// Counters of a [`play`] call.
@@ -194,10 +197,14 @@ struct Slot {
     game: VariantGame,
     rng: Pcg64Mcg,
     search: Option<Search>,
+    /// Each net player's last search, by colour index, kept for its next decision
+    /// ([`SearchConfig::reuse_tree`]).
+    trees: [Option<Search>; 2],
     /// The net's answers to the search's requests, in request order.
     results: Vec<(Vec<f32>, f32)>,
     records: Vec<Record>,
     evals: u64,
+    reused_roots: u32,
     /// Set-up actions played (not counted as plies of the game).
     setup_plies: u32,
     /// The classical bots of [`Player::Bot`] players, by colour index, built on first use.
@@ -231,7 +238,7 @@ impl Slot {
         let rng = Pcg64Mcg::seed_from_u64(job.seed);
         // The players make the set-up decisions (secret layouts, owner's-choice arrangements).
         let game = VariantGame::new(State::new_game(variant));
-        Slot { job, game, rng, search: None, results: Vec::new(), records: Vec::new(), evals: 0, setup_plies: 0, bots: [None, None] }
+        Slot { job, game, rng, search: None, trees: [None, None], results: Vec::new(), records: Vec::new(), evals: 0, reused_roots: 0, setup_plies: 0, bots: [None, None] }
     }
 
     fn player(&self, c: Color) -> &Player {
@@ -325,7 +332,11 @@ impl Slot {
                 Player::Net { net, search } => {
                     if self.search.is_none() {
                         let view = View::new(state, me);
-                        self.search = Some(Search::new(view, state.legal_actions(), &search, self.job.noise, self.game.record()));
+                        // The player's tree from its last decision, if the line since is in it.
+                        let prev = self.trees[me.index()].take();
+                        let s = Search::reuse(prev, view, state.legal_actions(), &search, self.job.noise, self.game.record(), &mut self.rng);
+                        self.reused_roots += u32::from(s.is_reused());
+                        self.search = Some(s);
                     }
                     let s = self.search.as_mut().expect("search");
                     for (i, (priors, value)) in self.results.drain(..).enumerate() {
@@ -337,7 +348,9 @@ impl Slot {
                     let temp = if plies < self.job.temperature_plies { self.job.temperature } else { 0.0 };
                     let action = s.choose(temp, &mut self.rng);
                     // A set-up choice is drawn from the net's own priors (search/setup.rs): no
-                    // search improves on them, so it is no training target.
+                    // search improves on them, so it is no training target. With a reused tree
+                    // the policy target is the reused root's visit distribution, earlier visits
+                    // included.
                     if self.job.record && !s.is_setup() {
                         let visits = s.visits();
                         let total: u32 = visits.iter().map(|v| v.2).sum::<u32>().max(1);
@@ -350,7 +363,10 @@ impl Slot {
                             q: s.root_value().clamp(-1.0, 1.0),
                         });
                     }
-                    self.search = None;
+                    let done = self.search.take();
+                    if search.reuse_tree {
+                        self.trees[me.index()] = done;
+                    }
                     self.play(action);
                 }
             }
@@ -387,6 +403,7 @@ impl Slot {
             adjudicated,
             samples,
             evals: self.evals,
+            reused_roots: self.reused_roots,
         }
     }
 }

@@ -9,6 +9,8 @@
 //! per call (virtual loss, [`SearchConfig::batch`]).
 //! `mix`/`vdepth` set the leaf value mixing ([`SearchConfig::value_mix`]; default: the
 //! checkpoint's training search). `layouts=PATH` reads a solved Surprise layout mixture (the saved output of `anqi solve
+//! `reuse=0` searches every decision afresh instead of keeping the subtree of the line played
+//! since the bot's last decision ([`SearchConfig::reuse_tree`], on by default).
 //! layouts`, [`LayoutMixture`]) for its secret layout choice; without it, set-up decisions are
 //! drawn from the net's policy over the set-up actions (`search/setup.rs`).
 //! It lives here, with torch, rather than in `selfplay::bots`: the `anqi-torch` helper registers
@@ -41,12 +43,20 @@ pub struct NetBot {
     rng: Pcg64Mcg,
     name: String,
     evals: u64,
+    /// The last decision's search, kept for the next ([`Search::reuse`]).
+    last: Option<Search>,
+    /// Decisions searched, and the sum of their roots' final visits.
+    decisions: u64,
+    root_visits: u64,
+    /// Decisions whose root was taken over from the previous tree, and the visits they kept.
+    reused: u64,
+    reused_visits: u64,
 }
 
 impl NetBot {
     /// A bot playing `net` with `search` (no root noise, most visited action).
     pub fn new(net: Net, search: SearchConfig, seed: u64, name: String) -> NetBot {
-        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0 }
+        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0, last: None, decisions: 0, root_visits: 0, reused: 0, reused_visits: 0 }
     }
 
     /// Searches each decision for `movetime` of wall clock (the simulation count becomes a cap).
@@ -66,12 +76,34 @@ impl NetBot {
         self.evals
     }
 
+    /// Decisions made so far.
+    pub fn decisions(&self) -> u64 {
+        self.decisions
+    }
+
+    /// Decisions whose search took over the previous decision's tree ([`Search::reuse`]).
+    pub fn reused_decisions(&self) -> u64 {
+        self.reused
+    }
+
+    /// The sum over the decisions so far of the visits their roots kept from the previous tree
+    /// (included in [`NetBot::root_visits`]).
+    pub fn reused_visits(&self) -> u64 {
+        self.reused_visits
+    }
+
+    /// The sum over the decisions so far of the root's visits when the move was chosen (with
+    /// tree reuse, visits kept from the previous decision included).
+    pub fn root_visits(&self) -> u64 {
+        self.root_visits
+    }
+
     /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,mix=X,vdepth=N,device=D,layouts=PATH`
     /// (a bare part is the checkpoint), or `zoo=NAME[,zoo_dir=DIR]` (a published net) in place of
     /// `checkpoint=`. The exploration constant, draw contempt and leaf value
     /// mixing ([`SearchConfig::value_mix`], `mix`/`vdepth`) default to the checkpoint's training
     /// search. Without `ms`, `sims` defaults to 64; with `ms` it is a cap, unlimited unless
-    /// given. `batch` defaults to [`DEFAULT_BATCH`].
+    /// given. `batch` defaults to [`DEFAULT_BATCH`], `reuse` to 1 (keep the tree between decisions).
     ///
     /// # Errors
     /// An unknown or malformed parameter (named in the text), a missing checkpoint, or a
@@ -101,10 +133,17 @@ impl NetBot {
                 "mix" => mix = Some(v.parse().map_err(|_| num("a number"))?),
                 "vdepth" => vdepth = Some(v.parse().map_err(|_| num("a count of plies"))?),
                 "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
+                "reuse" => {
+                    search.reuse_tree = match v {
+                        "1" | "true" | "on" => true,
+                        "0" | "false" | "off" => false,
+                        _ => return Err(num("0 or 1")),
+                    }
+                }
                 "layouts" => layouts = Some(LayoutMixture::load(std::path::Path::new(v)).map_err(|e| format!("net: layouts={v:?}: {e}"))?),
                 _ => {
                     return Err(format!(
-                        "net: unknown parameter {k:?} (known: checkpoint, zoo, zoo_dir, sims (or nodes), ms, batch, cpuct, mix, vdepth, device, layouts)"
+                        "net: unknown parameter {k:?} (known: checkpoint, zoo, zoo_dir, sims (or nodes), ms, batch, cpuct, mix, vdepth, device, layouts, reuse)"
                     ))
                 }
             }
@@ -176,6 +215,9 @@ impl NetBot {
         if layouts.is_some() {
             name += ",layouts";
         }
+        if !search.reuse_tree {
+            name += ",reuse=0";
+        }
         Ok(NetBot::new(net, search, seed, name).with_movetime(ms.map(Duration::from_millis)).with_layouts(layouts))
     }
 }
@@ -186,7 +228,9 @@ impl Bot for NetBot {
     }
 
     fn choose(&mut self, d: &Decision) -> Action {
-        let mut s = Search::new(d.view(), d.legal_actions(), &self.search, false, d.record());
+        // The tree of the last decision, if the record since leads into it (Search::reuse).
+        let prev = self.last.take();
+        let mut s = Search::reuse(prev, d.view(), d.legal_actions(), &self.search, false, d.record(), &mut self.rng);
         s.set_deadline(self.movetime.map(|t| Instant::now() + t));
         s.set_layout_mixture(self.layouts.as_ref());
         while s.advance(&mut self.rng) {
@@ -197,7 +241,15 @@ impl Bot for NetBot {
                 s.deliver(i, &priors, ev.value(i), &mut self.rng);
             }
         }
-        s.choose(0.0, &mut self.rng)
+        let a = s.choose(0.0, &mut self.rng);
+        self.decisions += 1;
+        self.root_visits += u64::from(s.root_visits());
+        self.reused += u64::from(s.is_reused());
+        self.reused_visits += u64::from(s.reused_visits());
+        if self.search.reuse_tree {
+            self.last = Some(s);
+        }
+        a
     }
 }
 

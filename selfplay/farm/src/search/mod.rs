@@ -19,7 +19,13 @@
 //! game's public record and the simulated line are judged by the engine's rule code
 //! ([`engine::repetition::in_search`]: a draw, worth the draw value, or a loss for the side that
 //! checked or chased perpetually, RULES.md §X6); every other end rule is seen too.
+//!
+//! A player's tree outlives its decision ([`Search::reuse`], [`SearchConfig::reuse_tree`]): the
+//! node the public record leads to after the player's move and the opponent's reply becomes the
+//! next root, visits and values kept, when the player's information set there is the one the tree
+//! searched (`reuse.rs`).
 
+mod reuse;
 mod root;
 mod setup;
 mod tree;
@@ -34,6 +40,7 @@ use rand::Rng;
 use std::time::Instant;
 pub use root::terminal_value;
 use serde::{Deserialize, Serialize};
+pub use reuse::REUSE_CHECK_SAMPLES;
 pub use setup::{is_setup, LayoutMixture, MixtureError};
 pub use tree::OutcomeChild;
 use tree::{Edge, Node};
@@ -110,6 +117,17 @@ pub struct SearchConfig {
     /// Centipawns of the search value that map to `tanh(1)` (600: a horse ahead is worth 0.52).
     #[serde(default = "default_value_scale")]
     pub value_scale_cp: f32,
+    /// Keep the tree between a player's decisions ([`Search::reuse`]): the node reached by the
+    /// public record since the last decision (the player's move, the opponent's reply and the
+    /// public outcomes between) becomes the new root with its visits and values, when it is in
+    /// the tree and the player's information set there is the one the tree searched; else the
+    /// search starts afresh. [`SearchConfig::simulations`] then counts the new simulations, so a
+    /// reused root ends with more visits than a fresh one. In self-play each game keeps one tree
+    /// per net player, and the policy target is the visit distribution of the (reused) root,
+    /// earlier visits included (as AlphaZero and KataGo keep them); root noise is drawn afresh
+    /// onto a reused root's priors. On by default.
+    #[serde(default = "default_true")]
+    pub reuse_tree: bool,
 }
 
 fn default_value_scale() -> f32 {
@@ -156,6 +174,7 @@ impl SearchConfig {
             value_mix: 0.0,
             value_depth: 0,
             value_scale_cp: default_value_scale(),
+            reuse_tree: true,
         }
     }
 }
@@ -217,6 +236,14 @@ pub struct Search {
     setup_weights: Option<Vec<f64>>,
     /// The leaf searcher of [`SearchConfig::value_mix`], made on first use.
     tactics: Option<Expectimax>,
+    /// Entries of `line` that are the game's record (`history` of [`Search::new`]).
+    record_len: usize,
+    /// The root checks (win, mate in two, loss) have run.
+    root_checked: bool,
+    /// Root visits kept from the previous decision's tree ([`Search::reuse`]; 0 when fresh).
+    reused: u32,
+    /// The root was taken over from the previous decision's tree.
+    reused_tree: bool,
 }
 
 /// Samples a chance outcome by its probability.
@@ -274,6 +301,10 @@ impl Search {
             setup_weights: None,
             tactics: None,
             root_actions: actions,
+            record_len: history.len(),
+            root_checked: false,
+            reused: 0,
+            reused_tree: false,
         }
     }
 
@@ -298,9 +329,21 @@ impl Search {
         &self.root_slots
     }
 
-    /// Simulations done.
+    /// Simulations done in this search (a reused tree's earlier ones not counted).
     pub fn simulations(&self) -> u32 {
         self.sims
+    }
+
+    /// Visits of the root's edges: this search's simulations (less the root's own evaluation,
+    /// which has no edge) plus those kept from a reused tree ([`Search::reused_visits`]).
+    pub fn root_visits(&self) -> u32 {
+        self.nodes[0].edges.iter().map(|e| e.n).sum()
+    }
+
+    /// Root visits kept from the previous decision's tree ([`Search::reuse`]); 0 when this search
+    /// started afresh.
+    pub fn reused_visits(&self) -> u32 {
+        self.reused
     }
 
     /// Runs simulations until the net must evaluate positions (returns true; see
@@ -317,8 +360,8 @@ impl Search {
         self.slots.clear();
         if self.root_actions.len() == 1 {
             // A forced move needs no search.
+            self.encode_root();
             if !self.nodes[0].expanded {
-                self.encode_root();
                 self.expand(0, self.view.player(), 0.0, &[1.0], self.root_actions.clone());
                 self.nodes[0].edges[0].n = 1;
             }
@@ -327,11 +370,14 @@ impl Search {
         if self.setup && (self.setup_weights.is_some() || self.nodes[0].expanded) {
             return false; // a set-up choice needs at most the root's priors
         }
-        if !self.nodes[0].expanded {
+        if !self.root_checked {
+            // Once per decision, on a fresh root and on a reused one alike.
+            self.root_checked = true;
             self.encode_root();
             if self.cfg.root_win_check && !self.setup {
                 let win = self.immediate_win(rng).or_else(|| if self.cfg.root_mate_in_two { self.mate_in_two(rng) } else { None });
                 if let Some(i) = win {
+                    self.clear_tree();
                     let n = self.root_actions.len();
                     self.expand(0, self.view.player(), 1.0, &vec![1.0 / n as f32; n], self.root_actions.clone());
                     let slot = self.root_slots[i];
@@ -350,6 +396,8 @@ impl Search {
                     self.root_banned = banned;
                 }
             }
+        }
+        if !self.nodes[0].expanded {
             self.obs.clear();
             self.obs.extend_from_slice(&self.root_obs);
             self.slots.push(self.root_slots.clone());
