@@ -41,7 +41,7 @@ fn publish_list_and_verify() {
     let run = tmp.path().join("run");
     tiny_run(&run);
     let notes = tmp.path().join("notes.md");
-    fs::write(&notes, "vs random: 3/4\n").expect("notes");
+    fs::write(&notes, format!("vs random: 3/4 {}\nsecond line\n", "x".repeat(200))).expect("notes");
     let (z, r, n) = (tmp.path().join("zoo"), run.display().to_string(), notes.display().to_string());
     let zd = z.display().to_string();
 
@@ -56,6 +56,8 @@ fn publish_list_and_verify() {
     assert!(json.contains("\"training_command\": \"anqi train --config c.toml\"") && json.contains("vs random: 3/4"), "{json}");
     let list = ok(&["zoo", "list", "--zoo-dir", &zd]);
     assert!(list.contains(&stem) && list.contains("xiangqi") && list.contains("1x8") && list.contains("vs random: 3/4"), "{list}");
+    // Only the start of the results' first line.
+    assert!(list.contains(&format!("vs random: 3/4 {}…", "x".repeat(85))) && !list.contains("second line"), "{list}");
     assert!(ok(&["zoo", "verify", "--zoo-dir", &zd]).contains("all verified"));
 
     // A tampered net fails verify, naming it.

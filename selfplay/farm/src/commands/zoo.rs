@@ -37,13 +37,20 @@ pub enum Options {
     },
 }
 
-/// One line about an entry: stem, variant, architecture, size, step, date and the first line of
-/// its results.
+/// Characters of an entry's results that `list` shows.
+pub const RESULTS_SHOWN: usize = 100;
+
+/// One line about an entry: stem, variant, architecture, size, step, date and the start of the
+/// first line of its results (at most [`RESULTS_SHOWN`] characters, then `…`).
 pub fn describe(e: &ZooEntry) -> String {
     let c = &e.meta.checkpoint;
     let a = &c.architecture;
     let bytes = std::fs::metadata(&e.weights).map(|m| m.len()).unwrap_or(0);
-    let first = e.meta.zoo.results.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let line = e.meta.zoo.results.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let mut first: String = line.chars().take(RESULTS_SHOWN).collect();
+    if line.chars().count() > RESULTS_SHOWN {
+        first.push('…');
+    }
     format!(
         "{}  {}  {}x{} ({} parameters, {:.1} MB)  step {}  {}  {}",
         e.stem,
