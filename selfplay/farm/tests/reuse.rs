@@ -125,6 +125,37 @@ fn a_reused_root_keeps_the_child_s_visits() {
 }
 
 #[test]
+fn a_reused_root_gets_fresh_noise() {
+    let v = variant("xiangqi");
+    let mut cfg = config(300, 4);
+    cfg.dirichlet_fraction = 0.25;
+    let mut priors = Vec::new();
+    for noise in [false, true, true] {
+        // The same tree each time (same seed, no noise in the first search).
+        let mut rng = Pcg64Mcg::seed_from_u64(8);
+        let mut g = VariantGame::new(State::start(v, None).expect("start"));
+        let red = search(None, &g, &cfg, false, &mut rng);
+        let a = red.choose(0.0, &mut rng);
+        play(&mut g, a, None);
+        let h1 = last_hash(&g);
+        let (_, b, _) = best_reply(&red, &g, a, h1).expect("a reply in the tree");
+        play(&mut g, b, None);
+        let s = g.state();
+        let mut next = Search::reuse(Some(red), View::new(s, Color::Red), s.legal_actions(), &cfg, noise, g.record(), &mut rng);
+        assert!(next.is_reused());
+        let p = next.root_priors();
+        let sum: f32 = p.iter().map(|x| x.1).sum();
+        assert!((sum - 1.0).abs() < 1e-3, "priors sum to {sum}");
+        priors.push(p);
+        finish(&mut next, &mut rng);
+        assert_eq!(next.root_priors(), priors[priors.len() - 1], "noise is drawn once, at the reuse");
+    }
+    assert_ne!(priors[0], priors[1], "no noise on the reused root");
+    // The same random stream draws the same noise.
+    assert_eq!(priors[1], priors[2]);
+}
+
+#[test]
 fn a_line_not_in_the_tree_starts_afresh() {
     let v = variant("xiangqi");
     let cfg = config(200, 4);

@@ -71,6 +71,12 @@ impl Search {
         self.reused_tree
     }
 
+    /// The root's actions with their priors (after the policy temperature, and the root noise
+    /// where it applies), in slot order.
+    pub fn root_priors(&self) -> Vec<(Action, f32)> {
+        self.nodes[0].edges.iter().map(|e| (e.action, e.prior)).collect()
+    }
+
     /// The visits (over its edges) of the node reached from the root by `line`: each action
     /// followed by the public observation after it ([`public_hash`] of the state after the action
     /// and its chance outcome, as a record names it); `None` when the line leaves the tree.
