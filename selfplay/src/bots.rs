@@ -46,6 +46,28 @@ pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
     }
 }
 
+/// [`from_spec`] for a game of `variant` (its preset name): a bot trained for another variant
+/// ([`Bot::trained_for`], a `net:` checkpoint of another game) is refused.
+///
+/// # Errors
+/// As [`from_spec`]; a trained bot of another variant, naming both.
+pub fn for_variant(spec: &str, seed: u64, variant: &str) -> Result<Box<dyn Bot>, String> {
+    let bot = from_spec(spec, seed)?;
+    check_variant(bot.as_ref(), variant)?;
+    Ok(bot)
+}
+
+/// Refuses `bot` for a game of `variant` when it was trained for another ([`Bot::trained_for`]).
+///
+/// # Errors
+/// Text naming the bot, the variant it was trained for and `variant`.
+pub fn check_variant(bot: &dyn Bot, variant: &str) -> Result<(), String> {
+    match bot.trained_for() {
+        Some(t) if t != variant => Err(format!("{} was trained for variant {t:?}, not {variant:?}; its net cannot play this game", bot.name())),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -65,5 +87,26 @@ mod tests {
         let e = from_spec("net:checkpoint=nowhere", 1).err().unwrap_or_default();
         assert!(e.contains("anqi-torch"), "{e}");
         assert!(from_spec("greedy", 1).is_ok());
+    }
+
+    struct Trained;
+    impl Bot for Trained {
+        fn name(&self) -> String {
+            "trained".into()
+        }
+        fn choose(&mut self, d: &engine::search::Decision) -> engine::variant::Action {
+            d.legal_actions()[0]
+        }
+        fn trained_for(&self) -> Option<String> {
+            Some("surprise".into())
+        }
+    }
+
+    #[test]
+    fn a_trained_bot_is_refused_in_another_variant() {
+        assert!(check_variant(&Trained, "surprise").is_ok());
+        let e = check_variant(&Trained, "jieqi").err().unwrap_or_default();
+        assert!(e.contains("\"surprise\"") && e.contains("\"jieqi\""), "{e}");
+        assert!(for_variant("greedy", 1, "jieqi").is_ok());
     }
 }

@@ -85,6 +85,13 @@ pub trait Bot: Send {
         let stat = ActionStat { action: a, share: 1.0, score: 0.0, visits: 1 };
         Analysis::from_stats(&d.legal_actions(), vec![stat], Rank::Share, "-", 1, "decisions", 0, start)
     }
+    /// The variant (its RULES.md preset name, as `anqi variants` lists it) this bot was trained
+    /// for, when it plays only that one: a trained net's input planes and policy mean nothing in
+    /// another game. `None` (the default) for the search bots, which play every variant.
+    /// Callers that seat a bot in a game refuse a mismatch (`selfplay::bots::for_variant`).
+    fn trained_for(&self) -> Option<String> {
+        None
+    }
 }
 
 /// At a set-up decision (a secret Surprise layout §S2, an owner's-choice placement §F3) the search

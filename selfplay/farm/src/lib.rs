@@ -17,6 +17,7 @@ pub mod bench;
 pub mod commands;
 pub mod config;
 pub mod eval;
+pub mod hybrid;
 pub mod netbot;
 pub mod replay;
 pub mod run;

@@ -7,6 +7,9 @@
 //! per decision (then `sims` is a cap, unlimited unless given), which is how a tournament's
 //! `ms=` budget plays it at equal time against the classical bots; `batch` leaves go to the net
 //! per call (virtual loss, [`SearchConfig::batch`]).
+//! `pimc=F[,prior=C]` (with `ms`) gives the last share `F` of each decision's time to a PIMC
+//! root and plays PIMC's centipawns plus `C` (default 40) cp per nat of the net's search
+//! distribution ([`crate::hybrid`]).
 //! `mix`/`vdepth` set the leaf value mixing ([`SearchConfig::value_mix`]; default: the
 //! checkpoint's training search). `layouts=PATH` reads a solved Surprise layout mixture (the saved output of `anqi solve
 //! `reuse=0` searches every decision afresh instead of keeping the subtree of the line played
@@ -17,6 +20,7 @@
 //! [`from_params`] with `selfplay::bots::set_net_factory`, and `anqi` hands every command that
 //! names a `net:` bot to that helper.
 
+use crate::hybrid::{self, HybridRoot};
 use crate::search::{LayoutMixture, Search, SearchConfig};
 use engine::search::{Bot, Decision};
 use engine::variant::Action;
@@ -51,12 +55,16 @@ pub struct NetBot {
     /// Decisions whose root was taken over from the previous tree, and the visits they kept.
     reused: u64,
     reused_visits: u64,
+    /// The PIMC root, if `pimc=` was given ([`crate::hybrid`]).
+    hybrid: Option<HybridRoot>,
+    /// The variant the checkpoint was trained for ([`Bot::trained_for`]).
+    variant: Option<String>,
 }
 
 impl NetBot {
     /// A bot playing `net` with `search` (no root noise, most visited action).
     pub fn new(net: Net, search: SearchConfig, seed: u64, name: String) -> NetBot {
-        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0, last: None, decisions: 0, root_visits: 0, reused: 0, reused_visits: 0 }
+        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0, last: None, decisions: 0, root_visits: 0, reused: 0, reused_visits: 0, hybrid: None, variant: None }
     }
 
     /// Searches each decision for `movetime` of wall clock (the simulation count becomes a cap).
@@ -68,6 +76,19 @@ impl NetBot {
     /// Draws Surprise layouts from `layouts` instead of the net's policy.
     pub fn with_layouts(mut self, layouts: Option<LayoutMixture>) -> NetBot {
         self.layouts = layouts;
+        self
+    }
+
+    /// Chooses each move with a PIMC root ([`crate::hybrid`]); needs a time budget
+    /// ([`NetBot::with_movetime`]) to split.
+    pub fn with_hybrid(mut self, hybrid: Option<HybridRoot>) -> NetBot {
+        self.hybrid = hybrid;
+        self
+    }
+
+    /// Records the variant the net was trained for ([`Bot::trained_for`]).
+    pub fn trained_for_variant(mut self, variant: String) -> NetBot {
+        self.variant = Some(variant);
         self
     }
 
@@ -119,6 +140,7 @@ impl NetBot {
         let mut device = DeviceSpec::Cpu;
         let mut layouts = None;
         let (mut mix, mut vdepth, mut cpuct): (Option<f32>, Option<u32>, Option<f32>) = (None, None, None);
+        let (mut pimc_share, mut prior_cp): (Option<f64>, Option<f64>) = (None, None);
         for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) = part.split_once('=').unwrap_or(("checkpoint", part));
             let num = |what: &str| format!("net: {k}={v:?} is not {what}");
@@ -132,6 +154,8 @@ impl NetBot {
                 "cpuct" => cpuct = Some(v.parse().map_err(|_| num("a number"))?),
                 "mix" => mix = Some(v.parse().map_err(|_| num("a number"))?),
                 "vdepth" => vdepth = Some(v.parse().map_err(|_| num("a count of plies"))?),
+                "pimc" => pimc_share = Some(v.parse().map_err(|_| num("a share of the time"))?),
+                "prior" => prior_cp = Some(v.parse().map_err(|_| num("a number of centipawns"))?),
                 "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
                 "reuse" => {
                     search.reuse_tree = match v {
@@ -143,7 +167,7 @@ impl NetBot {
                 "layouts" => layouts = Some(LayoutMixture::load(std::path::Path::new(v)).map_err(|e| format!("net: layouts={v:?}: {e}"))?),
                 _ => {
                     return Err(format!(
-                        "net: unknown parameter {k:?} (known: checkpoint, zoo, zoo_dir, sims (or nodes), ms, batch, cpuct, mix, vdepth, device, layouts, reuse)"
+                        "net: unknown parameter {k:?} (known: checkpoint, zoo, zoo_dir, sims (or nodes), ms, batch, cpuct, mix, vdepth, pimc, prior, device, layouts, reuse)"
                     ))
                 }
             }
@@ -166,6 +190,24 @@ impl NetBot {
         if search.batch == 0 {
             return Err("net: batch must be positive".into());
         }
+        let hybrid = match (pimc_share, prior_cp) {
+            (None, None) => None,
+            (None, Some(_)) => return Err("net: prior= goes with pimc=SHARE".into()),
+            (Some(f), p) => {
+                if !(f > 0.0 && f <= 1.0) {
+                    return Err(format!("net: pimc={f} is not a share of the time in (0, 1]"));
+                }
+                if ms.is_none() {
+                    return Err("net: pimc= needs ms= (it splits the decision's time)".into());
+                }
+                let d = HybridRoot::default();
+                let prior_cp = p.unwrap_or(d.prior_cp);
+                if !(prior_cp >= 0.0 && prior_cp.is_finite()) {
+                    return Err(format!("net: prior={prior_cp} is not a non-negative number of centipawns"));
+                }
+                Some(HybridRoot { share: f, prior_cp, ..d })
+            }
+        };
         search.simulations = sims.unwrap_or(if ms.is_some() { u32::MAX } else { 64 });
         let dev = device.resolve().map_err(|e| format!("net: {e}"))?;
         let (net, meta, source) = match (path, zoo_name) {
@@ -212,13 +254,16 @@ impl NetBot {
         if search.value_mix > 0.0 {
             name += &format!(",mix={},vdepth={}", search.value_mix, search.value_depth);
         }
+        if let Some(h) = hybrid {
+            name += &format!(",pimc={},prior={}", h.share, h.prior_cp);
+        }
         if layouts.is_some() {
             name += ",layouts";
         }
         if !search.reuse_tree {
             name += ",reuse=0";
         }
-        Ok(NetBot::new(net, search, seed, name).with_movetime(ms.map(Duration::from_millis)).with_layouts(layouts))
+        Ok(NetBot::new(net, search, seed, name).with_movetime(ms.map(Duration::from_millis)).with_layouts(layouts).with_hybrid(hybrid).trained_for_variant(meta.variant.clone()))
     }
 }
 
@@ -227,11 +272,23 @@ impl Bot for NetBot {
         self.name.clone()
     }
 
+    fn trained_for(&self) -> Option<String> {
+        self.variant.clone()
+    }
+
     fn choose(&mut self, d: &Decision) -> Action {
         // The tree of the last decision, if the record since leads into it (Search::reuse).
         let prev = self.last.take();
+        let start = Instant::now();
         let mut s = Search::reuse(prev, d.view(), d.legal_actions(), &self.search, false, d.record(), &mut self.rng);
-        s.set_deadline(self.movetime.map(|t| Instant::now() + t));
+        // With a PIMC root the net's search gets the first `1 - share` of the time (at least the
+        // root's evaluation); PIMC the rest.
+        let hybrid = self.hybrid.filter(|_| !s.is_setup()).zip(self.movetime);
+        let net_time = |t: Duration| match hybrid {
+            Some((h, _)) => t.mul_f64(1.0 - h.share),
+            None => t,
+        };
+        s.set_deadline(self.movetime.map(|t| start + net_time(t)));
         s.set_layout_mixture(self.layouts.as_ref());
         while s.advance(&mut self.rng) {
             self.evals += s.requests() as u64;
@@ -241,7 +298,14 @@ impl Bot for NetBot {
                 s.deliver(i, &priors, ev.value(i), &mut self.rng);
             }
         }
-        let a = s.choose(0.0, &mut self.rng);
+        let mut a = s.choose(0.0, &mut self.rng);
+        if let Some((h, t)) = hybrid {
+            let left = t.saturating_sub(start.elapsed());
+            let pimc = hybrid::pimc_scores(d, left.as_millis() as u64, h.k, rand::Rng::random(&mut self.rng));
+            if let Some(b) = hybrid::combine(&s.root_policy(), &pimc, h.prior_cp) {
+                a = b;
+            }
+        }
         self.decisions += 1;
         self.root_visits += u64::from(s.root_visits());
         self.reused += u64::from(s.is_reused());

@@ -71,7 +71,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             bail!("--bot {}: an oracle reads the full state, and a view FEN gives only {viewer}'s view", a.bot);
         }
     }
-    let mut bot = crate::bots::from_spec(&a.bot, a.seed).map_err(anyhow::Error::msg).context("--bot")?;
+    let mut bot = crate::bots::for_variant(&a.bot, a.seed, &v.name).map_err(anyhow::Error::msg).context("--bot")?;
     let d = Decision::new(&state);
     println!("analyse: variant {} bot {} as {}", v.name, bot.name(), to_move);
     println!("view {}", View::new(&state, to_move).fen());

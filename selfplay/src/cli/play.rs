@@ -49,8 +49,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     } else {
         super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?
     };
-    let mut red = crate::bots::from_spec(&a.red, a.seed.wrapping_mul(2)).map_err(anyhow::Error::msg)?;
-    let mut black = crate::bots::from_spec(&a.black, a.seed.wrapping_mul(2) + 1).map_err(anyhow::Error::msg)?;
+    let mut red = crate::bots::for_variant(&a.red, a.seed.wrapping_mul(2), &v.name).map_err(anyhow::Error::msg)?;
+    let mut black = crate::bots::for_variant(&a.black, a.seed.wrapping_mul(2) + 1, &v.name).map_err(anyhow::Error::msg)?;
     let mut chance_rng = Pcg64Mcg::seed_from_u64(a.seed ^ 0xC4A1_7CE5);
     println!("[Variant \"{}\"]", v.name);
     println!("[Red \"{}\"]", red.name());

@@ -161,7 +161,7 @@ impl Session {
         let PlayerKind::Bot(spec) = kind else {
             return Err(SessionError::Bot { spec: ask.bot.clone(), problem: "UCI engines are not offered on the play page".into() });
         };
-        let bot = crate::bots::from_spec(&spec, ask.seed).map_err(|problem| SessionError::Bot { spec: spec.clone(), problem })?;
+        let bot = crate::bots::for_variant(&spec, ask.seed, &v.name).map_err(|problem| SessionError::Bot { spec: spec.clone(), problem })?;
         let secret_setup = v.family == Family::Surprise || (v.family == Family::Fanqi && v.fanqi.placement() == Placement::Owner);
         let (pre, setup) = if secret_setup {
             (Some(State::new_game(v)), Setup { fen: String::new(), seed: ask.seed, label: "chosen on the page".into() })

@@ -227,7 +227,7 @@ impl PlayerKind {
     /// may not know (a secret set-up to a non-anqi engine) is refused ([`super::engine_view`]).
     pub fn start(&self, variant: &'static Variant, seed: u64) -> anyhow::Result<Agent> {
         match self {
-            PlayerKind::Bot(spec) => Ok(Agent::Bot(build_bot(spec, seed).map_err(anyhow::Error::msg)?)),
+            PlayerKind::Bot(spec) => Ok(Agent::Bot(build_bot(spec, seed, &variant.name).map_err(anyhow::Error::msg)?)),
             PlayerKind::Uci { program, args, options, go, timeout, dialect } => {
                 let mut c = UciClient::start(program, args, options, &variant.name, *dialect)?;
                 super::engine_view::check_variant_dialect(c.dialect(), variant).map_err(|e| anyhow::anyhow!("UCI engine {program:?}: {e}"))?;
@@ -241,10 +241,12 @@ impl PlayerKind {
 /// Builds an in-process bot: every spec of `engine::search::from_spec` plus a trained
 /// checkpoint with its search settings (`net:checkpoint=PATH,sims=N`, see [`crate::bots`]).
 ///
+/// A bot trained for another variant than `variant` is refused ([`crate::bots::for_variant`]).
+///
 /// # Errors
 /// The spec's error text.
-pub fn build_bot(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    crate::bots::from_spec(spec, seed)
+pub fn build_bot(spec: &str, seed: u64, variant: &str) -> Result<Box<dyn Bot>, String> {
+    crate::bots::for_variant(spec, seed, variant)
 }
 
 /// A player in a game.

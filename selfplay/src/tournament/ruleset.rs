@@ -95,7 +95,7 @@ impl Ruleset {
     /// The spec's error text.
     pub fn check_bot(&self, spec: &str) -> Result<(), String> {
         match self {
-            Ruleset::Variant(_) => game::build_bot(spec, 0).map(|_| ()),
+            Ruleset::Variant(v) => game::build_bot(spec, 0, &v.name).map(|_| ()),
             Ruleset::Preset(p) => {
                 struct Check<'a>(&'a str);
                 impl WithGame for Check<'_> {

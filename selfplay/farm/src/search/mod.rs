@@ -584,6 +584,13 @@ impl Search {
         self.nodes[0].edges.iter().map(|e| (e.action, e.slot, e.n)).collect()
     }
 
+    /// Root actions with the net's prior, the visit count and the mean value (for the deciding
+    /// player; `None` when unvisited), sorted by policy slot. Priors are 0 before the root's
+    /// evaluation is delivered.
+    pub fn root_policy(&self) -> Vec<(Action, f32, u32, Option<f32>)> {
+        self.nodes[0].edges.iter().map(|e| (e.action, e.prior, e.n, (e.n > 0).then(|| e.w / e.n as f32))).collect()
+    }
+
     /// The root value estimate for the deciding player (mean over visits, else the net's).
     pub fn root_value(&self) -> f32 {
         let r = &self.nodes[0];
