@@ -27,7 +27,8 @@ pub struct HybridRoot {
     pub share: f64,
     /// Centipawns per nat of the net's search distribution.
     pub prior_cp: f64,
-    /// Most determinizations PIMC draws (it stops earlier when its time is spent).
+    /// Most determinizations PIMC draws (it stops earlier when its time is spent; without a
+    /// time budget it draws exactly this many, deterministic given the seed).
     pub k: u32,
 }
 
@@ -38,11 +39,17 @@ impl Default for HybridRoot {
     }
 }
 
-/// Runs the PIMC half for `ms` milliseconds (at least one determinization) on `d`.
-pub fn pimc_scores(d: &Decision, ms: u64, k: u32, seed: u64) -> Analysis {
+impl HybridRoot {
+    /// Determinizations when the decision has no time budget (PIMC's own default).
+    pub const UNTIMED_K: u32 = 8;
+}
+
+/// Runs the PIMC half on `d`: `k` determinizations, stopping early after `ms` milliseconds (at
+/// least one determinization) when a budget is given.
+pub fn pimc_scores(d: &Decision, ms: Option<u64>, k: u32, seed: u64) -> Analysis {
     let mut cfg = PimcConfig::default();
     cfg.k = k;
-    cfg.ms = Some(ms.max(1));
+    cfg.ms = ms.map(|m| m.max(1));
     PimcBot::new(cfg, seed).analyse(d)
 }
 

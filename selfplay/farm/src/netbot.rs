@@ -7,9 +7,10 @@
 //! per decision (then `sims` is a cap, unlimited unless given), which is how a tournament's
 //! `ms=` budget plays it at equal time against the classical bots; `batch` leaves go to the net
 //! per call (virtual loss, [`SearchConfig::batch`]).
-//! `pimc=F[,prior=C]` (with `ms`) gives the last share `F` of each decision's time to a PIMC
-//! root and plays PIMC's centipawns plus `C` (default 40) cp per nat of the net's search
-//! distribution ([`crate::hybrid`]).
+//! `pimc=F[,prior=C]` gives the last share `F` of each decision's time (`ms`) to a PIMC root
+//! (without `ms`: eight determinizations after the `sims` simulations) and plays PIMC's
+//! centipawns plus `C` (default 40) cp per nat of the net's search distribution
+//! ([`crate::hybrid`]).
 //! `mix`/`vdepth` set the leaf value mixing ([`SearchConfig::value_mix`]; default: the
 //! checkpoint's training search). `layouts=PATH` reads a solved Surprise layout mixture (the saved output of `anqi solve
 //! `reuse=0` searches every decision afresh instead of keeping the subtree of the line played
@@ -197,9 +198,6 @@ impl NetBot {
                 if !(f > 0.0 && f <= 1.0) {
                     return Err(format!("net: pimc={f} is not a share of the time in (0, 1]"));
                 }
-                if ms.is_none() {
-                    return Err("net: pimc= needs ms= (it splits the decision's time)".into());
-                }
                 let d = HybridRoot::default();
                 let prior_cp = p.unwrap_or(d.prior_cp);
                 if !(prior_cp >= 0.0 && prior_cp.is_finite()) {
@@ -283,9 +281,9 @@ impl Bot for NetBot {
         let mut s = Search::reuse(prev, d.view(), d.legal_actions(), &self.search, false, d.record(), &mut self.rng);
         // With a PIMC root the net's search gets the first `1 - share` of the time (at least the
         // root's evaluation); PIMC the rest.
-        let hybrid = self.hybrid.filter(|_| !s.is_setup()).zip(self.movetime);
+        let hybrid = self.hybrid.filter(|_| !s.is_setup());
         let net_time = |t: Duration| match hybrid {
-            Some((h, _)) => t.mul_f64(1.0 - h.share),
+            Some(h) => t.mul_f64(1.0 - h.share),
             None => t,
         };
         s.set_deadline(self.movetime.map(|t| start + net_time(t)));
@@ -299,9 +297,12 @@ impl Bot for NetBot {
             }
         }
         let mut a = s.choose(0.0, &mut self.rng);
-        if let Some((h, t)) = hybrid {
-            let left = t.saturating_sub(start.elapsed());
-            let pimc = hybrid::pimc_scores(d, left.as_millis() as u64, h.k, rand::Rng::random(&mut self.rng));
+        if let Some(h) = hybrid {
+            // With a time budget, PIMC draws determinizations until it is spent; without one, a
+            // fixed number after the net's `sims` simulations.
+            let left = self.movetime.map(|t| t.saturating_sub(start.elapsed()).as_millis() as u64);
+            let k = if left.is_some() { h.k } else { HybridRoot::UNTIMED_K };
+            let pimc = hybrid::pimc_scores(d, left, k, rand::Rng::random(&mut self.rng));
             if let Some(b) = hybrid::combine(&s.root_policy(), &pimc, h.prior_cp) {
                 a = b;
             }

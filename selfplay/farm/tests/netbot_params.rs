@@ -21,7 +21,7 @@ fn net_bot_params() {
     let ck = dir.display().to_string();
     tch::set_num_threads(1);
 
-    for (bad, names) in [("sims=x", "sims"), ("ms=-3", "ms"), ("batch=0", "batch"), ("speed=3", "speed"), ("layouts=/nonexistent/mix.txt", "layouts"), ("mix=1.5", "mix"), ("mix=a", "mix"), ("vdepth=-1", "vdepth")] {
+    for (bad, names) in [("sims=x", "sims"), ("ms=-3", "ms"), ("batch=0", "batch"), ("speed=3", "speed"), ("layouts=/nonexistent/mix.txt", "layouts"), ("mix=1.5", "mix"), ("mix=a", "mix"), ("vdepth=-1", "vdepth"), ("pimc=0", "pimc"), ("pimc=1.5", "pimc"), ("pimc=x", "pimc"), ("prior=10", "prior"), ("pimc=1,prior=-1", "prior"), ("pimc=1,prior=x", "prior")] {
         let e = farm::netbot::from_params(&format!("checkpoint={ck},{bad}"), 1).err().unwrap_or_default();
         assert!(e.contains(names), "{bad}: {e}");
     }
@@ -43,6 +43,16 @@ fn net_bot_params() {
     // machine's load, so only that the clock, not the root, ended the search.
     assert!(!bot.name().contains("sims="), "{}", bot.name());
     assert!(evals > 1, "only the root evaluated in 150 ms");
+
+    // pimc=: the PIMC root takes its share of the clock and the bot still answers in time.
+    let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=150,pimc=0.5,prior=30"), 1).expect("pimc bot");
+    assert!(bot.name().contains("pimc=0.5,prior=30"), "{}", bot.name());
+    let t = Instant::now();
+    let a = bot.choose(&Decision::new(&s));
+    let took = t.elapsed().as_secs_f64();
+    assert!(s.legal_actions().contains(&a));
+    assert!((0.1..1.5).contains(&took), "a 150 ms hybrid decision took {took:.3}s");
+    assert_eq!(bot.trained_for().as_deref(), Some("xiangqi"));
 
     // ms with sims: sims caps it.
     let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=5000,sims=20,batch=4"), 1).expect("capped bot");

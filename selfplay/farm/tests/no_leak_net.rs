@@ -30,6 +30,9 @@ fn no_leak_net_bot_chooses_alike_in_one_information_set() {
         // Leaf values mixed with a tactical search of the determinization (value_mix).
         ("surprise", format!("checkpoint={},sims=8,batch=4,mix=1,vdepth=1", dir.display())),
         ("jieqi", format!("checkpoint={},sims=8,batch=1,mix=0.5", dir.display())),
+        // A PIMC root ranked with the net's search distribution (crate::hybrid).
+        ("surprise", format!("checkpoint={},sims=4,batch=4,pimc=1,prior=40", dir.display())),
+        ("jieqi", format!("checkpoint={},sims=4,batch=4,pimc=0.5,prior=1000", dir.display())),
     ] {
         let v = variant(name);
         let mut rng = Pcg64Mcg::seed_from_u64(11);
