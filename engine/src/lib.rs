@@ -5,6 +5,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod fsio;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;

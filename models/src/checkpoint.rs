@@ -149,16 +149,9 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CheckpointError + '_ {
     move |source| CheckpointError::Io { path: path.to_path_buf(), source }
 }
 
-/// Writes `bytes` to `path` through a temporary file and a rename.
+/// Writes `bytes` to `path` through a temporary file and a rename ([`engine::fsio::write_atomic`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CheckpointError> {
-    let tmp = crate::shard::temp_name(path);
-    {
-        use std::io::Write;
-        let mut f = fs::File::create(&tmp).map_err(io(path))?;
-        f.write_all(bytes).map_err(io(path))?;
-        f.sync_all().map_err(io(path))?;
-    }
-    fs::rename(&tmp, path).map_err(io(path))
+    engine::fsio::write_atomic(path, bytes).map_err(io(path))
 }
 
 fn write_tensors(path: &Path, tensors: &[(String, Tensor)]) -> Result<u32, CheckpointError> {

@@ -319,10 +319,7 @@ pub fn payload_digest(samples: &[Sample]) -> u64 {
 /// `.<name>.<pid>.<n>.tmp` next to `path`, `n` counting this process's temporary names, so two
 /// threads writing the same name never share a temporary file.
 pub fn temp_name(path: &Path) -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    path.with_file_name(format!(".{name}.{}.{n}.tmp", std::process::id()))
+    engine::fsio::temp_name(path)
 }
 
 struct Cursor<'a> {

@@ -298,13 +298,7 @@ pub fn spec_has_budget(spec: &str) -> bool {
 /// # Errors
 /// I/O, naming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), LadderError> {
-    let io = |source| LadderError::Io { path: path.into(), source };
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(io)?;
-    }
-    let tmp = path.with_extension(format!("{}.tmp", path.extension().and_then(|e| e.to_str()).unwrap_or("")));
-    std::fs::write(&tmp, bytes).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    engine::fsio::write_atomic(path, bytes).map_err(|source| LadderError::Io { path: path.into(), source })
 }
 
 /// One pairing's results.

@@ -270,9 +270,7 @@ impl Log {
         let rewritten: String = records.iter().map(Record::to_pgn).collect();
         let repaired = torn || rewritten.len() != text.len();
         if repaired {
-            let tmp = path.with_extension("pgn.tmp");
-            std::fs::write(&tmp, rewritten.as_bytes())?;
-            std::fs::rename(&tmp, path)?;
+            engine::fsio::write_atomic(path, rewritten.as_bytes())?;
         }
         let file = OpenOptions::new().create(true).append(true).open(path)?;
         Ok(Opened { log: Log { file, path: path.to_path_buf() }, records, repaired })

@@ -20,9 +20,5 @@ use std::path::Path;
 /// # Errors
 /// I/O, naming the path.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let tmp = path.with_file_name(format!(".{name}.tmp{}", std::process::id()));
-    let io = |e: std::io::Error| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()));
-    std::fs::write(&tmp, bytes).map_err(io)?;
-    std::fs::rename(&tmp, path).map_err(io)
+    engine::fsio::write_atomic(path, bytes)
 }

@@ -380,9 +380,7 @@ impl<'a> Study<'a> {
 }
 
 fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path)
+    engine::fsio::write_atomic(path, text.as_bytes())
 }
 
 const METHOD: &str = "\n## Method and what this does not show\n

@@ -157,17 +157,10 @@ impl Store {
                 for l in lines.iter().skip(1) {
                     body.push_str(l);
                 }
-                let tmp = path.with_extension("tsv.tmp");
-                std::fs::write(&tmp, body).map_err(io)?;
-                std::fs::rename(&tmp, path).map_err(io)?;
+                engine::fsio::write_atomic(path, body.as_bytes()).map_err(io)?;
             }
         } else {
-            if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-                std::fs::create_dir_all(parent).map_err(io)?;
-            }
-            let tmp = path.with_extension("tsv.tmp");
-            std::fs::write(&tmp, format!("{header}\n")).map_err(io)?;
-            std::fs::rename(&tmp, path).map_err(io)?;
+            engine::fsio::write_atomic(path, format!("{header}\n").as_bytes()).map_err(io)?;
         }
         let file = OpenOptions::new().append(true).open(path).map_err(io)?;
         Ok(Store { path: path.into(), file, games })
