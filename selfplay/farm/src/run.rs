@@ -673,9 +673,10 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         let spec = format!("ismcts:ms={ms}");
         let m = final_match(Opponent::Bot(&spec), &spec, cfg.eval.vs_ismcts_games, &search, 0x15C7);
         ui.say(format!(
-            "eval step {} vs {spec} (equal time: the net's {:.1} ms of net and search per move here): {} -> score {:.1}% (reported)",
+            "eval step {} vs {spec} (equal time as measured against greedy; the net took {:.1} ms per move here, so ismcts had {:.0}% of its time): {} -> score {:.1}% (reported)",
             step,
             m.ms_per_move,
+            100.0 * ms as f64 / m.ms_per_move.max(1e-3),
             m.summary(),
             100.0 * m.score()
         ));
