@@ -463,7 +463,7 @@ pub fn actions(name: &str, fen: Option<&str>, moves: &str) -> Result<ActionsRepo
 pub fn bench_depth(name: &str) -> u32 {
     match name {
         n if n.starts_with("missile") => 4,
-        n if n.starts_with("skill") => 3,
+        n if n.starts_with("skill") => 4,
         _ => 3,
     }
 }

@@ -512,13 +512,33 @@ impl crate::more::bots::Scored for SkillGame {
     }
 }
 
-/// Perft of whole turns (removal set, move), RULES.md §P with §1.7's turn structure.
+/// Perft of whole turns (removal set, move), RULES.md §P with §1.7's turn structure; the last
+/// ply is counted without playing it ([`SkillPosition::count_legal`]).
 pub fn perft(p: &SkillPosition, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return count_turns(p, None);
+    }
     let mut n = 0;
     turns(p, None, &mut |q| n += perft(q, depth - 1));
+    n
+}
+
+/// The number of turns from `p` (removals above `after`, then a move), as [`turns`] visits them.
+fn count_turns(p: &SkillPosition, after: Option<Sq>) -> u64 {
+    let mut n = p.count_legal();
+    if p.river_occupied_by_opponent() {
+        for s in p.removable() {
+            if after.is_some_and(|a| s <= a) {
+                continue;
+            }
+            let mut q = p.clone();
+            q.remove(s);
+            n += count_turns(&q, Some(s));
+        }
+    }
     n
 }
 
@@ -530,6 +550,9 @@ pub fn turns(p: &SkillPosition, after: Option<Sq>, f: &mut dyn FnMut(&SkillPosit
         let mut q = p.clone();
         q.play_unchecked(m);
         f(&q);
+    }
+    if !p.river_occupied_by_opponent() {
+        return;
     }
     for s in p.removable() {
         if after.is_some_and(|a| s <= a) {
