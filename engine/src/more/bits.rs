@@ -202,6 +202,51 @@ impl BitGeo {
         self.to_sq[q.index()]
     }
 
+    /// The pins and danger points of a general on `gs` (as the core's [`crate::movegen`]): the
+    /// pieces (of either side) whose leaving their point may expose it, and the empty points
+    /// where a piece would become the screen of an enemy cannon in `cannons`. Per orthogonal
+    /// line with blockers `b1`, `b2`, `b3` counted from `gs`: `b1` is pinned when `b2` is in
+    /// `sliders` (the enemy's line pieces and the generals) or `b3` in `cannons`; `b2` when `b3`
+    /// is in `cannons`. A horse leg or elephant eye next to the general is pinned when an enemy
+    /// horse in `horses` or elephant in `elephants` stands behind it. Leapers of the games (the
+    /// fighter, the camel) add their own blocking points.
+    pub fn pins_and_danger(&self, gs: Square, occ: Bitboard, sliders: Bitboard, cannons: Bitboard, horses: Bitboard, elephants: Bitboard) -> (Bitboard, Bitboard) {
+        let at = &self.at;
+        let (mut pins, mut danger) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        for d in 0..4 {
+            let ray = at.ray(d, gs);
+            let b = ray & occ;
+            let b1 = Attacks::nearest_bit(d, b);
+            if b1.is_empty() {
+                continue;
+            }
+            let r1 = b ^ b1;
+            let b2 = Attacks::nearest_bit(d, r1);
+            let b3 = Attacks::nearest_bit(d, r1 ^ b2);
+            if (b1 & cannons).any() {
+                danger |= at.up_to_nearest(d, ray, occ) & !b1;
+            }
+            let cannon3 = (b3 & cannons).any();
+            if cannon3 || (b2 & sliders).any() {
+                pins |= b1;
+            }
+            if cannon3 {
+                pins |= b2;
+            }
+        }
+        for &(leg, from) in &at.horse_from[gs.index()] {
+            if (from & horses).any() {
+                pins |= leg;
+            }
+        }
+        for &(eye, target) in &at.elephant[gs.index()] {
+            if (target & elephants).any() {
+                pins |= eye;
+            }
+        }
+        (pins, danger)
+    }
+
     /// The core-layout set of a mailbox bit set (bit `s` for mailbox square `s`, as the games'
     /// `u128` masks hold them).
     pub fn from_mask(&self, mask: u128) -> Bitboard {

@@ -296,55 +296,15 @@ impl MissileBits {
         t & !own
     }
 
-    /// The pieces (of either side) whose leaving their point may expose `c`'s general on `gs`,
-    /// and the empty points where a piece would become an enemy cannon's screen (see the module
-    /// comment). Per orthogonal line with blockers `b1`, `b2`, `b3` counted from `gs`: `b1` is
-    /// such a piece when `b2` is an enemy chariot or missile or a general, or `b3` an enemy cannon;
-    /// `b2` when `b3` is an enemy cannon. Horse legs, elephant eyes and fighter blocking points
-    /// count when the enemy piece that they hold back stands behind them.
+    /// Pins and danger points of `c`'s general on `gs` ([`BitGeo::pins_and_danger`]), the
+    /// missiles among the line pieces and the fighters' blocking points added.
     fn pins_and_danger(&self, c: Color, gs: Square) -> (Bitboard, Bitboard) {
-        use crate::attacks::Attacks;
         let g = self.g;
-        let at = &g.at;
-        let occ = self.all();
         let e = &self.pieces[c.opponent().index()];
         let sliders = e[CHARIOT] | e[MISSILE] | self.pieces[0][GENERAL] | self.pieces[1][GENERAL];
-        let cannons = e[CANNON];
-        let (mut pins, mut danger) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        for d in 0..4 {
-            let ray = at.ray(d, gs);
-            let b = ray & occ;
-            let b1 = Attacks::nearest_bit(d, b);
-            if b1.is_empty() {
-                continue;
-            }
-            let r1 = b ^ b1;
-            let b2 = Attacks::nearest_bit(d, r1);
-            let b3 = Attacks::nearest_bit(d, r1 ^ b2);
-            if (b1 & cannons).any() {
-                danger |= at.up_to_nearest(d, ray, occ) & !b1;
-            }
-            let cannon3 = (b3 & cannons).any();
-            if cannon3 || (b2 & sliders).any() {
-                pins |= b1;
-            }
-            if cannon3 {
-                pins |= b2;
-            }
-        }
-        let i = gs.index();
-        for &(leg, from) in &at.horse_from[i] {
-            if (from & e[HORSE]).any() {
-                pins |= leg;
-            }
-        }
-        for &(eye, target) in &at.elephant[i] {
-            if (target & e[ELEPHANT]).any() {
-                pins |= eye;
-            }
-        }
+        let (mut pins, danger) = g.pins_and_danger(gs, self.all(), sliders, e[CANNON], e[HORSE], e[ELEPHANT]);
         if e[FIGHTER].any() {
-            for l in &g.long_leap_from[i] {
+            for l in &g.long_leap_from[gs.index()] {
                 if (l.target & e[FIGHTER]).any() {
                     pins |= l.near | l.far;
                 }

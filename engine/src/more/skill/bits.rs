@@ -16,7 +16,6 @@
 use super::position::{SMove, SkillPosition};
 use super::rules::SkillBoard;
 use super::tiles::{TileId, T14, T26, T27, T3, T31, T6};
-use crate::attacks::Attacks;
 use crate::bitboard::Bitboard;
 use crate::geometry::Square;
 use crate::more::bits::BitGeo;
@@ -234,45 +233,11 @@ impl Bits {
         t & !self.occ[c.index()]
     }
 
-    /// Pins and danger points of `c`'s general on `gs` (as [`crate::more::missile::bits`]).
+    /// Pins and danger points of `c`'s general on `gs` ([`BitGeo::pins_and_danger`]).
     fn pins_and_danger(&self, c: Color, gs: Square) -> (Bitboard, Bitboard) {
-        let at = &self.t.g.at;
-        let occ = self.all();
         let e = &self.pieces[c.opponent().index()];
         let sliders = e[CHARIOT] | self.pieces[0][GENERAL] | self.pieces[1][GENERAL];
-        let (mut pins, mut danger) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        for d in 0..4 {
-            let ray = at.ray(d, gs);
-            let b = ray & occ;
-            let b1 = Attacks::nearest_bit(d, b);
-            if b1.is_empty() {
-                continue;
-            }
-            let r1 = b ^ b1;
-            let b2 = Attacks::nearest_bit(d, r1);
-            let b3 = Attacks::nearest_bit(d, r1 ^ b2);
-            if (b1 & e[CANNON]).any() {
-                danger |= at.up_to_nearest(d, ray, occ) & !b1;
-            }
-            let cannon3 = (b3 & e[CANNON]).any();
-            if cannon3 || (b2 & sliders).any() {
-                pins |= b1;
-            }
-            if cannon3 {
-                pins |= b2;
-            }
-        }
-        for &(leg, from) in &at.horse_from[gs.index()] {
-            if (from & e[HORSE]).any() {
-                pins |= leg;
-            }
-        }
-        for &(eye, target) in &at.elephant[gs.index()] {
-            if (target & e[ELEPHANT]).any() {
-                pins |= eye;
-            }
-        }
-        (pins, danger)
+        self.t.g.pins_and_danger(gs, self.all(), sliders, e[CANNON], e[HORSE], e[ELEPHANT])
     }
 
     /// Hands each piece's legal destinations to `sink`, origins in ascending order.
