@@ -301,3 +301,120 @@ mod skill {
         assert_eq!(mailbox_perft(&b, None, 4), 3_293_916);
     }
 }
+
+mod camel {
+    use engine::more::camel::{CAction, CamelPosition, CamelRules, StackRules};
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
+
+    fn rule_sets() -> Vec<CamelRules> {
+        let mut v: Vec<CamelRules> = (1..=7).map(CamelRules::edition).collect();
+        v.push(CamelRules { river_row: true, ..CamelRules::edition(7) });
+        v.push(CamelRules { river_row: true, ..CamelRules::edition(2) });
+        v.push(CamelRules { one_chancellor: true, ..CamelRules::edition(4) });
+        v.push(CamelRules { stacking: StackRules::I, ..CamelRules::edition(6) });
+        v.push(CamelRules { files: 13, ..CamelRules::edition(5) });
+        v
+    }
+
+    fn mailbox_perft(p: &CamelPosition, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        let mut v = Vec::new();
+        p.legal_actions_mailbox(&mut v);
+        v.into_iter()
+            .map(|a| {
+                let mut q = p.clone();
+                q.play_unchecked(a);
+                mailbox_perft(&q, depth - 1)
+            })
+            .sum()
+    }
+
+    #[test]
+    fn camel_bitboard_actions_match_mailbox_in_random_playouts() {
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        let mut positions = 0;
+        for rules in rule_sets() {
+            for _game in 0..10 {
+                let mut p = CamelPosition::start(rules);
+                for _ply in 0..200 {
+                    let mut want: Vec<CAction> = Vec::new();
+                    p.legal_actions_mailbox(&mut want);
+                    let mut got = Vec::new();
+                    p.legal_actions(&mut got);
+                    assert_eq!(got, want, "{rules:?} {}", engine::more::camel::fen::write(&p));
+                    assert_eq!(p.count_legal(), want.len() as u64);
+                    positions += 1;
+                    if want.is_empty() {
+                        break;
+                    }
+                    // Captures and plate actions first now and then, to reach sparse boards,
+                    // stacks, redemptions and moved plates.
+                    let special: Vec<CAction> = want
+                        .iter()
+                        .copied()
+                        .filter(|a| match *a {
+                            CAction::Move { to, .. } => p.board().get(to).is_some(),
+                            _ => true,
+                        })
+                        .collect();
+                    let pool = if !special.is_empty() && rng.random_bool(0.5) { special } else { want };
+                    p.play_unchecked(pool[rng.random_range(0..pool.len())]);
+                }
+            }
+        }
+        assert!(positions > 10_000, "{positions}");
+    }
+
+    #[test]
+    fn camel_bitboard_perft_matches_mailbox_from_random_positions() {
+        let mut rng = Pcg64Mcg::seed_from_u64(8);
+        for rules in rule_sets() {
+            let mut p = CamelPosition::start(rules);
+            for _ in 0..30 {
+                let mut legal = Vec::new();
+                p.legal_actions_mailbox(&mut legal);
+                if legal.is_empty() {
+                    break;
+                }
+                p.play_unchecked(legal[rng.random_range(0..legal.len())]);
+            }
+            assert_eq!(engine::more::camel::game::perft(&p, 2), mailbox_perft(&p, 2), "{}", engine::more::camel::fen::write(&p));
+        }
+    }
+
+    /// Depth-4 start counts per edition (editions 2-6 agree; edition 1 has no redemption,
+    /// edition 7 starts with the number face up).
+    fn depth_4(edition: u8) -> u64 {
+        match edition {
+            1 => 8_640_034,
+            7 => 8_639_826,
+            _ => 8_640_044,
+        }
+    }
+
+    /// The counts `anqi perft --bench --variant all` reports for the camel presets (start,
+    /// depths 3 and 4), checked against the mailbox walk when the bitboard path came in.
+    #[test]
+    fn camel_presets_bench_counts() {
+        assert_eq!(mailbox_perft(&CamelPosition::start(CamelRules::edition(7)), 3), 164_426);
+        for name in engine::more::camel::rules::PRESETS {
+            let (_, n) = engine::more::presets::perft(name, None, 3, false).expect("perft");
+            assert_eq!(n, 164_426, "{name}");
+            let (_, n) = engine::more::presets::perft(name, None, 4, false).expect("perft");
+            let edition = CamelRules::preset(name).expect("preset").rules.edition;
+            assert_eq!(n, depth_4(edition), "{name}");
+        }
+    }
+
+    /// The depth-4 counts by the mailbox generator alone (about a minute; run with `--ignored`).
+    #[test]
+    #[ignore]
+    fn camel_depth_4_counts_by_the_mailbox() {
+        for edition in 1..=7 {
+            assert_eq!(mailbox_perft(&CamelPosition::start(CamelRules::edition(edition)), 4), depth_4(edition), "edition {edition}");
+        }
+    }
+}

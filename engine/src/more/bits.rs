@@ -56,8 +56,11 @@ pub struct BitGeo {
     pub palace_diag: [Bitboard; 2],
     /// Each side's own half (a river row belongs to neither, §1.2 board A).
     pub half: [Bitboard; 2],
-    /// Soldier steps of each side: forward, and sideways once on the enemy half (§0.3).
+    /// Soldier steps of each side: forward, sideways once on the enemy half (§0.3), and on a
+    /// river-row board the direct crossing from the own bank to the enemy bank (§1.3, §2.14 #12).
     pub soldier: [[Bitboard; 128]; 2],
+    /// The retreat step of a soldier on the enemy half that stays there (skill T8, camel §2.8).
+    pub soldier_back: [[Bitboard; 128]; 2],
     /// Squares from which a soldier of the side steps to the square (inverse of `soldier`).
     pub soldier_from: [[Bitboard; 128]; 2],
     /// The eight (1,3) leaps from each square, in [`LONG_LEAP`] order.
@@ -79,8 +82,32 @@ pub struct BitGeo {
 
 impl BitGeo {
     /// The tables of `g`, built once per distinct geometry and kept for the process; `None` when
-    /// the board does not fit the 11x11 index space (wider camel boards, §2.14 #1).
-    pub fn of(g: &Geometry) -> Option<&'static BitGeo> {
+    /// the board does not fit the 11x11 index space (wider camel boards, §2.14 #1). A per-thread
+    /// memo keyed by the geometry's address answers repeated calls without the lock (a
+    /// `'static` geometry is never freed, so its address names it).
+    pub fn of(g: &'static Geometry) -> Option<&'static BitGeo> {
+        type Memo = std::cell::Cell<[(usize, Option<&'static BitGeo>); 4]>;
+        thread_local! {
+            static MEMO: Memo = const { std::cell::Cell::new([(0, None); 4]) };
+        }
+        let key = g as *const Geometry as usize;
+        let memo = MEMO.with(std::cell::Cell::get);
+        if let Some(&(_, b)) = memo.iter().find(|(k, _)| *k == key) {
+            return b;
+        }
+        let b = Self::lookup(g);
+        MEMO.with(|m| {
+            let mut v = m.get();
+            v.rotate_right(1);
+            v[0] = (key, b);
+            m.set(v);
+        });
+        b
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn lookup(g: &Geometry) -> Option<&'static BitGeo> {
         if g.files > MAX_FILES || g.ranks > MAX_RANKS || g.files < 3 || g.ranks < 3 {
             return None;
         }
@@ -95,6 +122,9 @@ impl BitGeo {
         Some(b)
     }
 
+    // Never inlined: its frame holds the whole table set, and a caller that inlined it would
+    // probe that much stack on every call.
+    #[inline(never)]
     fn new(g: &Geometry) -> BitGeo {
         let core = CoreGeometry::new(g.files, g.ranks);
         let at = Attacks::new(&core);
@@ -106,6 +136,7 @@ impl BitGeo {
             palace_diag: [e; 2],
             half: [e; 2],
             soldier: [[e; 128]; 2],
+            soldier_back: [[e; 128]; 2],
             soldier_from: [[e; 128]; 2],
             long_leap: [[LongLeap::default(); 8]; 128],
             long_leap_from: [[LongLeap::default(); 8]; 128],
@@ -123,6 +154,7 @@ impl BitGeo {
         }
         let bb = |s: Option<Sq>| s.map_or(e, |s| b.bb(s));
         let mut soldier = [[e; 128]; 2];
+        let mut soldier_back = [[e; 128]; 2];
         let mut long_leap = [[LongLeap::default(); 8]; 128];
         let mut camel = [[CamelLeap::default(); 8]; 128];
         let (mut palace, mut palace_diag, mut half) = ([e; 2], [e; 2], [e; 2]);
@@ -139,9 +171,17 @@ impl BitGeo {
                 if g.own_half(c, s) {
                     half[c.index()] |= me;
                 }
-                let mut t = bb(g.offset(s, 0, Geometry::forward(c)));
+                let fwd = Geometry::forward(c);
+                let ahead = g.offset(s, 0, fwd);
+                let mut t = bb(ahead);
+                if ahead.is_some_and(|a| g.is_river(a)) && g.own_half(c, s) {
+                    t |= bb(g.offset(s, 0, 2 * fwd));
+                }
                 if g.crossed(c, s) {
                     t |= bb(g.offset(s, 1, 0)) | bb(g.offset(s, -1, 0));
+                    if let Some(back) = g.offset(s, 0, -fwd).filter(|&b| g.crossed(c, b)) {
+                        soldier_back[c.index()][i] = b.bb(back);
+                    }
                 }
                 soldier[c.index()][i] = t;
             }
@@ -176,6 +216,7 @@ impl BitGeo {
             }
         }
         b.soldier = soldier;
+        b.soldier_back = soldier_back;
         b.long_leap = long_leap;
         b.camel = camel;
         b.palace = palace;
@@ -270,7 +311,8 @@ mod tests {
     #[test]
     fn squares_round_trip_on_each_fitting_board() {
         for g in [Geometry::missile(), Geometry::skill_a(), Geometry::camel_with(11, true).expect("11 files")] {
-            let b = BitGeo::of(&g).expect("fits");
+            let g: &'static Geometry = Box::leak(Box::new(g));
+            let b = BitGeo::of(g).expect("fits");
             for s in 0..g.len() as Sq {
                 assert_eq!(b.sq(b.bit(s)), s);
                 assert_eq!(b.bit(s).file(), g.file(s));
@@ -278,6 +320,6 @@ mod tests {
             }
             assert_eq!(b.board.count() as usize, g.len());
         }
-        assert!(BitGeo::of(&Geometry::camel_with(13, false).expect("13 files")).is_none());
+        assert!(BitGeo::of(Box::leak(Box::new(Geometry::camel_with(13, false).expect("13 files")))).is_none());
     }
 }

@@ -37,10 +37,6 @@ const SOLDIER: usize = Kind::Soldier as usize;
 #[derive(Debug)]
 struct Tables {
     g: &'static BitGeo,
-    /// Soldier steps with the direct river crossing of §1.3 (own bank to enemy bank).
-    soldier: [[Bitboard; 128]; 2],
-    /// Inverse of `soldier`.
-    soldier_from: [[Bitboard; 128]; 2],
     /// The recess index (0..8) of each core square per side, 255 elsewhere (§1.2).
     recess: [[u8; 128]; 2],
     /// The river row (empty on board B).
@@ -61,7 +57,7 @@ impl Tables {
     fn new(p: &SkillPosition) -> Option<Tables> {
         let geo: &Geometry = p.geo();
         let g = BitGeo::of(geo)?;
-        let mut t = Tables { g, soldier: g.soldier, soldier_from: [[Bitboard::EMPTY; 128]; 2], recess: [[u8::MAX; 128]; 2], river: Bitboard::EMPTY };
+        let mut t = Tables { g, recess: [[u8::MAX; 128]; 2], river: Bitboard::EMPTY };
         for s in 0..geo.len() as Sq {
             if geo.is_river(s) {
                 t.river |= g.bb(s);
@@ -70,21 +66,6 @@ impl Tables {
         for c in Color::ALL {
             for (i, &s) in p.recesses(c).iter().enumerate() {
                 t.recess[c.index()][g.bit(s).index()] = i as u8;
-            }
-            let fwd = Geometry::forward(c);
-            for s in 0..geo.len() as Sq {
-                // §1.3: from its own bank a soldier may cross the river row in one step.
-                let ahead = geo.offset(s, 0, fwd);
-                if ahead.is_some_and(|a| geo.is_river(a)) && !geo.is_river(s) && geo.own_half(c, s) {
-                    if let Some(to) = geo.offset(s, 0, 2 * fwd) {
-                        t.soldier[c.index()][g.bit(s).index()] |= g.bb(to);
-                    }
-                }
-            }
-            for from in g.board {
-                for to in t.soldier[c.index()][from.index()] {
-                    t.soldier_from[c.index()][to.index()] |= Bitboard::from_square(from);
-                }
             }
         }
         Some(t)
@@ -179,7 +160,7 @@ impl Bits {
         if (at.chariot(t, occ) & p[CHARIOT] & keep).any() || (at.cannon_captures(t, occ) & p[CANNON] & keep).any() {
             return true;
         }
-        if (at.horse_attackers(t, occ) & p[HORSE] & keep).any() || (self.t.soldier_from[by.index()][i] & p[SOLDIER] & keep).any() {
+        if (at.horse_attackers(t, occ) & p[HORSE] & keep).any() || (self.t.g.soldier_from[by.index()][i] & p[SOLDIER] & keep).any() {
             return true;
         }
         let tb = Bitboard::from_square(t);
@@ -228,7 +209,7 @@ impl Bits {
             HORSE => at.horse_targets(from, occ),
             CHARIOT => at.chariot(from, occ),
             CANNON => (at.chariot(from, occ) & !occ) | (at.cannon_captures(from, occ) & self.occ[c.opponent().index()]),
-            _ => self.t.soldier[c.index()][i],
+            _ => g.soldier[c.index()][i],
         };
         t & !self.occ[c.index()]
     }
