@@ -368,6 +368,37 @@ mod camel {
         assert!(positions > 10_000, "{positions}");
     }
 
+    /// Edition 7's number face (§2.11): playouts that send pieces into the opponent's plate, so
+    /// that soldiers freeze and thaw as moves land on, leave and capture on it.
+    #[test]
+    fn camel_bitboard_actions_match_mailbox_under_the_number_face() {
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        let mut frozen_seen = 0;
+        for rules in [CamelRules::edition(7), CamelRules { river_row: true, ..CamelRules::edition(7) }] {
+            for _game in 0..40 {
+                let mut p = CamelPosition::start(rules);
+                for _ply in 0..160 {
+                    let mut want: Vec<CAction> = Vec::new();
+                    p.legal_actions_mailbox(&mut want);
+                    let mut got = Vec::new();
+                    p.legal_actions(&mut got);
+                    assert_eq!(got, want, "{}", engine::more::camel::fen::write(&p));
+                    if p.frozen(engine::piece::Color::Red) || p.frozen(engine::piece::Color::Black) {
+                        frozen_seen += 1;
+                    }
+                    if want.is_empty() {
+                        break;
+                    }
+                    let o = p.turn().opponent();
+                    let raid: Vec<CAction> = want.iter().copied().filter(|a| matches!(*a, CAction::Move { to, .. } if p.in_plate(o, to))).collect();
+                    let pool = if !raid.is_empty() && rng.random_bool(0.7) { raid } else { want };
+                    p.play_unchecked(pool[rng.random_range(0..pool.len())]);
+                }
+            }
+        }
+        assert!(frozen_seen > 100, "{frozen_seen}");
+    }
+
     #[test]
     fn camel_bitboard_perft_matches_mailbox_from_random_positions() {
         let mut rng = Pcg64Mcg::seed_from_u64(8);

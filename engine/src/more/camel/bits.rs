@@ -7,10 +7,10 @@
 //! game and of perft are such nodes; the others keep the mailbox generator of
 //! [`super::movegen`] ([`CamelPosition::legal_actions_mailbox`]).
 //!
-//! In such a node the piece moves come from the bitboards; plate actions, moves that form a
-//! stack, general moves while its plate shows the trick face, and (under the number face of
-//! edition 7, §2.11) moves onto or off the opponent's plate, whose soldiers' freeze they may
-//! change, are generated or tested by the mailbox rules. "Check" is §2.6's: facing, or a
+//! In such a node the piece moves come from the bitboards (under the number face of edition 7,
+//! §2.11, with the opponent's soldiers' freeze recomputed after moves onto, off or on its
+//! plate); plate actions, moves that form a stack and general moves while its plate shows the
+//! trick face are generated or tested by the mailbox rules. "Check" is §2.6's: facing, or a
 //! capture of the general that no own camel could redeem (any capture in edition 1). Not
 //! attacked at all, a move of an unpinned piece other than the general that captures or lands
 //! off the danger points ([`BitGeo::pins_and_danger`], with the camels' blocking points) is
@@ -55,9 +55,13 @@ struct Bits {
     plate_diag: [Bitboard; 2],
     /// Each side's soldiers may not move (number face, §2.11).
     frozen: [bool; 2],
-    /// Squares whose leaving or entering is decided by the mailbox rules (the opponent's plate
-    /// under the number face).
-    slow_squares: Bitboard,
+    /// The squares touching each side's plate (§2.7 blocked rotation).
+    ring: [Bitboard; 2],
+    /// The opponent's plate when it shows the number face (§2.11): moves onto or off it, and
+    /// captures on it, may change whether its soldiers are frozen.
+    watch: Bitboard,
+    /// The numbers of the opponent's plate cells by core square (0 elsewhere; number face only).
+    numbers: [(Square, u8); 9],
     /// The side to move's general moves are decided by the mailbox rules (trick face up).
     slow_general: bool,
     /// Stacking is possible (edition 6+, rule set II).
@@ -97,7 +101,9 @@ impl Bits {
             plate: [Bitboard::EMPTY; 2],
             plate_diag: [Bitboard::EMPTY; 2],
             frozen: [false; 2],
-            slow_squares: Bitboard::EMPTY,
+            ring: [Bitboard::EMPTY; 2],
+            watch: Bitboard::EMPTY,
+            numbers: [(Square::new_unchecked(0), 0); 9],
             slow_general: false,
             stacking: false,
             retreat: false,
@@ -130,6 +136,7 @@ impl Bits {
         if (b.pieces[0][Kind::Fighter as usize] | b.pieces[1][Kind::Fighter as usize] | b.pieces[0][Kind::Missile as usize] | b.pieces[1][Kind::Missile as usize]).any() {
             return None;
         }
+        let geo = p.geo();
         for side in Color::ALL {
             for col in 0..3 {
                 for row in 0..3 {
@@ -140,6 +147,15 @@ impl Bits {
                     }
                 }
             }
+            let (f0, r0) = p.plates[side.index()].origin;
+            for f in f0 as i16 - 1..=f0 as i16 + 3 {
+                for r in r0 as i16 - 1..=r0 as i16 + 3 {
+                    if f >= 0 && r >= 0 && f < geo.files as i16 && r < geo.ranks as i16 {
+                        b.ring[side.index()] |= g.bb(geo.sq(f as u8, r as u8));
+                    }
+                }
+            }
+            b.ring[side.index()] &= !b.plate[side.index()];
         }
         b.finish(p);
         Some(b)
@@ -152,7 +168,18 @@ impl Bits {
         for side in Color::ALL {
             self.frozen[side.index()] = p.frozen(side);
         }
-        self.slow_squares = if p.plates[c.opponent().index()].number_up() { self.plate[c.opponent().index()] } else { Bitboard::EMPTY };
+        let o = c.opponent();
+        let plate = &p.plates[o.index()];
+        self.watch = Bitboard::EMPTY;
+        if plate.number_up() {
+            self.watch = self.plate[o.index()];
+            for col in 0..3u8 {
+                for row in 0..3u8 {
+                    let q = self.g.bit(p.cell_square(o, col, row));
+                    self.numbers[usize::from(col * 3 + row)] = (q, plate.up[col as usize][row as usize] - super::position::NUMBER);
+                }
+            }
+        }
         self.slow_general = p.plates[c.index()].trick_up();
         self.stacking = r.stacking();
         self.retreat = r.translation() && p.last_act[c.opponent().index()] == super::position::LastAct::Palace;
@@ -194,7 +221,7 @@ impl Bits {
 
     /// The pieces of `by` that can capture on `t` through `occ` (§2.4 rules, no trick), those on
     /// `gone` left out; a 丞 never captures by landing.
-    fn attackers(&self, t: Square, by: Color, occ: Bitboard, gone: Bitboard) -> Bitboard {
+    fn attackers(&self, t: Square, by: Color, occ: Bitboard, gone: Bitboard, frozen: bool) -> Bitboard {
         let g = self.g;
         let at = &g.at;
         let p = &self.pieces[by.index()];
@@ -202,7 +229,7 @@ impl Bits {
         let i = t.index();
         let tb = Bitboard::from_square(t);
         let mut a = (at.chariot(t, occ) & p[CHARIOT]) | (at.cannon_captures(t, occ) & p[CANNON]) | (at.horse_attackers(t, occ) & p[HORSE]);
-        if !self.frozen[b] {
+        if !frozen {
             a |= g.soldier_from[b][i] & p[SOLDIER];
         }
         if p[CAMEL].any() {
@@ -227,12 +254,12 @@ impl Bits {
     /// Whether the general of `c` on `gs` is in check (§2.6 point 3) with occupancy `occ`, the
     /// enemy pieces on `gone` captured and `c`'s camels `camels`: facing, or an enemy capture no
     /// camel of `c` redeems (any capture without redemption, or one by a camel).
-    fn check(&self, c: Color, gs: Square, occ: Bitboard, gone: Bitboard, camels: Bitboard) -> bool {
+    fn check(&self, c: Color, gs: Square, occ: Bitboard, gone: Bitboard, camels: Bitboard, frozen: bool) -> bool {
         let generals = (self.pieces[0][GENERAL] | self.pieces[1][GENERAL]) & occ & !gone;
         if (self.g.at.file_line(gs, occ) & generals).any() {
             return true;
         }
-        let a = self.attackers(gs, c.opponent(), occ, gone);
+        let a = self.attackers(gs, c.opponent(), occ, gone, frozen);
         if a.is_empty() {
             return false;
         }
@@ -268,7 +295,36 @@ impl Bits {
                 None => return true,
             },
         };
-        self.check(c, gs, occ, gone, camels)
+        self.check(c, gs, occ, gone, camels, self.frozen_after(c, from, to, eye))
+    }
+
+    /// Whether the opponent of `c` has its soldiers frozen after `c`'s move from `from` to `to`
+    /// capturing what stands on `to` and `eye` (§2.11: the numbers under `c`'s pieces on its
+    /// plate sum to more than those under its own).
+    fn frozen_after(&self, c: Color, from: Square, to: Square, eye: Bitboard) -> bool {
+        let o = c.opponent().index();
+        if self.watch.is_empty() || (self.watch & (Bitboard::from_square(from) | Bitboard::from_square(to) | eye)).is_empty() {
+            return self.frozen[o];
+        }
+        let (mut mine, mut theirs) = (0u32, 0u32);
+        for &(q, n) in &self.numbers {
+            let code = if q == from || eye.contains(q) {
+                0
+            } else if q == to {
+                self.mail[from.index()]
+            } else {
+                self.mail[q.index()]
+            };
+            if code == 0 {
+                continue;
+            }
+            if usize::from(code > 11) == o {
+                theirs += u32::from(n);
+            } else {
+                mine += u32::from(n);
+            }
+        }
+        mine > theirs
     }
 
     /// The piece targets of `c`'s piece of kind `k` on `from`: (plain moves and landing
@@ -337,7 +393,8 @@ impl Bits {
         let Some(gs) = self.pieces[c.index()][GENERAL].first() else { return };
         let occ = self.all();
         let own = &self.pieces[c.index()];
-        let quiet_now = !self.check(c, gs, occ, Bitboard::EMPTY, own[CAMEL]) && self.attackers(gs, c.opponent(), occ, Bitboard::EMPTY).is_empty();
+        let frozen_o = self.frozen[c.opponent().index()];
+        let quiet_now = !self.check(c, gs, occ, Bitboard::EMPTY, own[CAMEL], frozen_o) && self.attackers(gs, c.opponent(), occ, Bitboard::EMPTY, frozen_o).is_empty();
         let (mut pins, danger) = if quiet_now {
             let e = &self.pieces[c.opponent().index()];
             let sliders = e[CHARIOT] | self.pieces[0][GENERAL] | self.pieces[1][GENERAL];
@@ -373,17 +430,15 @@ impl Bits {
             for to in jumps {
                 // The jumped piece sits on the eye, half-way.
                 let eye = Bitboard::from_square(Square::new_unchecked(((from.raw() as u16 + to.raw() as u16) / 2) as u8));
-                let slow = (Bitboard::from_square(from) | Bitboard::from_square(to) | eye) & self.slow_squares;
-                let legal = if slow.any() { slow_legal(p, mv(from, to)) } else { !self.leaves_check(c, k, from, to, eye) };
-                if legal {
+                if !self.leaves_check(c, k, from, to, eye) {
                     one(mv(from, to));
                 }
             }
             if t.is_empty() {
                 continue;
             }
-            let slow = if self.slow_squares.contains(from) || (k == GENERAL && self.slow_general) { t } else { t & self.slow_squares };
-            let tested = if !quiet_now || k == GENERAL || pins.contains(from) { t & !slow } else { t & danger & !slow };
+            let slow = if k == GENERAL && self.slow_general { t } else { Bitboard::EMPTY };
+            let tested = if !quiet_now || k == GENERAL || pins.contains(from) || self.watch.contains(from) { t & !slow } else { t & (danger | self.watch) & !slow };
             let mut ok = t & !tested & !slow;
             for to in tested {
                 if !self.leaves_check(c, k, from, to, Bitboard::EMPTY) {
@@ -398,6 +453,16 @@ impl Bits {
             if ok.any() {
                 sink(from, ok);
             }
+        }
+        // Plate actions only where their first conditions can hold (§2.7 empty ring, §2.8 no
+        // elephant and no enemy on the plate, §2.9 nothing but the general on the plate).
+        let r = &p.rules;
+        let ci = c.index();
+        let rotate = r.rotation() && (self.ring[ci] & occ).is_empty();
+        let translate = r.translation() && own[ELEPHANT].is_empty() && (self.plate[ci] & self.occ[c.opponent().index()]).is_empty();
+        let flip = r.tricks() && (self.plate[ci] & occ & !Bitboard::from_square(gs)).is_empty();
+        if !(rotate || translate || flip) {
+            return;
         }
         let mut plate = Vec::new();
         p.plate_actions(&mut plate);
