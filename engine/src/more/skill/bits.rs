@@ -73,6 +73,7 @@ impl Tables {
 }
 
 /// The pieces of a skill position by side and kind on the core layout.
+#[derive(Copy, Clone)]
 struct Bits {
     t: &'static Tables,
     pieces: [[Bitboard; 7]; 2],
@@ -123,15 +124,48 @@ impl Bits {
                 b.mail[q.index()] = code;
             }
         }
-        let under = Color::ALL.map(|c| b.tile_on(p, c, b.pieces[c.index()][GENERAL].first()));
-        // §1.5 activation and neutralisation (the same tile name under both generals).
+        b.settle(p)
+    }
+
+    /// Sets the tile state of `p` (§1.5 activation and neutralisation: the same tile name under
+    /// both generals); `None` where a [`SPECIAL`] tile is active.
+    fn settle(mut self, p: &SkillPosition) -> Option<Bits> {
+        let under = Color::ALL.map(|c| self.tile_on(p, c, self.pieces[c.index()][GENERAL].first()));
         let active = |i: usize| if under[i] != 0 && under[i] != under[1 - i] { under[i] } else { 0 };
         if SPECIAL.contains(&active(0)) || SPECIAL.contains(&active(1)) {
             return None;
         }
-        b.on_tile = under != [0, 0];
-        b.tile = active(p.turn.index());
-        Some(b)
+        self.on_tile = under != [0, 0];
+        self.tile = active(p.turn.index());
+        Some(self)
+    }
+
+    /// The bitboards of `q`, the position after this node's move `m` (a plain move, capture or
+    /// exchange; `None` for a promotion, or where `q` needs the mailbox rules).
+    fn after_move(&self, q: &SkillPosition, m: SMove) -> Option<Bits> {
+        if m.promote.is_some() || (q.rules().t31_second_window && q.promo_window.iter().any(Option::is_some)) {
+            return None;
+        }
+        let mut b = *self;
+        let (from, to) = (self.t.g.bit(m.from), self.t.g.bit(m.to));
+        let mover = b.mail[from.index()];
+        for (sq, code) in [(to, b.mail[to.index()]), (from, mover)] {
+            if code != 0 {
+                let (color, k) = (usize::from(code > 11), usize::from((code - 1) % 11));
+                let bb = Bitboard::from_square(sq);
+                b.pieces[color][k] ^= bb;
+                b.occ[color] ^= bb;
+                b.mail[sq.index()] = 0;
+            }
+        }
+        if !m.exchange {
+            let (color, k) = (usize::from(mover > 11), usize::from((mover - 1) % 11));
+            let bb = Bitboard::from_square(to);
+            b.pieces[color][k] ^= bb;
+            b.occ[color] ^= bb;
+            b.mail[to.index()] = mover;
+        }
+        b.settle(q)
     }
 
     /// The tile of `c` on core square `q` (0 when none or not a recess).
@@ -393,4 +427,56 @@ impl SkillPosition {
         let o = self.turn.opponent();
         (0..g.files).any(|f| self.board.get(g.sq(f, rank)).is_some_and(|x: Piece| x.color == o))
     }
+}
+
+/// Perft of whole turns (removal set, move) from `p` (RULES.md §P with §1.7's turn structure),
+/// on the bitboards where the nodes allow, a child's bitboards updated from its parent's.
+pub(super) fn perft(p: &SkillPosition, depth: u32) -> u64 {
+    turns_perft(p, Bits::new(p), None, depth)
+}
+
+/// The leaves below every turn from `p` whose removals are above `after`.
+fn turns_perft(p: &SkillPosition, b: Option<Bits>, after: Option<Sq>, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut n = 0;
+    match b {
+        Some(b) if depth == 1 && b.tile == 0 => {
+            let mut c = Counter::new();
+            b.legal(p, &mut |_, t| c.add(t));
+            n += u64::from(c.finish());
+        }
+        _ => {
+            let mut moves = Vec::with_capacity(64);
+            match b {
+                Some(b) => b.moves(p, &mut moves),
+                None => p.legal_moves_mailbox(&mut moves),
+            }
+            if depth == 1 {
+                n += moves.len() as u64;
+            } else {
+                for m in moves {
+                    let mut q = p.clone();
+                    q.play_unchecked(m);
+                    let child = match b {
+                        Some(b) => b.after_move(&q, m),
+                        None => Bits::new(&q),
+                    };
+                    n += turns_perft(&q, child, None, depth - 1);
+                }
+            }
+        }
+    }
+    if p.river_occupied_by_opponent() {
+        for s in p.removable() {
+            if after.is_some_and(|a| s <= a) {
+                continue;
+            }
+            let mut q = p.clone();
+            q.remove(s);
+            n += turns_perft(&q, Bits::new(&q), Some(s), depth);
+        }
+    }
+    n
 }

@@ -512,34 +512,10 @@ impl crate::more::bots::Scored for SkillGame {
     }
 }
 
-/// Perft of whole turns (removal set, move), RULES.md §P with §1.7's turn structure; the last
-/// ply is counted without playing it ([`SkillPosition::count_legal`]).
+/// Perft of whole turns (removal set, move), RULES.md §P with §1.7's turn structure (on the
+/// bitboards where the nodes allow, [`super::bits`]; the last ply counted without playing it).
 pub fn perft(p: &SkillPosition, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if depth == 1 {
-        return count_turns(p, None);
-    }
-    let mut n = 0;
-    turns(p, None, &mut |q| n += perft(q, depth - 1));
-    n
-}
-
-/// The number of turns from `p` (removals above `after`, then a move), as [`turns`] visits them.
-fn count_turns(p: &SkillPosition, after: Option<Sq>) -> u64 {
-    let mut n = p.count_legal();
-    if p.river_occupied_by_opponent() {
-        for s in p.removable() {
-            if after.is_some_and(|a| s <= a) {
-                continue;
-            }
-            let mut q = p.clone();
-            q.remove(s);
-            n += count_turns(&q, Some(s));
-        }
-    }
-    n
+    super::bits::perft(p, depth)
 }
 
 /// Calls `f` with the position after every turn from `p` (removals above `after`, then a move).
