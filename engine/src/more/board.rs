@@ -44,6 +44,13 @@ impl Board {
         self.cells[s as usize]
     }
 
+    /// The raw codes of every square, in square order (0 = empty, else [`Piece::code`]): for
+    /// scans that build other representations (the bitboards of [`super::bits`]).
+    #[inline]
+    pub fn codes(&self) -> &[u8] {
+        &self.cells[..self.geo.len()]
+    }
+
     /// Whether `s` is empty.
     #[inline]
     pub fn is_empty(&self, s: Sq) -> bool {

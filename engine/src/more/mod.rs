@@ -2,6 +2,8 @@
 //! xiangqi (§1), camel xiangqi (§2) and missile xiangqi (§3).
 //!
 //! * [`geometry`]: files, ranks, river (between ranks or a river row) and palaces;
+//! * [`bits`]: the boards that fit 11x11 on the core's `u128` bitboard layout, with the leaper
+//!   tables of these games (fast move generation, issue #17);
 //! * [`board`]: a mailbox board on any geometry and the FEN board field;
 //! * [`piece`]: piece kinds of all three games;
 //! * [`missile`]: missile xiangqi (§3), its presets, FEN, perft and [`crate::game::Game`] state;
@@ -15,6 +17,7 @@
 //! * [`presets`]: the preset names and one entry point per preset for the CLI;
 //! * [`open`]: the open twins of the hidden presets (docs/open-twins.md §O6).
 
+pub mod bits;
 pub mod board;
 pub mod bots;
 pub mod camel;

@@ -368,21 +368,8 @@ impl crate::more::bots::Scored for CamelGame {
     }
 }
 
-/// Perft (RULES.md §P): every legal action, plate actions included.
+/// Perft (RULES.md §P): every legal action, plate actions included (on the bitboards where the
+/// nodes allow, [`super::bits`]).
 pub fn perft(p: &CamelPosition, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut v = Vec::new();
-    p.legal_actions(&mut v);
-    if depth == 1 {
-        return v.len() as u64;
-    }
-    v.into_iter()
-        .map(|a| {
-            let mut q = p.clone();
-            q.play_unchecked(a);
-            perft(&q, depth - 1)
-        })
-        .sum()
+    super::bits::perft(p, depth)
 }

@@ -425,7 +425,7 @@ impl CamelPosition {
     }
 
     /// Whether the piece moving from `from` may form a stack on `to` (§2.10).
-    fn may_stack(&self, from: Sq, to: Sq) -> bool {
+    pub(super) fn may_stack(&self, from: Sq, to: Sq) -> bool {
         if !self.rules.stacking() {
             return false;
         }
@@ -447,7 +447,7 @@ impl CamelPosition {
     }
 
     /// Rotation, translation and flip actions of the side to move (§2.7-§2.9, §2.11).
-    fn plate_actions(&self, out: &mut Vec<CAction>) {
+    pub(super) fn plate_actions(&self, out: &mut Vec<CAction>) {
         let c = self.turn;
         let r = &self.rules;
         let consecutive_banned = r.translation() || r.no_consecutive_rotation_ed3;
@@ -675,8 +675,10 @@ impl CamelPosition {
         self.turn = c.opponent();
     }
 
-    /// The legal actions of the side to move (§2.6 point 3 filter after every action).
-    pub fn legal_actions(&self, out: &mut Vec<CAction>) {
+    /// The legal actions of the side to move by the mailbox rules (§2.6 point 3 filter after
+    /// every action, each action made on a copy), sorted: the reference of
+    /// [`CamelPosition::legal_actions`], which uses it where the bitboards do not apply.
+    pub fn legal_actions_mailbox(&self, out: &mut Vec<CAction>) {
         out.clear();
         let mut pseudo = Vec::with_capacity(128);
         self.pseudo_actions(&mut pseudo);

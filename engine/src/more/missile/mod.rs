@@ -3,6 +3,7 @@
 //! state behind [`crate::game::Game`] with the end rules of §3.7 and the hidden set-up of §3.8
 //! ([`game`], with the face-down reading's bookkeeping in [`facedown`]).
 
+pub mod bits;
 pub mod facedown;
 pub mod fen;
 pub mod game;

@@ -512,14 +512,10 @@ impl crate::more::bots::Scored for SkillGame {
     }
 }
 
-/// Perft of whole turns (removal set, move), RULES.md §P with §1.7's turn structure.
+/// Perft of whole turns (removal set, move), RULES.md §P with §1.7's turn structure (on the
+/// bitboards where the nodes allow, [`super::bits`]; the last ply counted without playing it).
 pub fn perft(p: &SkillPosition, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut n = 0;
-    turns(p, None, &mut |q| n += perft(q, depth - 1));
-    n
+    super::bits::perft(p, depth)
 }
 
 /// Calls `f` with the position after every turn from `p` (removals above `after`, then a move).
@@ -530,6 +526,9 @@ pub fn turns(p: &SkillPosition, after: Option<Sq>, f: &mut dyn FnMut(&SkillPosit
         let mut q = p.clone();
         q.play_unchecked(m);
         f(&q);
+    }
+    if !p.river_occupied_by_opponent() {
+        return;
     }
     for s in p.removable() {
         if after.is_some_and(|a| s <= a) {

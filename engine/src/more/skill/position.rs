@@ -489,7 +489,7 @@ impl SkillPosition {
     }
 
     /// The enhanced moves of tile `t` for the piece `p` on `from` (§1.6).
-    fn tile_moves(&self, from: Sq, p: Piece, t: TileId, out: &mut Vec<SMove>) {
+    pub(super) fn tile_moves(&self, from: Sq, p: Piece, t: TileId, out: &mut Vec<SMove>) {
         let g = self.geo();
         let b = &self.board;
         let c = p.color;
@@ -874,9 +874,10 @@ impl SkillPosition {
             .collect()
     }
 
-    /// The legal moves after the removals already made this turn: the mover is not in check
-    /// afterwards (§1.8).
-    pub fn legal_moves(&self, out: &mut Vec<SMove>) {
+    /// The legal moves after the removals already made this turn by the mailbox rules: every
+    /// pseudo-legal move made on a copy, kept when the mover is not in check afterwards (§1.8).
+    /// The reference of [`SkillPosition::legal_moves`], which uses it where a tile is in play.
+    pub fn legal_moves_mailbox(&self, out: &mut Vec<SMove>) {
         out.clear();
         let mut pseudo = Vec::with_capacity(96);
         self.pseudo_moves(&mut pseudo);
