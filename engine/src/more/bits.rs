@@ -18,6 +18,23 @@ use crate::geometry::{Geometry as CoreGeometry, Square, MAX_FILES, MAX_RANKS};
 use crate::piece::Color;
 use std::sync::{Mutex, OnceLock};
 
+/// Kind indices into the games' per-kind bitboard arrays (`Kind as usize`), shared by every
+/// game's `bits.rs`.
+pub(crate) mod kind {
+    use crate::more::piece::Kind;
+    pub(crate) const GENERAL: usize = Kind::General as usize;
+    pub(crate) const ADVISOR: usize = Kind::Advisor as usize;
+    pub(crate) const ELEPHANT: usize = Kind::Elephant as usize;
+    pub(crate) const HORSE: usize = Kind::Horse as usize;
+    pub(crate) const CHARIOT: usize = Kind::Chariot as usize;
+    pub(crate) const CANNON: usize = Kind::Cannon as usize;
+    pub(crate) const SOLDIER: usize = Kind::Soldier as usize;
+    pub(crate) const FIGHTER: usize = Kind::Fighter as usize;
+    pub(crate) const MISSILE: usize = Kind::Missile as usize;
+    pub(crate) const CAMEL: usize = Kind::Camel as usize;
+    pub(crate) const CHANCELLOR: usize = Kind::Chancellor as usize;
+}
+
 /// One (1,3) leap from a square (RULES-more.md §3.3 fighter, §1.6 T10 mule horse): the target
 /// and the points straight ahead along the long axis at distances 1, 2 (`near`) and 3 (`far`,
 /// empty when off the board).

@@ -28,15 +28,7 @@ use crate::more::piece::Kind;
 use crate::movegen::Counter;
 use crate::piece::Color;
 
-const GENERAL: usize = Kind::General as usize;
-const ADVISOR: usize = Kind::Advisor as usize;
-const ELEPHANT: usize = Kind::Elephant as usize;
-const HORSE: usize = Kind::Horse as usize;
-const CHARIOT: usize = Kind::Chariot as usize;
-const CANNON: usize = Kind::Cannon as usize;
-const SOLDIER: usize = Kind::Soldier as usize;
-const CAMEL: usize = Kind::Camel as usize;
-const CHANCELLOR: usize = Kind::Chancellor as usize;
+use crate::more::bits::kind::{GENERAL, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER, CAMEL, CHANCELLOR};
 
 /// Kinds that may form a stack (§2.10).
 fn eligible(k: usize) -> bool {

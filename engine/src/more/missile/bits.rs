@@ -14,19 +14,11 @@ use super::rules::{BaseOutcome, BaseReading, DeadGeneral, FighterBlock, MissileR
 use crate::bitboard::Bitboard;
 use crate::geometry::Square;
 use crate::more::bits::BitGeo;
-use crate::more::piece::{Kind, Piece};
+use crate::more::piece::Piece;
 use crate::movegen::Counter;
 use crate::piece::Color;
 
-const GENERAL: usize = Kind::General as usize;
-const ADVISOR: usize = Kind::Advisor as usize;
-const ELEPHANT: usize = Kind::Elephant as usize;
-const HORSE: usize = Kind::Horse as usize;
-const CHARIOT: usize = Kind::Chariot as usize;
-const CANNON: usize = Kind::Cannon as usize;
-const SOLDIER: usize = Kind::Soldier as usize;
-const FIGHTER: usize = Kind::Fighter as usize;
-const MISSILE: usize = Kind::Missile as usize;
+use crate::more::bits::kind::{GENERAL, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER, FIGHTER, MISSILE};
 
 /// A missile position on bitboards (see the module comment).
 #[derive(Clone, Debug)]

@@ -20,18 +20,12 @@ use crate::bitboard::Bitboard;
 use crate::geometry::Square;
 use crate::more::bits::BitGeo;
 use crate::more::geometry::{Geometry, Sq};
-use crate::more::piece::{Kind, Piece};
+use crate::more::piece::Piece;
 use crate::movegen::Counter;
 use crate::piece::Color;
 use std::sync::OnceLock;
 
-const GENERAL: usize = Kind::General as usize;
-const ADVISOR: usize = Kind::Advisor as usize;
-const ELEPHANT: usize = Kind::Elephant as usize;
-const HORSE: usize = Kind::Horse as usize;
-const CHARIOT: usize = Kind::Chariot as usize;
-const CANNON: usize = Kind::Cannon as usize;
-const SOLDIER: usize = Kind::Soldier as usize;
+use crate::more::bits::kind::{GENERAL, ADVISOR, ELEPHANT, HORSE, CHARIOT, CANNON, SOLDIER};
 
 /// Per-board tables of the skill game on top of [`BitGeo`].
 #[derive(Debug)]
