@@ -15,7 +15,9 @@
 //! * [`notation`]: Chinese move records on any geometry;
 //! * [`config`]: the rule tables as TOML rule files (`anqi variants --show`, `--variant FILE`);
 //! * [`presets`]: the preset names and one entry point per preset for the CLI;
-//! * [`open`]: the open twins of the hidden presets (docs/open-twins.md §O6).
+//! * [`open`]: the open twins of the hidden presets (docs/open-twins.md §O6);
+//! * [`observe`]: what the games share in their observation tensors and action indices
+//!   ([`crate::observe`]; each game has its own `observe` module).
 
 pub mod bits;
 pub mod board;
@@ -27,6 +29,7 @@ pub mod geometry;
 pub mod history;
 pub mod missile;
 pub mod notation;
+pub mod observe;
 pub mod open;
 pub mod piece;
 pub mod presets;

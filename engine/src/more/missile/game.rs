@@ -85,7 +85,8 @@ use crate::more::piece::{Kind, Piece};
 use crate::more::MoreError;
 use crate::piece::Color;
 
-const SETUP_TAG: u32 = 1 << 16;
+/// The tag of set-up action codes (`SETUP_TAG | square`).
+pub(super) const SETUP_TAG: u32 = 1 << 16;
 
 /// How a missile game ended (RULES-more.md §3.7).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -414,6 +415,17 @@ impl MissileGame {
     /// moves are then those each side sees ([`MissilePosition::legal_moves_seen`]).
     pub fn face_down_play(&self) -> bool {
         self.face.is_some()
+    }
+
+    /// The hidden set-up under way (§3.8): the set-up order and each side's placement squares so
+    /// far, in the order made (`None` past the set-up or without one).
+    pub(super) fn setup_state(&self) -> Option<(&'static [Kind], &[Vec<Sq>; 2])> {
+        self.setup.as_ref().map(|s| (s.order, &s.placed))
+    }
+
+    /// The face-down state (§3.8 alternative reading), past a hidden set-up under face-down rules.
+    pub(super) fn face(&self) -> Option<&FaceDown> {
+        self.face.as_ref()
     }
 
     /// The face-down squares as a bit set (bit `s` for square `s`; 0 without face-down rules).

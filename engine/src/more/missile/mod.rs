@@ -6,6 +6,7 @@
 pub mod bits;
 pub mod facedown;
 pub mod fen;
+pub mod observe;
 pub mod game;
 pub mod perft;
 pub mod position;
