@@ -33,8 +33,10 @@ use crate::more::piece::{Kind, Piece};
 use crate::more::MoreError;
 use crate::piece::Color;
 
-const REMOVE_TAG: u32 = 2 << 16;
-const SETUP_TAG: u32 = 4 << 16;
+/// The tag of removal action codes (`REMOVE_TAG | square`).
+pub(super) const REMOVE_TAG: u32 = 2 << 16;
+/// The tag of tile set-up action codes (`SETUP_TAG | tile`).
+pub(super) const SETUP_TAG: u32 = 4 << 16;
 
 /// How a skill-tile game ended.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -191,6 +193,17 @@ impl SkillGame {
     /// Whether the tile set-up is under way.
     pub fn in_setup(&self) -> bool {
         self.setup
+    }
+
+    /// Plies played (tile choices and moves; removals are part of their turn's move).
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
+
+    /// The stagnating piece removed last in the turn under way (§1.7; `None` before the
+    /// turn's first removal): further removals of this turn take higher squares.
+    pub fn last_removed(&self) -> Option<Sq> {
+        self.last_removed
     }
 
     /// How the game ended.

@@ -6,6 +6,7 @@
 pub mod bits;
 pub mod fen;
 pub mod game;
+pub mod observe;
 pub mod position;
 mod ring;
 pub mod rules;
