@@ -201,6 +201,10 @@ impl CamelGame {
     pub fn position(&self) -> &CamelPosition {
         &self.pos
     }
+    /// Plies played (set-up placements and actions).
+    pub fn plies(&self) -> u32 {
+        self.plies
+    }
     /// How the game ended.
     pub fn end(&self) -> Option<CamelEnd> {
         self.end

@@ -7,6 +7,7 @@ pub mod bits;
 pub mod fen;
 pub mod game;
 pub mod movegen;
+pub mod observe;
 pub mod position;
 pub mod rules;
 pub mod secret;
