@@ -279,3 +279,50 @@ fn a_move_changes_the_piece_planes_and_nothing_off_the_board() {
     run(CamelGame::preset("camel-1").expect("preset"), camel::observe::OWN_UNDER);
     run(SkillGame::with_tiles(SkillRules::preset("skill").expect("preset"), skill::game::DEFAULT_TILES), skill::observe::OWN_TILES);
 }
+
+#[test]
+fn every_slot_that_means_an_action_indexes_back_to_itself_for_both_colours() {
+    // The other direction of the inversion, over the whole slot space (every move kind,
+    // promotion, removal, plate action and set-up slot, legal or not): a slot's action has
+    // that slot.
+    fn run<G: Observe>(name: &str, mut g: G) {
+        for _ in 0..2 {
+            let n = g.encoding().actions();
+            let mut meaningful = 0;
+            for i in 0..n {
+                if let Some(a) = g.index_action(i) {
+                    assert_eq!(g.action_index(a), i, "{name}: slot {i}");
+                    meaningful += 1;
+                }
+            }
+            assert!(meaningful * 10 >= n * 9, "{name}: only {meaningful} of {n} slots mean an action");
+            assert_eq!(g.index_action(n), None, "{name}: no slot past the index");
+            // The second round from the other colour's side.
+            let a = g.legal_actions()[0];
+            g.apply(a);
+        }
+    }
+    run("missile", MissileGame::preset("missile").expect("preset"));
+    run("missile-hidden-5", MissileGame::preset("missile-hidden-5").expect("preset"));
+    run("skill", SkillGame::with_tiles(SkillRules::preset("skill").expect("preset"), engine::more::skill::game::DEFAULT_TILES));
+    run("skill-points", SkillGame::preset("skill-points").expect("preset"));
+    run("camel-7", CamelGame::preset("camel-7").expect("preset"));
+    run("camel 15 files, river row", camel_board(7, 15, true));
+}
+
+#[test]
+#[ignore = "timing, run by hand: cargo test --release --test more_observe -- --ignored --nocapture"]
+fn observation_speed() {
+    fn run<G: Observe>(name: &str, g: G) {
+        let mut out = vec![0.0; g.encoding().obs_len()];
+        let t = std::time::Instant::now();
+        let reps = 20_000;
+        for _ in 0..reps {
+            g.observe_into(PlayerId::SECOND, &mut out);
+        }
+        println!("{name}: {:.2} us per observation ({} floats)", t.elapsed().as_secs_f64() * 1e6 / reps as f64, out.len());
+    }
+    run("missile", MissileGame::preset("missile").expect("preset"));
+    run("skill", SkillGame::with_tiles(SkillRules::preset("skill").expect("preset"), engine::more::skill::game::DEFAULT_TILES));
+    run("camel-7", CamelGame::preset("camel-7").expect("preset"));
+}

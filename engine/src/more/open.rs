@@ -2,7 +2,9 @@
 //! rule file with `[info] open = true`, plays NAME's game — the same set-up phase, legal
 //! moves and rules (missile xiangqi's hidden-check legality of §3.8 included) — with
 //! everything shown to both players: [`Open`] wraps the game and replaces only what a player
-//! is told (its view FEN, information-set key and determinizations).
+//! is told (its view FEN, information-set key and determinizations). Its observation tensor
+//! ([`crate::observe::Observe`], in [`super::observe`]) is the base game's encoding written with
+//! nothing hidden.
 
 use super::bots::Scored;
 use super::presets::Playable;
