@@ -137,7 +137,7 @@ pub trait ObserveAll: Observe {
 }
 
 /// The open twin observes its game with nothing hidden and keeps the base game's encoding.
-impl<G: Playable + ObserveAll> Observe for Open<G> {
+impl<G: Playable> Observe for Open<G> {
     fn encoding(&self) -> Encoding {
         self.inner().encoding()
     }
@@ -149,5 +149,12 @@ impl<G: Playable + ObserveAll> Observe for Open<G> {
     }
     fn index_action(&self, index: usize) -> Option<Action> {
         self.inner().index_action(index)
+    }
+}
+
+/// The open twin hides nothing already.
+impl<G: Playable> ObserveAll for Open<G> {
+    fn observe_all_into(&self, player: PlayerId, out: &mut [f32]) {
+        self.inner().observe_all_into(player, out);
     }
 }

@@ -9,8 +9,10 @@ use super::skill::{self, SkillGame};
 use super::{MoreError, MoreVariant};
 use crate::game::{Game, Turn};
 
-/// What the CLI needs of a game beyond [`Scored`]: its FEN, result and perft.
-pub trait Playable: Scored {
+/// What the CLI needs of a game beyond [`Scored`]: its FEN, result and perft; and, for nets
+/// ([`super::observe::ObserveAll`], hence [`crate::observe::Observe`]), its observation tensor
+/// and action index, so that every preset's game can be trained (#17 item 3).
+pub trait Playable: Scored + super::observe::ObserveAll {
     /// The full-state FEN.
     fn full_fen(&self) -> String;
     /// `(result, reason)` once the game is over (`1-0`, `0-1`, `1/2-1/2`).
