@@ -326,3 +326,49 @@ fn observation_speed() {
     run("skill", SkillGame::with_tiles(SkillRules::preset("skill").expect("preset"), engine::more::skill::game::DEFAULT_TILES));
     run("camel-7", CamelGame::preset("camel-7").expect("preset"));
 }
+
+#[test]
+fn missile_face_down_beliefs_are_distributions_that_add_up_to_the_pool() {
+    // Under the face-down reading (§3.8) the observer sees where the opponent's face-down pieces
+    // are and which kinds they are as a whole (the pool): each such point's belief planes sum to
+    // 1, each kind's plane sums to that kind's count, and no kind plane shows them.
+    use engine::more::missile::observe::{FREE, OPP, OPP_BELIEF, OPP_DOWN};
+    for name in ["missile-hidden-5-down", "missile-hidden-centre-down"] {
+        let mut checked = 0;
+        playout(MissileGame::preset(name).expect("preset"), 5, 60, |g, _| {
+            if g.in_setup() || g.is_terminal() {
+                return;
+            }
+            let e = g.encoding();
+            let n = e.observation.points();
+            for p in PlayerId::BOTH {
+                let v = g.observation(p);
+                let me = if p == PlayerId::FIRST { engine::piece::Color::Red } else { engine::piece::Color::Black };
+                let mut pool = [0usize; 5];
+                let mut down_points = 0;
+                for (s, piece) in g.position().board().pieces() {
+                    if piece.color != me && g.is_face_down(s) {
+                        pool[FREE.iter().position(|&k| k == piece.kind).expect("a free kind")] += 1;
+                        down_points += 1;
+                    }
+                }
+                let plane = |i: usize| &v[i * n..(i + 1) * n];
+                assert_eq!(plane(OPP_DOWN).iter().sum::<f32>() as usize, down_points, "{name}");
+                for pt in 0..n {
+                    let b: f32 = (0..5).map(|k| plane(OPP_BELIEF + k)[pt]).sum();
+                    let down = plane(OPP_DOWN)[pt] == 1.0;
+                    assert!((b - if down { 1.0 } else { 0.0 }).abs() < 1e-5, "{name}: belief at point {pt} sums to {b}");
+                    if down {
+                        assert!((0..9).all(|k| plane(OPP + k)[pt] == 0.0), "{name}: a face-down kind shown");
+                    }
+                }
+                for (k, &count) in pool.iter().enumerate() {
+                    let total: f32 = plane(OPP_BELIEF + k).iter().sum();
+                    assert!((total - count as f32).abs() < 1e-4, "{name}: {:?} beliefs sum to {total}, pool holds {count}", FREE[k]);
+                }
+                checked += 1;
+            }
+        });
+        assert!(checked > 0, "{name}: no state past the set-up");
+    }
+}
