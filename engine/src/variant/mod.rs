@@ -3,6 +3,7 @@
 //! FEN (RULES.md §N, [`fen`]) and chance-aware perft (RULES.md §P, [`perft`]).
 
 pub mod config;
+pub mod encoding;
 pub mod fen;
 pub mod game;
 pub mod game_state;
