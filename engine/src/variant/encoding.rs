@@ -150,6 +150,9 @@ pub enum EncodingError {
 }
 
 /// Checks that `variant` can be encoded.
+///
+/// # Errors
+/// [`EncodingError::Board`] when the variant's board is not 9x10.
 pub fn check_variant(variant: &super::Variant) -> Result<(), EncodingError> {
     let g = &variant.rules.attacks.geometry;
     if usize::from(g.files) == FILES && usize::from(g.ranks) == ROWS {
@@ -157,6 +160,14 @@ pub fn check_variant(variant: &super::Variant) -> Result<(), EncodingError> {
     } else {
         Err(EncodingError::Board { variant: variant.name.clone(), files: g.files, ranks: g.ranks })
     }
+}
+
+/// [`encoding`] for `variant`, after [`check_variant`].
+///
+/// # Errors
+/// [`EncodingError::Board`] when the variant's board is not 9x10.
+pub fn encoding_for(variant: &super::Variant) -> Result<Encoding, EncodingError> {
+    check_variant(variant).map(|()| encoding())
 }
 
 /// The encoded point of `sq` for `player` (row-major, the player's back rank first).
