@@ -390,8 +390,10 @@ pub fn encode(view: &View) -> Vec<f32> {
 }
 
 /// A lossless compact form of an observation for storage: planes that are constant over the
-/// board (and not zero) as `(plane, value)`, every other non-zero cell as `(plane * 90 + point,
-/// value)`.
+/// board (and not zero) as `(plane, value)`, every other non-zero cell as `(plane * points +
+/// point, value)`. The methods without a shape are for this encoding ([`PLANES`] x 10 x 9); the
+/// `_shape` ones serve any [`TensorShape`] of at most 256 planes and 65,536 cells (what the
+/// stored `u8` / `u16` indices hold).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CompactObs {
     /// Constant planes.
@@ -400,11 +402,25 @@ pub struct CompactObs {
     pub cells: Vec<(u16, f32)>,
 }
 
+/// The shape of this encoding's observation.
+const SHAPE: TensorShape = TensorShape { planes: PLANES, rows: ROWS, files: FILES };
+
 impl CompactObs {
     /// Compacts a dense observation of [`OBS_LEN`] floats.
     pub fn from_dense(dense: &[f32]) -> CompactObs {
+        CompactObs::from_dense_shape(dense, &SHAPE)
+    }
+
+    /// Compacts a dense observation of `shape` (`shape.len()` floats).
+    ///
+    /// # Panics
+    /// When `dense` is not `shape.len()` floats long, or `shape` has more than 256 planes or
+    /// 65,536 cells.
+    pub fn from_dense_shape(dense: &[f32], shape: &TensorShape) -> CompactObs {
+        assert_eq!(dense.len(), shape.len(), "observation length");
+        assert!(shape.planes <= 256 && shape.len() <= 1 << 16, "shape {shape:?} too large for CompactObs");
         let mut c = CompactObs::default();
-        for (p, plane) in dense.chunks_exact(POINTS).enumerate() {
+        for (p, plane) in dense.chunks_exact(shape.points().max(1)).enumerate() {
             let x = plane[0];
             if plane.iter().all(|&y| y == x) {
                 if x != 0.0 {
@@ -413,7 +429,7 @@ impl CompactObs {
             } else {
                 for (i, &y) in plane.iter().enumerate() {
                     if y != 0.0 {
-                        c.cells.push(((p * POINTS + i) as u16, y));
+                        c.cells.push(((p * shape.points() + i) as u16, y));
                     }
                 }
             }
@@ -423,11 +439,18 @@ impl CompactObs {
 
     /// Writes the dense observation into `out` ([`OBS_LEN`] floats, overwritten).
     pub fn expand_into(&self, out: &mut [f32]) {
+        self.expand_into_shape(out, &SHAPE);
+    }
+
+    /// Writes the dense observation of `shape` into `out` (overwritten); indices outside `out`
+    /// are skipped ([`CompactObs::fits`] tells them).
+    pub fn expand_into_shape(&self, out: &mut [f32], shape: &TensorShape) {
         out.fill(0.0);
+        let n = shape.points();
         for &(p, x) in &self.fills {
             let p = usize::from(p);
-            if p < PLANES {
-                out[p * POINTS..(p + 1) * POINTS].fill(x);
+            if p < shape.planes && (p + 1) * n <= out.len() {
+                out[p * n..(p + 1) * n].fill(x);
             }
         }
         for &(i, x) in &self.cells {
@@ -439,7 +462,12 @@ impl CompactObs {
 
     /// Whether every index is inside the observation (checked when reading shards).
     pub fn in_range(&self) -> bool {
-        self.fills.iter().all(|&(p, _)| usize::from(p) < PLANES) && self.cells.iter().all(|&(i, _)| usize::from(i) < OBS_LEN)
+        self.fits(&SHAPE)
+    }
+
+    /// Whether every index is inside an observation of `shape`.
+    pub fn fits(&self, shape: &TensorShape) -> bool {
+        self.fills.iter().all(|&(p, _)| usize::from(p) < shape.planes) && self.cells.iter().all(|&(i, _)| usize::from(i) < shape.len())
     }
 }
 
@@ -468,6 +496,23 @@ mod tests {
         assert_eq!(e.observation.points(), POINTS);
         assert_eq!((e.game.as_str(), e.version), ("variants", 1));
         assert_eq!(e.check_same(&encoding()), Ok(()));
+    }
+
+    #[test]
+    fn compact_observations_round_trip_in_any_shape() {
+        for shape in [SHAPE, TensorShape { planes: 3, rows: 11, files: 10 }, TensorShape { planes: 1, rows: 1, files: 41 }] {
+            // A constant plane, a zero plane, scattered cells.
+            let dense: Vec<f32> = (0..shape.len())
+                .map(|i| if i < shape.points() { 0.5 } else if i % 7 == 3 { i as f32 } else { 0.0 })
+                .collect();
+            let c = CompactObs::from_dense_shape(&dense, &shape);
+            assert!(c.fits(&shape));
+            let mut back = vec![9.0; shape.len()];
+            c.expand_into_shape(&mut back, &shape);
+            assert_eq!(back, dense, "{shape:?}");
+        }
+        let c = CompactObs { fills: vec![], cells: vec![(41, 1.0)] };
+        assert!(!c.fits(&TensorShape { planes: 1, rows: 1, files: 41 }));
     }
 
     #[test]
