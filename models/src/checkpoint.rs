@@ -130,8 +130,8 @@ pub enum CheckpointError {
     Encoding {
         /// The file.
         path: PathBuf,
-        /// The expected and the found encodings.
-        source: EncodingMismatch,
+        /// The expected and the found encodings (boxed: errors stay small).
+        source: Box<EncodingMismatch>,
     },
     /// Another net architecture than expected.
     #[error("{path}: architecture {found} does not match the expected {expected}")]
@@ -381,8 +381,8 @@ pub fn load(path: &Path, device: Device, expect: Expect) -> Result<(Net, Checkpo
 pub fn load_for(path: &Path, device: Device, expect: Expect, encoding: &Encoding) -> Result<(Net, CheckpointMeta, PathBuf), CheckpointError> {
     let json = resolve(path)?;
     let meta = read_meta(&json)?;
-    if let Err(source) = encoding.check_same(&meta.encoding) {
-        return Err(CheckpointError::Encoding { path: json, source });
+    if let Err(e) = encoding.check_same(&meta.encoding) {
+        return Err(CheckpointError::Encoding { path: json, source: Box::new(e) });
     }
     if let Some(v) = expect.variant {
         if meta.variant != v {

@@ -258,8 +258,8 @@ pub enum ShardError {
     Encoding {
         /// The file.
         path: PathBuf,
-        /// The expected and the found encodings.
-        source: EncodingMismatch,
+        /// The expected and the found encodings (boxed: errors stay small).
+        source: Box<EncodingMismatch>,
     },
     /// The samples were encoded with another encoding version.
     #[error("{path}: encoding version {found}, this build uses {expected} (header field `encoding_version`)")]
@@ -469,8 +469,8 @@ pub fn parse_for(path: &Path, bytes: &[u8], payload: bool, encoding: &Encoding) 
             expected: encoding.version,
         });
     }
-    if let Err(source) = encoding.check_same(found) {
-        return Err(ShardError::Encoding { path: path.to_path_buf(), source });
+    if let Err(e) = encoding.check_same(found) {
+        return Err(ShardError::Encoding { path: path.to_path_buf(), source: Box::new(e) });
     }
     if !payload {
         return Ok((header, Vec::new()));

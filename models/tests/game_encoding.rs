@@ -138,7 +138,7 @@ fn a_shard_of_another_encoding_is_refused_naming_both() {
     let dense: Vec<f32> = (0..e.obs_len()).map(|i| (i % 3 == 0) as u8 as f32).collect();
     let sample = Sample { obs: CompactObs::from_dense_shape(&dense, &e.observation), policy: vec![(2, 1.0)], legal: vec![1, 2], outcome: -1.0, q: 0.0, ply: 2 };
     let path = dir.path().join(shard::file_name(1, 0));
-    shard::write(&path, &header, &[sample.clone()]).expect("write");
+    shard::write(&path, &header, std::slice::from_ref(&sample)).expect("write");
     let (h, s) = shard::read_for(&path, &e).expect("reads as Leduc");
     assert_eq!((h, s), (header, vec![sample]));
     for (expected, err) in [
@@ -177,6 +177,6 @@ fn a_sample_outside_its_encoding_is_refused() {
     let sample = Sample { obs: CompactObs::default(), policy: vec![(3, 1.0)], legal: vec![3], outcome: 0.0, q: 0.0, ply: 0 };
     let path = dir.path().join(shard::file_name(2, 0));
     shard::write(&path, &header, &[sample]).expect("write");
-    let err = shard::read_for(&path, &e).err().expect("refused");
+    let err = shard::read_for(&path, &e).expect_err("refused");
     assert!(matches!(err, ShardError::Invalid { .. }) && err.to_string().contains("out of range (< 3)"), "{err}");
 }

@@ -267,6 +267,6 @@ impl Observe for Kuhn {
     }
 
     fn index_action(&self, index: usize) -> Option<Action> {
-        (index < 2).then(|| Action(index as u32))
+        (index < 2).then_some(Action(index as u32))
     }
 }

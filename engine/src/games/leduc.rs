@@ -390,6 +390,6 @@ impl Observe for Leduc {
     }
 
     fn index_action(&self, index: usize) -> Option<Action> {
-        (index < 3).then(|| Action(index as u32))
+        (index < 3).then_some(Action(index as u32))
     }
 }
