@@ -4,11 +4,16 @@
 //! naming the newest step. Every file is written under a temporary name and renamed; the JSON is
 //! written after the tensors it describes and `latest` last, so a kill at any moment leaves the
 //! previous checkpoint intact. Loading checks checksums (the CRC-32, and the SHA-256 when the
-//! metadata records one, as published nets do: `crate::zoo`), the encoding version and the
+//! metadata records one, as published nets do: `crate::zoo`), the encoding and the
 //! architecture, and names the file in every error.
+//!
+//! The metadata records the net's [`Encoding`] (game, version, shapes); metadata written before
+//! it did has the variant encoding ([`crate::encoding::encoding`]), which is what every such net
+//! was made for. [`load`] expects the variant encoding, [`load_for`] any given one; a checkpoint
+//! of another encoding is refused with [`CheckpointError::Encoding`], naming both.
 
-use crate::encoding::{ACTIONS, ENCODING_VERSION, PLANES};
 use crate::net::{Net, NetConfig};
+use engine::observe::{Encoding, EncodingMismatch};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -32,12 +37,15 @@ pub struct CheckpointMeta {
     pub step: u64,
     /// Variant name.
     pub variant: String,
-    /// Encoding version of the observations and action slots.
+    /// Encoding version of the observations and action slots (`encoding.version`).
     pub encoding_version: u32,
-    /// Input planes.
+    /// Input planes (`encoding.observation.planes`).
     pub planes: usize,
-    /// Policy slots.
+    /// Policy slots (`encoding.actions()`).
     pub actions: usize,
+    /// The encoding the net reads and writes; the variant encoding when the file predates it.
+    #[serde(default = "crate::encoding::encoding")]
+    pub encoding: Encoding,
     /// Net sizes.
     pub architecture: NetConfig,
     /// Trainable parameters.
@@ -116,6 +124,14 @@ pub enum CheckpointError {
         found: u32,
         /// Version this build uses.
         expected: u32,
+    },
+    /// A net made for another encoding (game, version or shapes) than expected.
+    #[error("{path}: {source}")]
+    Encoding {
+        /// The file.
+        path: PathBuf,
+        /// The expected and the found encodings (boxed: errors stay small).
+        source: Box<EncodingMismatch>,
     },
     /// Another net architecture than expected.
     #[error("{path}: architecture {found} does not match the expected {expected}")]
@@ -207,14 +223,16 @@ pub fn save(
         }
         None => (None, None),
     };
+    let encoding = net.encoding().clone();
     let meta = CheckpointMeta {
         format: FORMAT.into(),
         format_version: FORMAT_VERSION,
         step: info.step,
         variant: info.variant.into(),
-        encoding_version: ENCODING_VERSION,
-        planes: PLANES,
-        actions: ACTIONS,
+        encoding_version: encoding.version,
+        planes: encoding.observation.planes,
+        actions: encoding.actions(),
+        encoding,
         architecture: net.config().clone(),
         parameters: net.parameter_count(),
         config: info.config,
@@ -271,7 +289,12 @@ pub fn exists(dir: &Path) -> bool {
     dir.join(LATEST).is_file()
 }
 
-/// Reads and checks a checkpoint's metadata (format, encoding version).
+/// Reads and checks a checkpoint's metadata: the format, and that the encoding version, planes
+/// and actions agree with the recorded encoding (whose match with what a loader expects is
+/// [`load_for`]'s check).
+///
+/// # Errors
+/// [`CheckpointError::Io`], [`CheckpointError::Metadata`], [`CheckpointError::EncodingVersion`].
 pub fn read_meta(json_path: &Path) -> Result<CheckpointMeta, CheckpointError> {
     let text = fs::read(json_path).map_err(io(json_path))?;
     let bad = |detail: String| CheckpointError::Metadata { path: json_path.to_path_buf(), detail };
@@ -282,11 +305,12 @@ pub fn read_meta(json_path: &Path) -> Result<CheckpointMeta, CheckpointError> {
     if meta.format_version != FORMAT_VERSION {
         return Err(bad(format!("format version {}, this build reads {FORMAT_VERSION}", meta.format_version)));
     }
-    if meta.encoding_version != ENCODING_VERSION || meta.planes != PLANES || meta.actions != ACTIONS {
+    let e = &meta.encoding;
+    if meta.encoding_version != e.version || meta.planes != e.observation.planes || meta.actions != e.actions() {
         return Err(CheckpointError::EncodingVersion {
             path: json_path.to_path_buf(),
             found: meta.encoding_version,
-            expected: ENCODING_VERSION,
+            expected: e.version,
         });
     }
     Ok(meta)
@@ -342,10 +366,24 @@ pub struct Expect<'a> {
     pub architecture: Option<&'a NetConfig>,
 }
 
-/// Loads the checkpoint `path` names (see [`resolve`]) into a new net on `device`.
+/// Loads the checkpoint `path` names (see [`resolve`]) into a new net on `device`, for the
+/// variant encoding ([`load_for`] with [`crate::encoding::encoding`]).
 pub fn load(path: &Path, device: Device, expect: Expect) -> Result<(Net, CheckpointMeta, PathBuf), CheckpointError> {
+    load_for(path, device, expect, &crate::encoding::encoding())
+}
+
+/// Loads the checkpoint `path` names (see [`resolve`]) into a new net for `encoding` on
+/// `device`.
+///
+/// # Errors
+/// [`CheckpointError::Encoding`] (naming both encodings) when the checkpoint was made for
+/// another encoding; every other [`CheckpointError`] as the files and `expect` give.
+pub fn load_for(path: &Path, device: Device, expect: Expect, encoding: &Encoding) -> Result<(Net, CheckpointMeta, PathBuf), CheckpointError> {
     let json = resolve(path)?;
     let meta = read_meta(&json)?;
+    if let Err(e) = encoding.check_same(&meta.encoding) {
+        return Err(CheckpointError::Encoding { path: json, source: Box::new(e) });
+    }
     if let Some(v) = expect.variant {
         if meta.variant != v {
             return Err(CheckpointError::Variant { path: json, found: meta.variant, expected: v.into() });
@@ -362,7 +400,7 @@ pub fn load(path: &Path, device: Device, expect: Expect) -> Result<(Net, Checkpo
     }
     let dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
     let tensors = read_tensors(&dir, &meta.weights_file, meta.weights_crc32, meta.weights_sha256.as_deref())?;
-    let mut net = Net::new(&meta.architecture, device, 0);
+    let mut net = Net::with_encoding(&meta.architecture, &meta.encoding, device, 0);
     load_into(&mut net, tensors, &dir.join(&meta.weights_file))?;
     Ok((net, meta, json))
 }

@@ -1,12 +1,21 @@
 //! The policy/value net: a residual convolutional tower over the encoded board with a policy
-//! head (logits over the [`ACTIONS`] slots, masked to the legal ones by the caller) and a value
-//! head (win / draw / loss logits for the acting player).
+//! head (logits over the action slots, masked to the legal ones by the caller) and a value head
+//! (win / draw / loss logits for the acting player).
+//!
+//! Every size comes from the net's [`Encoding`] (the game contract, [`engine::observe`]): the
+//! input convolution reads `observation.planes` planes of `rows x files`, the policy head's 1x1
+//! convolution writes `policy.board_channels` logits per point (channel-major, the board block of
+//! the action index) and a linear layer the `policy.extra` slots after it. [`Net::new`] builds
+//! for the variant encoding ([`crate::encoding::encoding`], [`ACTIONS`] slots), as every
+//! committed net is; [`Net::with_encoding`] for any other. A head with no slots (0 board channels
+//! or 0 extra slots) has no layer.
 //!
 //! Parameter paths are stable and match `scripts/export_torchscript.py` (PyTorch `state_dict`
 //! names): `input.conv`, `input.bn`, `tower.<i>.conv1|bn1|conv2|bn2`, `policy.conv|bn|out`,
 //! `value.conv|bn|fc1|fc2|extra`. Convolutions before a batch norm have no bias.
 
-use crate::encoding::{ACTIONS, BOARD_CHANNELS, BOARD_SLOTS, EXTRA_SLOTS, FILES, OBS_LEN, PLANES, ROWS};
+use crate::encoding::ACTIONS;
+use engine::observe::Encoding;
 use serde::{Deserialize, Serialize};
 use tch::nn::{self, Module, ModuleT};
 use tch::{Device, Kind, Tensor};
@@ -105,14 +114,16 @@ impl Block {
 pub struct Net {
     vs: nn::VarStore,
     config: NetConfig,
+    encoding: Encoding,
     input: ConvBn,
     tower: Vec<Block>,
-    policy: ConvBn,
-    policy_out: nn::Conv2D,
+    /// The board block of the policy (`None` when the encoding has no board channels).
+    policy: Option<(ConvBn, nn::Conv2D)>,
     value: ConvBn,
     value_fc1: nn::Linear,
     value_fc2: nn::Linear,
-    value_extra: nn::Linear,
+    /// The extra policy slots (`None` when the encoding has none).
+    value_extra: Option<nn::Linear>,
 }
 
 /// Net outputs for a batch of positions, on the CPU: priors over each position's legal slots (in
@@ -139,29 +150,45 @@ impl Evaluation {
 }
 
 impl Net {
-    /// A freshly initialised net on `device`; `seed` makes the initial weights reproducible.
+    /// A freshly initialised net for the variant encoding ([`crate::encoding::encoding`]) on
+    /// `device`; `seed` makes the initial weights reproducible.
     pub fn new(config: &NetConfig, device: Device, seed: u64) -> Net {
+        Net::with_encoding(config, &crate::encoding::encoding(), device, seed)
+    }
+
+    /// A freshly initialised net for `encoding` on `device` (sizes in the module documentation);
+    /// `seed` makes the initial weights reproducible.
+    pub fn with_encoding(config: &NetConfig, encoding: &Encoding, device: Device, seed: u64) -> Net {
         tch::manual_seed(seed as i64);
         let vs = nn::VarStore::new(device);
         let root = vs.root();
         let c = config.channels;
-        let input = ConvBn::new(&(&root / "input"), PLANES, c, 3);
+        let input = ConvBn::new(&(&root / "input"), encoding.observation.planes, c, 3);
         let tower = (0..config.blocks).map(|i| Block::new(&(&root / "tower" / i), c)).collect();
         let pp = &root / "policy";
-        let policy = ConvBn::new(&pp, c, config.policy_channels, 1);
-        let policy_out = nn::conv2d(&pp / "out", config.policy_channels as i64, BOARD_CHANNELS as i64, 1, Default::default());
+        let board = encoding.policy.board_channels as i64;
+        let policy = (board > 0).then(|| {
+            let hidden = ConvBn::new(&pp, c, config.policy_channels, 1);
+            (hidden, nn::conv2d(&pp / "out", config.policy_channels as i64, board, 1, Default::default()))
+        });
         let vp = &root / "value";
         let value = ConvBn::new(&vp, c, config.value_channels, 1);
-        let flat = (config.value_channels * ROWS * FILES) as i64;
+        let flat = (config.value_channels * encoding.observation.points()) as i64;
         let value_fc1 = nn::linear(&vp / "fc1", flat, config.value_hidden as i64, Default::default());
         let value_fc2 = nn::linear(&vp / "fc2", config.value_hidden as i64, 3, Default::default());
-        let value_extra = nn::linear(&vp / "extra", config.value_hidden as i64, EXTRA_SLOTS as i64, Default::default());
-        Net { vs, config: config.clone(), input, tower, policy, policy_out, value, value_fc1, value_fc2, value_extra }
+        let extra = encoding.policy.extra as i64;
+        let value_extra = (extra > 0).then(|| nn::linear(&vp / "extra", config.value_hidden as i64, extra, Default::default()));
+        Net { vs, config: config.clone(), encoding: encoding.clone(), input, tower, policy, value, value_fc1, value_fc2, value_extra }
     }
 
     /// The sizes.
     pub fn config(&self) -> &NetConfig {
         &self.config
+    }
+
+    /// The encoding the net reads and writes (game, version, shapes).
+    pub fn encoding(&self) -> &Encoding {
+        &self.encoding
     }
 
     /// The device the variables live on.
@@ -184,29 +211,39 @@ impl Net {
         self.vs.trainable_variables().iter().map(|t| t.numel() as i64).sum()
     }
 
-    /// Policy logits `[n, ACTIONS]` and value logits `[n, 3]` (win, draw, loss) for observations
-    /// `[n, PLANES, 10, 9]`; `train` selects batch statistics (training) or running ones.
+    /// Policy logits `[n, actions]` and value logits `[n, 3]` (win, draw, loss) for observations
+    /// `[n, planes, rows, files]` (sizes of [`Net::encoding`]); `train` selects batch statistics
+    /// (training) or running ones.
     pub fn forward_t(&self, x: &Tensor, train: bool) -> (Tensor, Tensor) {
         let mut h = self.input.forward_t(x, train).relu();
         for b in &self.tower {
             h = b.forward_t(&h, train);
         }
         let n = x.size()[0];
-        let p = self.policy.forward_t(&h, train).relu();
-        let board = self.policy_out.forward(&p).reshape([n, BOARD_SLOTS as i64]);
         let v = self.value.forward_t(&h, train).relu().flatten(1, -1);
         let v = self.value_fc1.forward(&v).relu();
-        let extra = self.value_extra.forward(&v);
         let wdl = self.value_fc2.forward(&v);
-        (Tensor::cat(&[board, extra], 1), wdl)
+        let mut parts = Vec::with_capacity(2);
+        if let Some((hidden, out)) = &self.policy {
+            let p = hidden.forward_t(&h, train).relu();
+            parts.push(out.forward(&p).reshape([n, self.encoding.board_slots() as i64]));
+        }
+        if let Some(extra) = &self.value_extra {
+            parts.push(extra.forward(&v));
+        }
+        let logits = if parts.is_empty() { Tensor::zeros([n, 0], (Kind::Float, x.device())) } else { Tensor::cat(&parts, 1) };
+        (logits, wdl)
     }
 
-    /// Evaluates `n` positions without gradients: `obs` holds `n * OBS_LEN` floats, `legal[i]`
-    /// the legal slots of position `i`. Priors are the softmax of the policy logits over each
-    /// position's legal slots.
+    /// Evaluates `n` positions without gradients: `obs` holds `n * obs_len` floats (of
+    /// [`Net::encoding`]), `legal[i]` the legal slots of position `i`. Priors are the softmax of
+    /// the policy logits over each position's legal slots.
+    ///
+    /// # Panics
+    /// When `obs` is not `n * obs_len` floats long.
     pub fn evaluate(&self, obs: &[f32], legal: &[&[u16]]) -> Evaluation {
         let n = legal.len();
-        assert_eq!(obs.len(), n * OBS_LEN, "observation batch");
+        assert_eq!(obs.len(), n * self.encoding.obs_len(), "observation batch");
         if n == 0 {
             return Evaluation { offsets: vec![0], ..Default::default() };
         }
@@ -221,7 +258,7 @@ impl Net {
         }
         let dev = self.device();
         let (priors, wdl) = tch::no_grad(|| {
-            let x = Tensor::from_slice(obs).view([n as i64, PLANES as i64, ROWS as i64, FILES as i64]).to_device(dev);
+            let x = obs_tensor_for(obs, &self.encoding, dev);
             let (logits, v) = self.forward_t(&x, false);
             let idx = Tensor::from_slice(&idx).view([n as i64, lmax as i64]).to_device(dev);
             let valid = Tensor::from_slice(&valid).view([n as i64, lmax as i64]).to_device(dev);
@@ -241,7 +278,7 @@ impl Net {
 
     /// A copy of this net (same device, same values).
     pub fn duplicate(&self) -> Net {
-        let mut n = Net::new(&self.config, self.device(), 0);
+        let mut n = Net::with_encoding(&self.config, &self.encoding, self.device(), 0);
         n.copy_from(self).expect("same architecture");
         n
     }
@@ -261,11 +298,18 @@ pub fn tensor_to_vec(t: &Tensor) -> Vec<f32> {
     out
 }
 
-/// Dense observations for `n` positions as a `[n, PLANES, 10, 9]` tensor.
+/// Dense observations of the variant encoding for `n` positions as a `[n, PLANES, 10, 9]` tensor.
 pub fn obs_tensor(obs: &[f32], device: Device) -> Tensor {
-    let n = (obs.len() / OBS_LEN) as i64;
-    Tensor::from_slice(obs).view([n, PLANES as i64, ROWS as i64, FILES as i64]).to_device(device)
+    obs_tensor_for(obs, &crate::encoding::encoding(), device)
 }
 
-/// Number of policy slots (re-exported for callers that size buffers).
+/// Dense observations of `encoding` for `n` positions as a `[n, planes, rows, files]` tensor
+/// (`n = obs.len() / obs_len`).
+pub fn obs_tensor_for(obs: &[f32], encoding: &Encoding, device: Device) -> Tensor {
+    let o = &encoding.observation;
+    let n = (obs.len() / encoding.obs_len().max(1)) as i64;
+    Tensor::from_slice(obs).view([n, o.planes as i64, o.rows as i64, o.files as i64]).to_device(device)
+}
+
+/// Number of policy slots of the variant encoding (for callers that size buffers).
 pub const POLICY_SLOTS: usize = ACTIONS;

@@ -9,11 +9,16 @@
 //! The header ([`ShardHeader`]) and the payload (`Vec<Sample>`) are bincode 2 (standard config)
 //! of their serde forms. Readers check the magic, both versions (format, encoding), lengths,
 //! checksums and every sample's indices, and name the file in every error. Format version 2
-//! added the net architecture to the header; version 1 files still read (architecture unknown).
-//! [`check_header`] refuses a shard of another variant or architecture than a run expects.
+//! added the net architecture to the header, version 3 the [`Encoding`] (game, version, shapes);
+//! version 1 and 2 files still read (architecture unknown in 1; the variant encoding, of the
+//! version they record, in both). [`read`] and [`read_header`] expect the variant encoding
+//! ([`crate::encoding::encoding`]), [`read_for`] and [`read_header_for`] any given one: a shard
+//! of another encoding is refused with [`ShardError::Encoding`], naming both. [`check_header`]
+//! refuses a shard of another variant or architecture than a run expects.
 
-use crate::encoding::{CompactObs, ACTIONS, ENCODING_VERSION};
+use crate::encoding::CompactObs;
 use crate::net::NetConfig;
+use engine::observe::{Encoding, EncodingMismatch};
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::io::Write;
@@ -22,8 +27,8 @@ use std::path::{Path, PathBuf};
 /// File magic.
 pub const MAGIC: &[u8; 8] = b"ANQISHRD";
 /// Version of the file layout and of [`ShardHeader`] / [`Sample`] (2: the header records the
-/// net architecture).
-pub const FORMAT_VERSION: u32 = 2;
+/// net architecture; 3: the encoding).
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest format version this build still reads (1: no architecture in the header).
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 /// File name extension of shards.
@@ -56,12 +61,13 @@ impl Sample {
         [v.max(0.0), 1.0 - v.abs(), (-v).max(0.0)]
     }
 
-    fn check(&self) -> Result<(), String> {
+    fn check(&self, encoding: &Encoding) -> Result<(), String> {
         if self.legal.is_empty() {
             return Err("a sample has no legal action".into());
         }
-        if let Some(&a) = self.legal.iter().find(|&&a| usize::from(a) >= ACTIONS) {
-            return Err(format!("legal action slot {a} out of range (< {ACTIONS})"));
+        let actions = encoding.actions();
+        if let Some(&a) = self.legal.iter().find(|&&a| usize::from(a) >= actions) {
+            return Err(format!("legal action slot {a} out of range (< {actions})"));
         }
         if let Some(&(a, _)) = self.policy.iter().find(|(a, _)| !self.legal.contains(a)) {
             return Err(format!("policy slot {a} is not among the legal slots"));
@@ -75,7 +81,7 @@ impl Sample {
         if !(self.outcome.is_finite() && (-1.0..=1.0).contains(&self.outcome)) {
             return Err(format!("outcome {} outside [-1, 1]", self.outcome));
         }
-        if !self.obs.in_range() {
+        if !self.obs.fits(&encoding.observation) {
             return Err("observation index out of range".into());
         }
         Ok(())
@@ -85,8 +91,11 @@ impl Sample {
 /// What a shard holds and where it came from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardHeader {
-    /// [`ENCODING_VERSION`] of the observations and action slots.
+    /// Version of the observations and action slots (`encoding.version`, kept beside it for the
+    /// readers of format 2).
     pub encoding_version: u32,
+    /// The encoding of the observations and action slots.
+    pub encoding: Encoding,
     /// Variant name.
     pub variant: String,
     /// Worker that played the games.
@@ -111,6 +120,45 @@ pub struct ShardHeader {
     pub created_unix: u64,
 }
 
+/// The header of format version 2 (no encoding: the variant encoding of `encoding_version`),
+/// read for compatibility.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(Serialize))]
+struct ShardHeaderV2 {
+    encoding_version: u32,
+    variant: String,
+    worker: u32,
+    seq: u64,
+    net_step: u64,
+    architecture: Option<NetConfig>,
+    games: u32,
+    samples: u64,
+    plies: u64,
+    decisive: u32,
+    git_revision: String,
+    created_unix: u64,
+}
+
+impl From<ShardHeaderV2> for ShardHeader {
+    fn from(h: ShardHeaderV2) -> ShardHeader {
+        ShardHeader {
+            encoding_version: h.encoding_version,
+            encoding: Encoding { version: h.encoding_version, ..crate::encoding::encoding() },
+            variant: h.variant,
+            worker: h.worker,
+            seq: h.seq,
+            net_step: h.net_step,
+            architecture: h.architecture,
+            games: h.games,
+            samples: h.samples,
+            plies: h.plies,
+            decisive: h.decisive,
+            git_revision: h.git_revision,
+            created_unix: h.created_unix,
+        }
+    }
+}
+
 /// The header of format version 1 (no architecture), read for compatibility.
 #[derive(Deserialize)]
 #[cfg_attr(test, derive(Serialize))]
@@ -132,6 +180,7 @@ impl From<ShardHeaderV1> for ShardHeader {
     fn from(h: ShardHeaderV1) -> ShardHeader {
         ShardHeader {
             encoding_version: h.encoding_version,
+            encoding: Encoding { version: h.encoding_version, ..crate::encoding::encoding() },
             variant: h.variant,
             worker: h.worker,
             seq: h.seq,
@@ -203,6 +252,14 @@ pub enum ShardError {
         found: u32,
         /// Version this build reads.
         expected: u32,
+    },
+    /// The samples were encoded for another encoding (game or shapes) than expected.
+    #[error("{path}: {source}")]
+    Encoding {
+        /// The file.
+        path: PathBuf,
+        /// The expected and the found encodings (boxed: errors stay small).
+        source: Box<EncodingMismatch>,
     },
     /// The samples were encoded with another encoding version.
     #[error("{path}: encoding version {found}, this build uses {expected} (header field `encoding_version`)")]
@@ -346,20 +403,42 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// Reads only the header of a shard (checks magic, format version and header checksum).
+/// Reads only the header of a shard of the variant encoding (checks magic, format version,
+/// header checksum and encoding).
 pub fn read_header(path: &Path) -> Result<ShardHeader, ShardError> {
-    let bytes = fs::read(path).map_err(|source| ShardError::Io { path: path.to_path_buf(), source })?;
-    Ok(parse(path, &bytes, false)?.0)
+    read_header_for(path, &crate::encoding::encoding())
 }
 
-/// Reads and checks a whole shard.
+/// Reads only the header of a shard of `encoding` (checks magic, format version, header
+/// checksum and encoding).
+pub fn read_header_for(path: &Path, encoding: &Encoding) -> Result<ShardHeader, ShardError> {
+    let bytes = fs::read(path).map_err(|source| ShardError::Io { path: path.to_path_buf(), source })?;
+    Ok(parse_for(path, &bytes, false, encoding)?.0)
+}
+
+/// Reads and checks a whole shard of the variant encoding.
 pub fn read(path: &Path) -> Result<(ShardHeader, Vec<Sample>), ShardError> {
-    let bytes = fs::read(path).map_err(|source| ShardError::Io { path: path.to_path_buf(), source })?;
-    parse(path, &bytes, true)
+    read_for(path, &crate::encoding::encoding())
 }
 
-/// Parses shard bytes (`path` only names the source in errors).
+/// Reads and checks a whole shard of `encoding`.
+pub fn read_for(path: &Path, encoding: &Encoding) -> Result<(ShardHeader, Vec<Sample>), ShardError> {
+    let bytes = fs::read(path).map_err(|source| ShardError::Io { path: path.to_path_buf(), source })?;
+    parse_for(path, &bytes, true, encoding)
+}
+
+/// Parses shard bytes of the variant encoding (`path` only names the source in errors).
 pub fn parse(path: &Path, bytes: &[u8], payload: bool) -> Result<(ShardHeader, Vec<Sample>), ShardError> {
+    parse_for(path, bytes, payload, &crate::encoding::encoding())
+}
+
+/// Parses shard bytes of `encoding` (`path` only names the source in errors).
+///
+/// # Errors
+/// [`ShardError::EncodingVersion`] when the header's version disagrees with its encoding or is
+/// another version of the expected game's encoding; [`ShardError::Encoding`] (naming both) when
+/// it was made for another encoding; the other [`ShardError`]s for a damaged file.
+pub fn parse_for(path: &Path, bytes: &[u8], payload: bool, encoding: &Encoding) -> Result<(ShardHeader, Vec<Sample>), ShardError> {
     let mut c = Cursor { bytes, at: 0, path };
     let invalid = |detail: String| ShardError::Invalid { path: path.to_path_buf(), detail };
     if bytes.len() < MAGIC.len() || &bytes[..MAGIC.len()] != MAGIC {
@@ -377,17 +456,21 @@ pub fn parse(path: &Path, bytes: &[u8], payload: bool) -> Result<(ShardHeader, V
         return Err(ShardError::Checksum { path: path.to_path_buf(), part: "header" });
     }
     let undecodable = |e: bincode::error::DecodeError| invalid(format!("header does not decode: {e}"));
-    let header: ShardHeader = if version == 1 {
-        bincode::serde::decode_from_slice::<ShardHeaderV1, _>(h, config()).map_err(undecodable)?.0.into()
-    } else {
-        bincode::serde::decode_from_slice(h, config()).map_err(undecodable)?.0
+    let header: ShardHeader = match version {
+        1 => bincode::serde::decode_from_slice::<ShardHeaderV1, _>(h, config()).map_err(undecodable)?.0.into(),
+        2 => bincode::serde::decode_from_slice::<ShardHeaderV2, _>(h, config()).map_err(undecodable)?.0.into(),
+        _ => bincode::serde::decode_from_slice(h, config()).map_err(undecodable)?.0,
     };
-    if header.encoding_version != ENCODING_VERSION {
+    let found = &header.encoding;
+    if header.encoding_version != found.version || (found.game == encoding.game && found.version != encoding.version) {
         return Err(ShardError::EncodingVersion {
             path: path.to_path_buf(),
             found: header.encoding_version,
-            expected: ENCODING_VERSION,
+            expected: encoding.version,
         });
+    }
+    if let Err(e) = encoding.check_same(found) {
+        return Err(ShardError::Encoding { path: path.to_path_buf(), source: Box::new(e) });
     }
     if !payload {
         return Ok((header, Vec::new()));
@@ -408,7 +491,7 @@ pub fn parse(path: &Path, bytes: &[u8], payload: bool) -> Result<(ShardHeader, V
         return Err(invalid(format!("header says {} samples, payload has {}", header.samples, samples.len())));
     }
     for (i, s) in samples.iter().enumerate() {
-        s.check().map_err(|e| invalid(format!("sample {i}: {e}")))?;
+        s.check(encoding).map_err(|e| invalid(format!("sample {i}: {e}")))?;
     }
     Ok((header, samples))
 }
@@ -458,6 +541,7 @@ pub fn next_seq(dir: &Path, worker: u32) -> Result<u64, ShardError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::encoding::ENCODING_VERSION;
 
     /// A format-1 file (as written before the header recorded the architecture) still reads,
     /// with the architecture unknown, and passes any architecture check.
@@ -476,29 +560,68 @@ mod tests {
             git_revision: "old".into(),
             created_unix: 9,
         };
-        let sample = Sample {
-            obs: CompactObs { fills: vec![(1, 1.0)], cells: vec![(3, 1.0)] },
-            policy: vec![(4, 1.0)],
-            legal: vec![4, 8],
-            outcome: 0.0,
-            q: 0.25,
-            ply: 3,
-        };
-        let h = bincode::serde::encode_to_vec(&v1, config()).expect("encodes");
-        let p = bincode::serde::encode_to_vec(vec![sample.clone()], config()).expect("encodes");
-        let mut bytes = MAGIC.to_vec();
-        bytes.extend_from_slice(&1u32.to_le_bytes());
-        bytes.extend_from_slice(&(h.len() as u32).to_le_bytes());
-        bytes.extend_from_slice(&crc32fast::hash(&h).to_le_bytes());
-        bytes.extend_from_slice(&h);
-        bytes.extend_from_slice(&(p.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&crc32fast::hash(&p).to_le_bytes());
-        bytes.extend_from_slice(&p);
+        let sample = sample();
+        let bytes = old_file(1, &bincode::serde::encode_to_vec(&v1, config()).expect("encodes"), &sample);
         let path = Path::new("old.shard");
         let (header, samples) = parse(path, &bytes, true).expect("a format-1 shard reads");
         assert_eq!((header.worker, header.seq, header.net_step, &header.architecture), (2, 5, 7, &None));
         assert_eq!(samples, vec![sample]);
         let net = NetConfig { blocks: 1, channels: 8, policy_channels: 4, value_channels: 2, value_hidden: 16 };
         check_header(path, &header, Expect { variant: "surprise", architecture: Some(&net) }).expect("unknown passes");
+    }
+
+    fn sample() -> Sample {
+        Sample {
+            obs: CompactObs { fills: vec![(1, 1.0)], cells: vec![(3, 1.0)] },
+            policy: vec![(4, 1.0)],
+            legal: vec![4, 8],
+            outcome: 0.0,
+            q: 0.25,
+            ply: 3,
+        }
+    }
+
+    /// A shard file of an older format `version` with the given header bytes and one sample.
+    fn old_file(version: u32, h: &[u8], sample: &Sample) -> Vec<u8> {
+        let p = bincode::serde::encode_to_vec(vec![sample.clone()], config()).expect("encodes");
+        let mut bytes = MAGIC.to_vec();
+        bytes.extend_from_slice(&version.to_le_bytes());
+        bytes.extend_from_slice(&(h.len() as u32).to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(h).to_le_bytes());
+        bytes.extend_from_slice(h);
+        bytes.extend_from_slice(&(p.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&crc32fast::hash(&p).to_le_bytes());
+        bytes.extend_from_slice(&p);
+        bytes
+    }
+
+    /// A format-2 file (as written before the header recorded the encoding) reads as the variant
+    /// encoding, and is refused where another encoding is expected.
+    #[test]
+    fn format_2_shards_read_as_the_variant_encoding() {
+        let net = NetConfig { blocks: 1, channels: 8, policy_channels: 4, value_channels: 2, value_hidden: 16 };
+        let v2 = ShardHeaderV2 {
+            encoding_version: ENCODING_VERSION,
+            variant: "jieqi".into(),
+            worker: 1,
+            seq: 2,
+            net_step: 3,
+            architecture: Some(net.clone()),
+            games: 1,
+            samples: 1,
+            plies: 40,
+            decisive: 1,
+            git_revision: "older".into(),
+            created_unix: 10,
+        };
+        let bytes = old_file(2, &bincode::serde::encode_to_vec(&v2, config()).expect("encodes"), &sample());
+        let path = Path::new("v2.shard");
+        let (header, samples) = parse(path, &bytes, true).expect("a format-2 shard reads");
+        assert_eq!(header.encoding, crate::encoding::encoding());
+        assert_eq!((header.variant.as_str(), header.architecture), ("jieqi", Some(net)));
+        assert_eq!(samples, vec![sample()]);
+        let leduc = engine::games::leduc::encoding();
+        let err = parse_for(path, &bytes, false, &leduc).expect_err("not a Leduc shard");
+        assert!(matches!(err, ShardError::Encoding { .. }), "{err}");
     }
 }

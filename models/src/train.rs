@@ -4,8 +4,9 @@
 //! learning-rate schedule.
 
 use crate::checkpoint::CheckpointError;
-use crate::encoding::{ACTIONS, FILES, OBS_LEN, PLANES, ROWS};
-use crate::net::{obs_tensor, Net};
+use crate::encoding::{ACTIONS, FILES, PLANES, ROWS};
+use crate::net::{obs_tensor_for, Net};
+use engine::observe::Encoding;
 use crate::shard::Sample;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -103,7 +104,7 @@ impl OptimConfig {
 
 /// A training batch as tensors.
 pub struct Batch {
-    /// `[n, PLANES, 10, 9]`.
+    /// `[n, planes, rows, files]` (`[n, PLANES, 10, 9]` for the variant encoding).
     pub obs: Tensor,
     /// Legal slots `[n, L]`, padded with each row's first legal slot.
     pub legal_idx: Tensor,
@@ -120,10 +121,17 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Assembles a batch from samples on `device`; `q_weight` as in [`OptimConfig::q_weight`].
+    /// Assembles a batch from samples of the variant encoding on `device`; `q_weight` as in
+    /// [`OptimConfig::q_weight`].
     pub fn new(samples: &[&Sample], device: Device, q_weight: f64) -> Batch {
+        Batch::new_for(samples, &crate::encoding::encoding(), device, q_weight)
+    }
+
+    /// Assembles a batch from samples of `encoding` (e.g. [`Net::encoding`]) on `device`.
+    pub fn new_for(samples: &[&Sample], encoding: &Encoding, device: Device, q_weight: f64) -> Batch {
         let n = samples.len();
-        let mut obs = vec![0f32; n * OBS_LEN];
+        let len = encoding.obs_len();
+        let mut obs = vec![0f32; n * len];
         let l = samples.iter().map(|s| s.legal.len()).max().unwrap_or(1).max(1);
         let t = samples.iter().map(|s| s.policy.len()).max().unwrap_or(1).max(1);
         let mut legal_idx = vec![0i64; n * l];
@@ -133,7 +141,7 @@ impl Batch {
         let mut value = vec![0f32; 3 * n];
         let lambda = q_weight.clamp(0.0, 1.0) as f32;
         for (i, s) in samples.iter().enumerate() {
-            s.obs.expand_into(&mut obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
+            s.obs.expand_into_shape(&mut obs[i * len..(i + 1) * len], &encoding.observation);
             let first = s.legal.first().map(|&a| i64::from(a)).unwrap_or(0);
             legal_idx[i * l..(i + 1) * l].fill(first);
             target_idx[i * t..(i + 1) * t].fill(first);
@@ -153,7 +161,7 @@ impl Batch {
         }
         let shape = |k: usize| [n as i64, k as i64];
         Batch {
-            obs: obs_tensor(&obs, device),
+            obs: obs_tensor_for(&obs, encoding, device),
             legal_idx: Tensor::from_slice(&legal_idx).view(shape(l)).to_device(device),
             legal_pad: Tensor::from_slice(&legal_pad).view(shape(l)).to_device(device),
             target_idx: Tensor::from_slice(&target_idx).view(shape(t)).to_device(device),

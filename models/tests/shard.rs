@@ -12,6 +12,7 @@ fn net(channels: usize) -> NetConfig {
 fn header(n: usize) -> ShardHeader {
     ShardHeader {
         encoding_version: ENCODING_VERSION,
+        encoding: models::encoding::encoding(),
         variant: "surprise".into(),
         worker: 3,
         seq: 9,

@@ -14,10 +14,18 @@
 //! | pbb     | showdown for 2                      |
 //!
 //! The first player's value at equilibrium is -1/18.
+//!
+//! Observation ([`Observe`], [`encoding`]): one plane of one row of [`FEATURES`] cells, as
+//! OpenSpiel's information-state tensor plus the deal progress: the observing seat (one-hot, 2),
+//! its card (one-hot J, Q, K, 3; zeros before it is dealt), cards dealt so far (2 flags: at least
+//! one, two), then one (pass, bet) pair per betting action (3 pairs, zeros after the last
+//! action). It is injective on the player's information. Action index: the action number (pass
+//! 0, bet 1), no board slots.
 
 use rand::Rng;
 
 use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
+use crate::observe::{Encoding, Observe, PolicyShape, TensorShape};
 
 /// Number of cards in the deck.
 const DECK: u8 = 3;
@@ -25,6 +33,20 @@ const DECK: u8 = 3;
 const CARD_NAMES: [char; 3] = ['J', 'Q', 'K'];
 /// Marker for "no card seen yet" in information-set keys.
 const NO_CARD: u64 = 3;
+
+/// Cells of the observation (2 seat + 3 card + 2 dealt + 3 x 2 betting).
+pub const FEATURES: usize = 2 + DECK as usize + 2 + 3 * 2;
+
+/// Kuhn poker's encoding (see the module documentation): game `"kuhn"` v1, observation 1 x 1 x
+/// [`FEATURES`], policy 0 board channels + 2 extra slots (pass, bet).
+pub fn encoding() -> Encoding {
+    Encoding {
+        game: "kuhn".to_string(),
+        version: 1,
+        observation: TensorShape { planes: 1, rows: 1, files: FEATURES },
+        policy: PolicyShape { board_channels: 0, extra: 2 },
+    }
+}
 
 /// A state of Kuhn poker.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -216,5 +238,35 @@ impl Game for Kuhn {
                 _ => action.to_string(),
             }
         }
+    }
+}
+
+impl Observe for Kuhn {
+    fn encoding(&self) -> Encoding {
+        encoding()
+    }
+
+    /// # Panics
+    /// When `out` is not [`FEATURES`] floats long.
+    fn observe_into(&self, player: PlayerId, out: &mut [f32]) {
+        assert_eq!(out.len(), FEATURES, "Kuhn observation buffer");
+        out.fill(0.0);
+        out[player.index()] = 1.0;
+        if let Some(card) = self.card_of(player) {
+            out[2 + card as usize] = 1.0;
+        }
+        let dealt = 2 + DECK as usize;
+        out[dealt..dealt + self.dealt as usize].fill(1.0);
+        for i in 0..self.bets as usize {
+            out[dealt + 2 + 2 * i + (self.history >> i & 1) as usize] = 1.0;
+        }
+    }
+
+    fn action_index(&self, action: Action) -> usize {
+        action.0 as usize
+    }
+
+    fn index_action(&self, index: usize) -> Option<Action> {
+        (index < 2).then_some(Action(index as u32))
     }
 }

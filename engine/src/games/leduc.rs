@@ -12,10 +12,19 @@
 //!   unpaired card, otherwise the higher rank wins; equal hands split the pot.
 //!
 //! Returns lie in [-13, 13] chips.
+//!
+//! Observation ([`Observe`], [`encoding`]): one plane of one row of [`FEATURES`] cells, as
+//! OpenSpiel's information-state tensor plus the deal progress: the observing seat (one-hot, 2),
+//! its private card (one-hot over the 6 cards), the public card (one-hot, 6), cards dealt so far
+//! (3 flags: at least one, two, three), then for each round one (fold, call, raise) triple per
+//! betting action (4 triples a round, zeros after the last action). It is injective on the
+//! player's information. Action index: the action number (fold 0, call 1, raise 2), no board
+//! slots.
 
 use rand::Rng;
 
 use crate::game::{Action, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
+use crate::observe::{Encoding, Observe, PolicyShape, TensorShape};
 
 /// Number of cards in the deck.
 const DECK: u8 = 6;
@@ -27,6 +36,22 @@ const RAISE_SIZE: [u8; 2] = [2, 4];
 const MAX_RAISES: u8 = 2;
 /// Marker for "no card seen" in information-set keys.
 const NO_CARD: u64 = 7;
+
+/// Betting actions a round holds at most (call, raise, raise, call).
+const ROUND_ACTIONS: usize = 4;
+/// Cells of the observation (2 seat + 6 private + 6 public + 3 dealt + 2 x 4 x 3 betting).
+pub const FEATURES: usize = 2 + 2 * DECK as usize + 3 + 2 * ROUND_ACTIONS * 3;
+
+/// Leduc hold'em's encoding (see the module documentation): game `"leduc"` v1, observation
+/// 1 x 1 x [`FEATURES`], policy 0 board channels + 3 extra slots (fold, call, raise).
+pub fn encoding() -> Encoding {
+    Encoding {
+        game: "leduc".to_string(),
+        version: 1,
+        observation: TensorShape { planes: 1, rows: 1, files: FEATURES },
+        policy: PolicyShape { board_channels: 0, extra: 3 },
+    }
+}
 
 /// A state of Leduc hold'em.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -328,5 +353,43 @@ impl Game for Leduc {
             Leduc::RAISE => "raise".to_owned(),
             _ => action.to_string(),
         }
+    }
+}
+
+impl Observe for Leduc {
+    fn encoding(&self) -> Encoding {
+        encoding()
+    }
+
+    /// # Panics
+    /// When `out` is not [`FEATURES`] floats long.
+    fn observe_into(&self, player: PlayerId, out: &mut [f32]) {
+        assert_eq!(out.len(), FEATURES, "Leduc observation buffer");
+        out.fill(0.0);
+        out[player.index()] = 1.0;
+        let deck = DECK as usize;
+        if let Some(card) = self.private_of(player) {
+            out[2 + card as usize] = 1.0;
+        }
+        if let Some(card) = self.public_card() {
+            out[2 + deck + card as usize] = 1.0;
+        }
+        let dealt = 2 + 2 * deck;
+        out[dealt..dealt + self.dealt as usize].fill(1.0);
+        for round in 0..2 {
+            let base = dealt + 3 + round * ROUND_ACTIONS * 3;
+            for i in 0..self.len[round] as usize {
+                let action = (self.history[round] >> (2 * i) & 3) as usize;
+                out[base + 3 * i + action] = 1.0;
+            }
+        }
+    }
+
+    fn action_index(&self, action: Action) -> usize {
+        action.0 as usize
+    }
+
+    fn index_action(&self, index: usize) -> Option<Action> {
+        (index < 3).then_some(Action(index as u32))
     }
 }

@@ -196,7 +196,10 @@ impl View {
                                 unseen_board[ci].push(sq);
                                 t.blank_identity(sq);
                             }
-                            None if !random => unseen_board[ci].push(sq),
+                            // Unplaced during the owner's-choice set-up (§F3): nobody has chosen
+                            // it yet, its identity stays in the pool (placement fills the points
+                            // in order, so the placed ones, blanked above, come first).
+                            None if !random && !s.in_setup() => unseen_board[ci].push(sq),
                             _ => {}
                         }
                     }
@@ -334,10 +337,11 @@ impl View {
                         sampled = true;
                     }
                 }
-                // Random modes: what is left stays the undetermined pool; owner's-choice modes
-                // have assigned every identity.
+                // Random modes and an unfinished owner's-choice set-up: what is left stays the
+                // undetermined pool (the identities not yet placed); after the set-up,
+                // owner's-choice modes have assigned every identity.
                 let mut pool = [0u8; Role::COUNT];
-                if random {
+                if random || s.in_setup() {
                     for r in it {
                         pool[r.index()] += 1;
                     }

@@ -185,6 +185,7 @@ mod tests {
             .collect();
         let header = ShardHeader {
             encoding_version: encoding,
+            encoding: models::encoding::encoding(),
             variant: variant.into(),
             worker,
             seq: 0,

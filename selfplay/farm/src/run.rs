@@ -229,6 +229,7 @@ fn play_shard(
     st.samples = samples.len();
     let header = ShardHeader {
         encoding_version: models::encoding::ENCODING_VERSION,
+        encoding: net.encoding().clone(),
         variant: variant.name.clone(),
         worker,
         seq,

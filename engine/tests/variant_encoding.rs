@@ -3,7 +3,7 @@
 
 use engine::variant::{fen as vfen, Action, State, Variant, View};
 use engine::{Color, Role, Square};
-use models::encoding::*;
+use engine::variant::encoding::*;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::collections::HashSet;
