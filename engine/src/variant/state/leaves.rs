@@ -4,16 +4,19 @@
 //! actions. Every count equals the one [`State::visit_actions`] and
 //! [`State::chance_multiplicity`] give (tested against them below).
 //!
-//! - Xiangqi: the core's count (§P5: one action per core move).
-//! - Surprise: the core's count plus the flips (§S4-S7), with the check found by the same pass.
-//! - Fan-qi: per piece, its destinations (face-down advisors and elephants bound to their
-//!   standard regions, §F4), once more those where it may turn face-down (§F5), weighted by
-//!   the distinct identities a reveal or a captured face-down piece may take (§P2).
-//! - King chess: legality with the enemy king piece giving no check (§K6) from the core on a
-//!   copy where that piece cannot attack, no captures by the king piece (§K3), the marker
-//!   transfer variants (§K4), and swaps with the enemy king piece (§K2).
+//! Which count applies is chosen once per variant ([`BulkCount`], in `Variant::caps`):
+//!
+//! - Core (xiangqi): the core's count (§P5: one action per core move).
+//! - Core and flips (Surprise): the core's count plus the flips (§S4-S7), with the check found
+//!   by the same pass.
+//! - Face-down (Fan-qi, Jieqi): per piece, its destinations (face-down advisors and elephants
+//!   bound to their standard regions, §F4), once more those where it may turn face-down (§F5),
+//!   weighted by the distinct identities a reveal or a captured face-down piece may take (§P2).
+//! - King pieces (King chess): legality with the enemy king piece giving no check (§K6) from
+//!   the core on a copy where that piece cannot attack, no captures by the king piece (§K3), the
+//!   marker transfer variants (§K4), and swaps with the enemy king piece (§K2).
 
-use super::super::config::{Family, TurnDown};
+use super::super::config::{BulkCount, TurnDown};
 use super::{Action, State};
 use crate::bitboard::Bitboard;
 use crate::geometry::Square;
@@ -81,16 +84,16 @@ impl State {
     pub fn count_leaves_with(&self, ctx: &LeafCtx) -> u64 {
         let plain = self.pending.is_none() && self.agreement.is_none() && !self.demand_pending && self.setup.is_none();
         if plain {
-            match self.variant.family {
+            match self.variant.caps.bulk {
                 // Every core move is one action (§P5): the core's bulk count applies.
-                Family::Xiangqi => return self.pos.count_legal() as u64,
-                Family::Surprise => {
+                BulkCount::Core => return self.pos.count_legal() as u64,
+                BulkCount::CoreAndFlips => {
                     let (moves, in_check) = self.pos.count_legal_and_check();
                     return moves as u64 + self.count_flips(ctx, in_check);
                 }
-                Family::Fanqi => return self.count_fanqi(ctx),
-                Family::King if !self.variant.rules.minor_attacks_general => return self.count_king(),
-                Family::King => {}
+                BulkCount::FaceDown => return self.count_fanqi(ctx),
+                BulkCount::KingPieces => return self.count_king(),
+                BulkCount::ByActions => {}
             }
         }
         self.count_leaves_by_actions()
@@ -372,11 +375,14 @@ mod tests {
             }
             assert!(nodes > 1000, "{name}: {nodes}");
             assert!(seen[0] > 0, "{name}: no check");
-            match v.family {
-                Family::Surprise => assert!(seen[1] > 0, "{name}: no flip"),
-                Family::Fanqi if v.fanqi.turn_down != TurnDown::Off => assert!(seen[2] > 0, "{name}: no turn-down"),
-                Family::King => assert!(seen[4] > 0 && seen[5] > 0, "{name}: no swap or moved marker: {seen:?}"),
-                _ => {}
+            if v.caps.flips {
+                assert!(seen[1] > 0, "{name}: no flip");
+            }
+            if v.caps.face_down() && v.fanqi.turn_down != TurnDown::Off {
+                assert!(seen[2] > 0, "{name}: no turn-down");
+            }
+            if v.caps.king_pieces {
+                assert!(seen[4] > 0 && seen[5] > 0, "{name}: no swap or moved marker: {seen:?}");
             }
             if v.random_reveals() {
                 assert!(seen[3] > 0, "{name}: no chance weights");
