@@ -575,18 +575,16 @@ impl State {
             return false;
         }
         if f.turn_down == TurnDown::Participating {
-            let part = f.participating();
+            // §F4 participating types, derived once with the variant.
+            let part = |r: Role| self.variant.participates[r.index()];
             // The true type must participate: known unless the mover is undetermined (then only
             // identities that participate can be drawn; we require every pool type to qualify).
-            let true_types: Vec<Role> = if from_down {
-                match self.identity[m.from.index()] {
-                    Some(r) => vec![r],
-                    None => Role::ALL.into_iter().filter(|r| self.pool[us.index()][r.index()] > 0).collect(),
-                }
-            } else {
-                vec![mover.role]
+            let true_type_participates = match (from_down, self.identity[m.from.index()]) {
+                (false, _) => part(mover.role),
+                (true, Some(r)) => part(r),
+                (true, None) => Role::ALL.into_iter().all(|r| self.pool[us.index()][r.index()] == 0 || part(r)),
             };
-            if !part.contains(&point) || !true_types.iter().all(|t| part.contains(t)) {
+            if !part(point) || !true_type_participates {
                 return false;
             }
         }
