@@ -1,10 +1,11 @@
 //! The bitboard move generators of the RULES-more.md games ([`engine::more::bits`], issue #17)
-//! against the mailbox generators they replace in perft: the same legal moves in random
-//! playouts under every rule option that changes move generation, and the same perft counts.
+//! against the mailbox generators they replace in perft and in the games' legal-move lists: the
+//! same legal moves in random playouts under every rule option that changes move generation,
+//! and the same perft counts.
 
 use engine::more::missile::bits::MissileBits;
 use engine::more::missile::perft::mailbox_perft;
-use engine::more::missile::{BaseOutcome, BaseReading, DeadGeneral, FighterBlock, MMove, MissilePosition, MissileRules};
+use engine::more::missile::{BaseOutcome, BaseReading, DeadGeneral, FighterBlock, MMove, MissileGame, MissilePosition, MissileRules};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -37,10 +38,14 @@ fn missile_bitboard_moves_match_mailbox_in_random_playouts() {
             let mut p = MissilePosition::start(rules);
             for _ply in 0..160 {
                 let mut legal = Vec::new();
-                p.legal_moves(&mut legal);
+                p.legal_moves_mailbox(&mut legal);
                 let mut want = legal.clone();
                 want.sort();
                 assert_eq!(sorted_bits(&p, 0, false), want, "{}", engine::more::missile::fen::write(&p));
+                // The position's own list runs on the bitboards: the mailbox list, in its order.
+                let mut got = Vec::new();
+                p.legal_moves(&mut got);
+                assert_eq!(got, legal, "{}", engine::more::missile::fen::write(&p));
                 // A random face-down set (generals always face up, §3.8 [R]).
                 let mut hidden = 0u128;
                 for (s, pc) in p.board().pieces() {
@@ -49,7 +54,10 @@ fn missile_bitboard_moves_match_mailbox_in_random_playouts() {
                     }
                 }
                 let mut seen = Vec::new();
-                p.legal_moves_seen(hidden, &mut seen);
+                p.legal_moves_seen_mailbox(hidden, &mut seen);
+                let mut got = Vec::new();
+                p.legal_moves_seen(hidden, &mut got);
+                assert_eq!(got, seen, "seen {hidden:x} {}", engine::more::missile::fen::write(&p));
                 seen.sort();
                 assert_eq!(sorted_bits(&p, hidden, true), seen, "seen {hidden:x} {}", engine::more::missile::fen::write(&p));
                 positions += 1;
@@ -88,6 +96,48 @@ fn missile_bitboard_perft_matches_mailbox_from_random_positions() {
         assert_eq!(engine::more::missile::perft::perft(&p, 3), want);
         let hidden = p.board().pieces().filter(|(_, pc)| pc.kind == engine::more::piece::Kind::Horse || pc.kind == engine::more::piece::Kind::Chariot).fold(0u128, |m, (s, _)| m | 1 << s);
         assert_eq!(engine::more::missile::perft::perft_seen(&p, hidden, 3), mailbox_perft(&p, hidden, true, 3));
+    }
+}
+
+/// Random games of every missile preset through the game (set-up, face-down play, endings): at
+/// every position the legal-move lists on the bitboards are the mailbox lists, in the same
+/// order, with the game's own face-down squares.
+#[test]
+fn missile_legal_moves_match_mailbox_in_every_preset() {
+    use engine::game::{Game, Turn};
+    let mut rng = Pcg64Mcg::seed_from_u64(23);
+    for name in engine::more::missile::rules::PRESETS {
+        let mut positions = 0;
+        for _game in 0..8 {
+            let mut g = MissileGame::preset(name).expect("preset").with_max_plies(300);
+            loop {
+                if !g.in_setup() {
+                    let p = g.position();
+                    let text = engine::more::missile::fen::write(p);
+                    let (mut got, mut want) = (Vec::new(), Vec::new());
+                    p.legal_moves(&mut got);
+                    p.legal_moves_mailbox(&mut want);
+                    assert_eq!(got, want, "{name}: {text}");
+                    let hidden = g.face_down_mask();
+                    p.legal_moves_seen(hidden, &mut got);
+                    p.legal_moves_seen_mailbox(hidden, &mut want);
+                    assert_eq!(got, want, "{name}: seen {hidden:x} {text}");
+                    positions += 1;
+                }
+                match g.turn() {
+                    Turn::Terminal => break,
+                    Turn::Chance => {
+                        let o = g.chance_outcomes();
+                        g.apply(o[rng.random_range(0..o.len())].0);
+                    }
+                    Turn::Player(_) => {
+                        let l = g.legal_actions();
+                        g.apply(l[rng.random_range(0..l.len())]);
+                    }
+                }
+            }
+        }
+        assert!(positions > 200, "{name}: {positions}");
     }
 }
 

@@ -2,7 +2,7 @@
 //! unknown keys and contradictory settings naming the key.
 
 use engine::variant::config::{preset_names, CaptureKnowledge, Placement, TurnDown, VariantError};
-use engine::variant::{Family, State, Variant};
+use engine::variant::{BulkCount, Family, Hidden, SetupKind, State, Variant};
 use engine::Role;
 use std::io::Write;
 
@@ -111,4 +111,37 @@ fn show_prints_the_resolved_table() {
     assert!(t.contains("mode = 10"), "inherited from fanqi-10: {t}");
     assert!(t.contains("turn_down = \"off\""));
     assert!(t.contains("no_capture_plies = 120"), "inherited from xiangqi: {t}");
+}
+
+/// Issue #17 item 4: what the rules do is decided once per variant (`Variant::caps`); each preset's
+/// table says what RULES.md gives its section and options.
+#[test]
+fn caps_say_what_each_preset_does() {
+    let caps = |n: &str| Variant::load(n).expect(n).caps;
+    let x = caps("xiangqi");
+    assert_eq!((x.hidden, x.setup, x.bulk), (Hidden::None, SetupKind::None, BulkCount::Core));
+    assert!(x.core_only && !x.flips && !x.demands && !x.king_pieces && !x.hidden_information && !x.chance_reveals);
+    let s = caps("surprise");
+    assert_eq!((s.hidden, s.setup, s.bulk), (Hidden::BackFaces, SetupKind::Layouts, BulkCount::CoreAndFlips));
+    assert!(s.flips && s.discs() && !s.demands && s.hidden_information && !s.core_only && !s.chance_reveals);
+    assert!(caps("surprise-negotiation").demands, "§S11");
+    for mode in 1..=10 {
+        let f = caps(&format!("fanqi-{mode}"));
+        assert_eq!((f.hidden, f.bulk), (Hidden::FaceDown, BulkCount::FaceDown), "mode {mode}");
+        assert!(f.face_down() && !f.flips && !f.demands && !f.king_pieces && !f.core_only, "mode {mode}");
+        // §F3: owner's choice in 3, 5, 7, 9; random in 4, 6, 8, 10; nothing hidden in 1 and 2.
+        let owner = [3, 5, 7, 9].contains(&mode);
+        let random = mode >= 4 && mode % 2 == 0;
+        assert_eq!(f.setup == SetupKind::Placement, owner, "mode {mode}");
+        assert_eq!(f.chance_reveals, random, "mode {mode}");
+        assert_eq!(f.hidden_information, owner || random, "mode {mode}");
+    }
+    assert!(caps("jieqi").chance_reveals, "§F9");
+    // docs/open-twins.md §O3: an open twin's deal is made at the start, so no chance reveals;
+    // it still answers for the hidden game it is the twin of.
+    let open = caps("jieqi+open");
+    assert!(!open.chance_reveals && open.hidden_information);
+    let k = caps("king");
+    assert_eq!((k.hidden, k.setup, k.bulk), (Hidden::None, SetupKind::None, BulkCount::KingPieces));
+    assert!(k.king_pieces && !k.core_only && !k.flips && !k.hidden_information);
 }

@@ -40,7 +40,7 @@ use engine::repetition::RecordPly;
 use engine::variant::game_state::public_hash;
 use engine::variant::given::Given;
 use engine::search::alphabeta::{self, Limits, Score, SearchInfo, Searcher, DEFAULT_HASH_MB};
-use engine::variant::{fen as vfen, notation as vnot, Action, Family, State, Variant};
+use engine::variant::{fen as vfen, notation as vnot, Action, Hidden, State, Variant};
 use engine::{Color, Move, Role};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -349,7 +349,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         };
         self.end_job(true);
         let state = self.state.clone();
-        if matches!(state.variant().family, Family::Surprise | Family::Fanqi) {
+        if state.variant().caps.hidden != Hidden::None {
             self.go_hidden(go, state);
             return;
         }
@@ -396,7 +396,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 Some(b) => {
                     let ponder = r.pv.get(1).filter(|_| r.pv.first() == r.best.as_ref()).map(|m| m.iccs());
                     match ponder {
-                        Some(p) if state.variant().family == Family::Xiangqi => out.line(&format!("bestmove {b} ponder {p}")),
+                        Some(p) if state.variant().caps.core_only => out.line(&format!("bestmove {b} ponder {p}")),
                         _ => out.line(&format!("bestmove {b}")),
                     }
                 }
@@ -597,7 +597,7 @@ const GO_KEYS: &[&str] =
 /// # Errors
 /// Malformed or illegal text, or a reveal that is missing or impossible, as text.
 pub fn apply_move(state: &mut State, text: &str) -> Result<(), String> {
-    if state.variant().family == Family::Xiangqi && text.len() != 4 {
+    if state.variant().caps.core_only && text.len() != 4 {
         return Err("expected an ICCS move like h2e2".into());
     }
     let a = vnot::parse_action(state, text).map_err(|e| e.to_string())?;

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 
 use crate::search::{arena, from_spec};
 use crate::variant::state::LAYOUT_NAMES;
-use crate::variant::{Family, State, Variant};
+use crate::variant::{SetupKind, State, Variant};
 
 use super::matrix::{solve_matrix, MatrixSolution};
 
@@ -60,7 +60,8 @@ fn mix(a: u64, b: u64) -> u64 {
 /// # Errors
 /// A variant that is not Surprise, or a bad bot spec.
 pub fn estimate(variant: &'static Variant, opts: &LayoutOptions, progress: &(dyn Fn(usize) + Sync)) -> Result<LayoutTable, String> {
-    if variant.family != Family::Surprise {
+    // §S2: the game of choosing layouts.
+    if variant.caps.setup != SetupKind::Layouts {
         return Err(format!("the layout game needs a Surprise variant, not {}", variant.name));
     }
     from_spec(&opts.bot, 0)?;

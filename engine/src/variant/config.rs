@@ -227,6 +227,127 @@ pub struct KingRules {
     pub grind_limit: u8,
 }
 
+/// Which hidden-identity mechanism a variant's pieces carry.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Hidden {
+    /// Every piece is what it shows (RULES.md §X, §K1).
+    None,
+    /// §S1-S2: each side's six chariots, horses and cannons are discs with a hidden back face.
+    BackFaces,
+    /// §F1-F2: pieces may stand face-down and move as their start point's type, placed so at the
+    /// start (§F3) or turned down later (§F5).
+    FaceDown,
+}
+
+/// The set-up phase a new game begins with (RULES.md §P4 set-up actions).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SetupKind {
+    /// None: play starts at once (§X1, §K1, Fan-qi fixed and random modes §F3).
+    None,
+    /// §S2: each side secretly chooses a layout of its discs' back faces.
+    Layouts,
+    /// §F3 owner's-choice modes (3, 5, 7, 9): each side secretly fills its face-down points.
+    Placement,
+}
+
+/// How perft counts the last ply without playing it (RULES.md §P1-P5), chosen once per variant.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BulkCount {
+    /// Every core move is one action (§P5): the position core's count.
+    Core,
+    /// The core's count plus the §S4-S7 flips.
+    CoreAndFlips,
+    /// Moves with face-down pieces, turn-downs (§F2, §F5) and chance weights (§P2).
+    FaceDown,
+    /// King-chess moves, swaps and marker transfers (§K2-K4).
+    KingPieces,
+    /// No bulk count: each action is generated and weighed.
+    ByActions,
+}
+
+/// What the rules do, decided once when the variant is built (issue #17 item 4): per-node code
+/// asks these instead of matching the [`Family`], which stays the user-facing name.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// The hidden-identity mechanism: §S1-S2 back faces, §F1-F2 face-down pieces, or none.
+    pub hidden: Hidden,
+    /// §S4-S7: a side may flip one of its discs instead of moving.
+    pub flips: bool,
+    /// §S6 [R] `flip_right_by_history`: the captures of each side's discs are counted by type.
+    pub lost_types: bool,
+    /// §S11 negotiation play: a side may demand, the other answers.
+    pub demands: bool,
+    /// The set-up phase of a new game (§S2, §F3).
+    pub setup: SetupKind,
+    /// §K1-K6: king-piece markers, swaps, marker transfers and checks that a king piece cannot
+    /// give.
+    pub king_pieces: bool,
+    /// §P2: face-down identities are drawn by chance (Fan-qi 4, 6, 8, 10 and Jieqi; never in an
+    /// open twin, whose deal is made and shown at the start, docs/open-twins.md §O3).
+    pub chance_reveals: bool,
+    /// RULES.md "Information classes": the rules hide something from a player (§S2 layouts,
+    /// §F3 owner's-choice arrangements and random deals). Open twins answer for the game they
+    /// are the twin of.
+    pub hidden_information: bool,
+    /// The action tree is exactly the position core's move tree (§X only: nothing hidden, no
+    /// flips, markers or demands), so perft may use the core's make/unmake.
+    pub core_only: bool,
+    /// How perft counts the last ply in bulk.
+    pub bulk: BulkCount,
+}
+
+impl Caps {
+    /// The capabilities of `family` under its options; the one place a [`Family`] is matched
+    /// for what the rules do.
+    fn new(family: Family, surprise: &SurpriseRules, fanqi: &FanqiRules, rules: &Rules, open: bool) -> Caps {
+        let placement = fanqi.placement();
+        let (hidden, king_pieces) = match family {
+            Family::Xiangqi => (Hidden::None, false),
+            Family::Surprise => (Hidden::BackFaces, false),
+            Family::Fanqi => (Hidden::FaceDown, false),
+            Family::King => (Hidden::None, true),
+        };
+        let discs = hidden == Hidden::BackFaces;
+        let face_down = hidden == Hidden::FaceDown;
+        let demands = discs && surprise.negotiation;
+        let setup = match hidden {
+            Hidden::BackFaces => SetupKind::Layouts,
+            Hidden::FaceDown if placement == Placement::Owner => SetupKind::Placement,
+            _ => SetupKind::None,
+        };
+        let bulk = match hidden {
+            Hidden::BackFaces => BulkCount::CoreAndFlips,
+            Hidden::FaceDown => BulkCount::FaceDown,
+            // A king piece whose minor pieces may attack the general is not counted in bulk.
+            Hidden::None if king_pieces && rules.minor_attacks_general => BulkCount::ByActions,
+            Hidden::None if king_pieces => BulkCount::KingPieces,
+            Hidden::None => BulkCount::Core,
+        };
+        Caps {
+            hidden,
+            flips: discs,
+            lost_types: discs && surprise.flip_right_by_history,
+            demands,
+            setup,
+            king_pieces,
+            chance_reveals: face_down && placement == Placement::Random && !open,
+            hidden_information: discs || (face_down && matches!(placement, Placement::Owner | Placement::Random)),
+            core_only: hidden == Hidden::None && !king_pieces && !demands,
+            bulk,
+        }
+    }
+
+    /// Whether pieces may stand face-down (§F1-F2).
+    pub fn face_down(&self) -> bool {
+        self.hidden == Hidden::FaceDown
+    }
+
+    /// Whether pieces are discs with a hidden back face (§S1-S2).
+    pub fn discs(&self) -> bool {
+        self.hidden == Hidden::BackFaces
+    }
+}
+
 /// A resolved variant: the full rule table and the position rules derived from it once.
 #[derive(Clone, Debug)]
 pub struct Variant {
@@ -234,8 +355,11 @@ pub struct Variant {
     pub name: String,
     /// One-line description.
     pub description: String,
-    /// Which rule section applies.
+    /// Which rule section applies: the user-facing name (config, FEN, display). What the rules
+    /// do is asked of [`Variant::caps`].
     pub family: Family,
+    /// What the rules do, derived once from the family and its options.
+    pub caps: Caps,
     /// §X6 end rules.
     pub end: EndRules,
     /// §S options (meaningful for `Family::Surprise`).
@@ -578,7 +702,8 @@ impl Variant {
             participates[r.index()] = true;
         }
         let open = r.bool("info", "open", false)?;
-        let mut v = Variant { name, description, family, end, surprise, fanqi, king, rules, table, start_role, participates, open: false };
+        let caps = Caps::new(family, &surprise, &fanqi, rules, open);
+        let mut v = Variant { name, description, family, caps, end, surprise, fanqi, king, rules, table, start_role, participates, open: false };
         if open && !v.has_hidden_information() {
             return Err(VariantError::Contradiction {
                 source_name: src.into(),
@@ -594,11 +719,7 @@ impl Variant {
     /// Surprise layouts (§S2), Fan-qi owner's-choice arrangements and random deals (§F3).
     /// Open twins (docs/open-twins.md) answer for the game they are the twin of.
     pub fn has_hidden_information(&self) -> bool {
-        match self.family {
-            Family::Surprise => true,
-            Family::Fanqi => matches!(self.fanqi.placement(), Placement::Owner | Placement::Random),
-            Family::Xiangqi | Family::King => false,
-        }
+        self.caps.hidden_information
     }
 
     /// The open twin of this variant (docs/open-twins.md §O1): the same rule table with
@@ -645,7 +766,7 @@ impl Variant {
     /// Whether face-down identities are drawn by chance (§P2: Fan-qi 4, 6, 8, 10 and Jieqi).
     /// Never in an open twin: its deal is made and shown at the start (docs/open-twins.md §O3).
     pub fn random_reveals(&self) -> bool {
-        self.family == Family::Fanqi && self.fanqi.placement() == Placement::Random && !self.open
+        self.caps.chance_reveals
     }
 }
 

@@ -89,7 +89,8 @@ pub fn parse(variant: &'static Variant, fen: &str) -> Result<State, StateFenErro
     let g = &rules.attacks.geometry;
     let mut setup = Setup::default();
     let mut down: Vec<(Square, Color)> = Vec::new();
-    let fanqi = variant.family == Family::Fanqi;
+    // §F1: `X`/`x` is a face-down piece, where the rules have them.
+    let fanqi = variant.caps.face_down();
     parse_board(
         fields[0],
         g.files,
@@ -133,7 +134,9 @@ pub fn parse(variant: &'static Variant, fen: &str) -> Result<State, StateFenErro
         setup.halfmove = h;
         setup.fullmove = f;
     }
-    let pos = if variant.family == Family::King {
+    // §K6: a king piece gives no check, so the core's test that the side not to move is not in
+    // check gives way to the king-chess one below.
+    let pos = if variant.caps.king_pieces {
         Position::from_setup_unchecked_check(&setup, rules)
     } else {
         Position::from_setup(&setup, rules)

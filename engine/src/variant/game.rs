@@ -3,7 +3,6 @@
 //! check or chase loses, [`crate::repetition`]); 60 moves per side without capture draws; no attacking material draws (face-down
 //! pieces count as able); grinding loses; negotiation ends by resignation or agreed draw.
 
-use super::config::Family;
 use super::state::{Action, Agreement, ChanceOutcome, State};
 use crate::outcome::{EndReason, Outcome};
 use crate::piece::Color;
@@ -127,7 +126,7 @@ impl VariantGame {
         }
         let text = super::notation::record_string(&before, a, outcome);
         let board = is_board_action(a);
-        let gave_check = board && side_in_check(&self.state);
+        let gave_check = board && self.state.side_in_check();
         self.record.push(RecordPly { hash: public_hash(&self.state), mover, gave_check, board, quiet });
         self.plies.push(Ply { action: a, chance: outcome, text });
     }
@@ -146,7 +145,7 @@ impl VariantGame {
         let pos = s.position();
         let end = &pos.rules().end;
         if s.legal_actions().is_empty() {
-            let reason = if side_in_check(s) { EndReason::Checkmate } else { EndReason::Stalemate };
+            let reason = if s.side_in_check() { EndReason::Checkmate } else { EndReason::Stalemate };
             return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
         }
         let record = &self.record;
@@ -168,14 +167,4 @@ impl VariantGame {
 /// A move or a flip: an action that changes the position (negotiation actions do not).
 fn is_board_action(a: Action) -> bool {
     matches!(a, Action::Move { .. } | Action::Flip { .. })
-}
-
-/// Whether the side to move is in check; in King chess by §K6 (an enemy king piece gives no
-/// check, the flying-general rule still holds).
-fn side_in_check(s: &State) -> bool {
-    if s.variant().family == Family::King {
-        s.king_general_attacked(s.position().turn())
-    } else {
-        s.position().in_check()
-    }
 }

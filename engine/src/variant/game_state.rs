@@ -49,7 +49,7 @@ use std::sync::Arc;
 
 use rand::Rng;
 
-use super::config::{CaptureKnowledge, Family, Placement};
+use super::config::{CaptureKnowledge, Placement};
 use super::game::VariantEnd;
 use super::state::{Action as VAction, Agreement, Answer, ChanceOutcome, State, LAYOUT_NAMES};
 use super::View;
@@ -142,7 +142,7 @@ pub fn public_hash(s: &State) -> u64 {
     for c in Color::ALL {
         let (r, k) = s.flip_rights(c);
         h = mix(h, (r as u64) << 8 | k as u64);
-        if s.variant().family == Family::King {
+        if s.variant().caps.king_pieces {
             h = mix(h, s.marker(c).index() as u64);
         }
     }
@@ -240,14 +240,6 @@ pub fn color_of(p: PlayerId) -> Color {
 
 fn is_board_action(a: VAction) -> bool {
     matches!(a, VAction::Move { .. } | VAction::Flip { .. })
-}
-
-fn side_in_check(s: &State) -> bool {
-    if s.variant().family == Family::King {
-        s.king_general_attacked(s.position().turn())
-    } else {
-        s.position().in_check()
-    }
 }
 
 impl VariantGameState {
@@ -376,7 +368,7 @@ impl VariantGameState {
         let pos = s.position();
         let end = &pos.rules().end;
         if self.legal.is_empty() {
-            let reason = if side_in_check(s) { EndReason::Checkmate } else { EndReason::Stalemate };
+            let reason = if s.side_in_check() { EndReason::Checkmate } else { EndReason::Stalemate };
             return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
         }
         if end.repetition {
@@ -396,7 +388,7 @@ impl VariantGameState {
 
     fn finish_ply(&mut self, mover: Color, board: bool, quiet: Option<crate::moves::Move>) {
         let hash = public_hash(&self.state);
-        let gave_check = board && side_in_check(&self.state);
+        let gave_check = board && self.state.side_in_check();
         self.history.push(RecordPly { hash, gave_check, mover, board, quiet });
         self.plies += 1;
     }

@@ -5,7 +5,6 @@
 //! pieces whose identity it saw). A view says what only one player knows, so a position can be
 //! given as that player knows it (issue 13): capturer-only knowledge (§F6) has a text form.
 
-use super::config::Family;
 use super::fen as vfen;
 use super::state::State;
 use super::view::{View, ViewError};
@@ -80,7 +79,7 @@ impl Given {
 /// [`ViewError`] naming the `pool` or `captured` field when it does not fit the board.
 pub fn jieqibox_view_fen(variant: &'static Variant, text: &str) -> Result<Option<String>, ViewError> {
     let f: Vec<&str> = text.split_whitespace().collect();
-    if variant.family != Family::Fanqi || f.len() != 6 || f[3].parse::<u32>().is_ok() || f[4].parse::<u32>().is_err() || f[5].parse::<u32>().is_err() {
+    if !variant.caps.face_down() || f.len() != 6 || f[3].parse::<u32>().is_ok() || f[4].parse::<u32>().is_err() || f[5].parse::<u32>().is_err() {
         return Ok(None);
     }
     let bad = |field: &'static str, problem: String| ViewError::Field { field, problem };

@@ -17,6 +17,6 @@ pub mod perft;
 pub mod state;
 pub mod view;
 
-pub use config::{Family, Variant, VariantError};
+pub use config::{BulkCount, Caps, Family, Hidden, SetupKind, Variant, VariantError};
 pub use state::{Action, ChanceOutcome, State};
 pub use view::View;

@@ -8,7 +8,7 @@
 //! pool. States are applied by copy-make ([`State::child`]) or in place ([`State::make`] /
 //! [`State::unmake`], in `undo`); perft's last ply is counted in bulk (`leaves`).
 
-use super::config::{Family, Placement, TurnDown, Variant};
+use super::config::{Hidden, Placement, SetupKind, TurnDown, Variant};
 use crate::bitboard::Bitboard;
 use crate::geometry::Square;
 use crate::moves::{Move, MoveList};
@@ -234,13 +234,13 @@ impl State {
     /// point) unless a FEN gives another; random modes leave identities in the pool.
     pub fn start(variant: &'static Variant, layouts: Option<(&str, &str)>) -> Result<State, StateError> {
         let mut s = State::from_parts(variant, Position::start_with(variant.rules));
-        match variant.family {
-            Family::Surprise => {
+        match variant.caps.hidden {
+            Hidden::BackFaces => {
                 let (r, b) = layouts.unwrap_or(("A", "A"));
                 s.set_layout(Color::Red, r)?;
                 s.set_layout(Color::Black, b)?;
             }
-            Family::Fanqi => {
+            Hidden::FaceDown => {
                 let types = variant.fanqi.facedown_types();
                 let placement = variant.fanqi.placement();
                 for c in Color::ALL {
@@ -260,7 +260,7 @@ impl State {
                     }
                 }
             }
-            _ => {}
+            Hidden::None => {}
         }
         Ok(s)
     }
@@ -272,33 +272,30 @@ impl State {
     /// piece is turned up or captured (§P2), which is the same distribution as shuffling first.
     pub fn new_game(variant: &'static Variant) -> State {
         let mut s = State::from_parts(variant, Position::start_with(variant.rules));
-        match variant.family {
-            Family::Surprise => s.setup = Some(SetupStep::Layout(Color::Red)),
-            Family::Fanqi => {
-                let owner = variant.fanqi.placement() == Placement::Owner;
-                for c in Color::ALL {
-                    for t in variant.fanqi.facedown_types() {
-                        for sq in variant.rules.start_points(c, t) {
-                            s.down.set(sq);
-                            match variant.fanqi.placement() {
-                                Placement::Random if variant.open => {
-                                    // docs/open-twins.md §O3: dealt at the start (the identity
-                                    // deal; `open::Deal` gives others).
-                                    s.identity[sq.index()] = Some(t);
-                                    s.public_id.set(sq);
-                                }
-                                Placement::Random | Placement::Owner => s.pool[c.index()][t.index()] += 1,
-                                _ => s.identity[sq.index()] = Some(t),
+        if variant.caps.face_down() {
+            for c in Color::ALL {
+                for t in variant.fanqi.facedown_types() {
+                    for sq in variant.rules.start_points(c, t) {
+                        s.down.set(sq);
+                        match variant.fanqi.placement() {
+                            Placement::Random if variant.open => {
+                                // docs/open-twins.md §O3: dealt at the start (the identity
+                                // deal; `open::Deal` gives others).
+                                s.identity[sq.index()] = Some(t);
+                                s.public_id.set(sq);
                             }
+                            Placement::Random | Placement::Owner => s.pool[c.index()][t.index()] += 1,
+                            _ => s.identity[sq.index()] = Some(t),
                         }
                     }
                 }
-                if owner {
-                    s.setup = Some(SetupStep::Place(Color::Red));
-                }
             }
-            _ => {}
         }
+        s.setup = match variant.caps.setup {
+            SetupKind::None => None,
+            SetupKind::Layouts => Some(SetupStep::Layout(Color::Red)),
+            SetupKind::Placement => Some(SetupStep::Place(Color::Red)),
+        };
         s
     }
 
@@ -442,7 +439,7 @@ impl State {
         }
         for c in 0..2 {
             h ^= zobrist::extra_key(4, (c * 1000 + self.rights[c] as usize * 10 + self.chariot_reveals[c] as usize) as u64);
-            if self.variant.family == Family::King {
+            if self.variant.caps.king_pieces {
                 h ^= zobrist::extra_key(5 + c as u64, self.marker[c].index() as u64);
             }
         }
@@ -497,19 +494,19 @@ impl State {
             any = true;
             f(a)
         };
-        match self.variant.family {
-            Family::King => self.king_actions(&mut out),
-            _ => {
-                let moves = self.pos.legal_moves();
-                for &m in &moves {
-                    self.push_move(m, &mut out);
-                }
-                if self.variant.family == Family::Surprise {
-                    self.flip_actions(&mut out);
-                }
+        let caps = &self.variant.caps;
+        if caps.king_pieces {
+            self.king_actions(&mut out);
+        } else {
+            let moves = self.pos.legal_moves();
+            for &m in &moves {
+                self.push_move(m, &mut out);
+            }
+            if caps.flips {
+                self.flip_actions(&mut out);
             }
         }
-        if any && self.variant.surprise.negotiation && self.variant.family == Family::Surprise {
+        if any && caps.demands {
             let us = self.pos.turn();
             let own_moves = self.pos.fullmove();
             let ok = match self.last_demand[us.index()] {
@@ -523,11 +520,10 @@ impl State {
     }
 
     /// Whether this state's action tree is exactly the position core's move tree from here on:
-    /// the xiangqi family (no hidden parts, no negotiation) outside any set-up, pending or
-    /// agreement step. Perft uses the core's make/unmake then.
+    /// rules with no layer over the core ([`super::config::Caps::core_only`]) outside any set-up,
+    /// pending or agreement step. Perft uses the core's make/unmake then.
     pub fn is_core_only(&self) -> bool {
-        self.variant.family == Family::Xiangqi
-            && !self.variant.surprise.negotiation
+        self.variant.caps.core_only
             && self.pending.is_none()
             && self.agreement.is_none()
             && !self.demand_pending
@@ -536,7 +532,7 @@ impl State {
 
     fn push_move(&self, m: Move, out: &mut impl FnMut(Action)) {
         let plain = Action::Move { from: m.from, to: m.to, turn_down: false, marker: false };
-        if self.variant.family != Family::Fanqi {
+        if !self.variant.caps.face_down() {
             out(plain);
             return;
         }
@@ -579,18 +575,16 @@ impl State {
             return false;
         }
         if f.turn_down == TurnDown::Participating {
-            let part = f.participating();
+            // §F4 participating types, derived once with the variant.
+            let part = |r: Role| self.variant.participates[r.index()];
             // The true type must participate: known unless the mover is undetermined (then only
             // identities that participate can be drawn; we require every pool type to qualify).
-            let true_types: Vec<Role> = if from_down {
-                match self.identity[m.from.index()] {
-                    Some(r) => vec![r],
-                    None => Role::ALL.into_iter().filter(|r| self.pool[us.index()][r.index()] > 0).collect(),
-                }
-            } else {
-                vec![mover.role]
+            let true_type_participates = match (from_down, self.identity[m.from.index()]) {
+                (false, _) => part(mover.role),
+                (true, Some(r)) => part(r),
+                (true, None) => Role::ALL.into_iter().all(|r| self.pool[us.index()][r.index()] == 0 || part(r)),
             };
-            if !part.contains(&point) || !true_types.iter().all(|t| part.contains(t)) {
+            if !part(point) || !true_type_participates {
                 return false;
             }
         }
@@ -731,6 +725,16 @@ impl State {
         }
         let a = self.variant.rules.attacks;
         (a.file_line(g, occ) & self.pos.pieces(them, Role::General)).any()
+    }
+
+    /// Whether the side to move is in check: in King chess by §K6 (an enemy king piece gives no
+    /// check, the flying-general rule still holds), else as the core says (§X4).
+    pub fn side_in_check(&self) -> bool {
+        if self.variant.caps.king_pieces {
+            self.king_general_attacked(self.pos.turn())
+        } else {
+            self.pos.in_check()
+        }
     }
 
     /// The core move of `a` when it is a plain non-capturing move that changes nothing else (no
@@ -908,10 +912,9 @@ impl State {
         let them = us.opponent();
         let Some(mover) = self.pos.piece_at(from) else { return };
         let target = self.pos.piece_at(to);
-        let family = self.variant.family;
         let mut pending = Pending { mover: None, captured: None, turn_down_at: None };
         // §K2 swap with an enemy king-piece chariot, horse or cannon.
-        if family == Family::King {
+        if self.variant.caps.king_pieces {
             let king_sq = self.marker[us.index()];
             let is_king = from == king_sq;
             let swap = matches!(target, Some(p) if to == self.marker[them.index()] && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon));
@@ -973,8 +976,8 @@ impl State {
             self.back[to.index()] = None;
             self.back_seen.clear(to);
             self.flipped.clear(to);
-            if let (Some(t), true) = (target, self.variant.surprise.flip_right_by_history) {
-                if family == Family::Surprise && matches!(t.role, Role::Chariot | Role::Horse | Role::Cannon) {
+            if let (Some(t), true) = (target, self.variant.caps.lost_types) {
+                if matches!(t.role, Role::Chariot | Role::Horse | Role::Cannon) {
                     self.lost[them.index()][t.role.index()] += 1;
                 }
             }
@@ -1045,7 +1048,7 @@ impl State {
     /// perft count the last ply without playing it.
     pub fn chance_multiplicity(&self, a: Action) -> u64 {
         let Action::Move { from, to, .. } = a else { return 1 };
-        if self.down.is_empty() || self.variant.family != Family::Fanqi {
+        if self.down.is_empty() || !self.variant.caps.face_down() {
             return 1;
         }
         let us = self.pos.turn();

@@ -20,7 +20,7 @@
 //!   owner's-choice modes they fill the opponent's face-down pieces. A uniform shuffle of the
 //!   multiset over the slots is a uniform draw over the equally likely deals.
 
-use super::config::{Family, Placement};
+use super::config::{Hidden, Placement};
 use super::fen as vfen;
 use super::state::State;
 use super::Variant;
@@ -130,9 +130,9 @@ impl View {
         let mut back_choices = vec![Vec::new()];
         let opp = player.opponent();
         // docs/open-twins.md §O2: in an open twin a player sees the whole state.
-        let family = if v.open { None } else { Some(v.family) };
-        match family {
-            Some(Family::Surprise) => {
+        let hidden = if v.open { Hidden::None } else { v.caps.hidden };
+        match hidden {
+            Hidden::BackFaces => {
                 let mut used = [0u8; 3];
                 let mut visible = Vec::new();
                 let pos = s.position();
@@ -172,7 +172,7 @@ impl View {
                 // cannot have been captured showing a horse).
                 back_choices = back_assignments(&visible, used);
             }
-            Some(Family::Fanqi) => {
+            Hidden::FaceDown => {
                 let random = v.fanqi.placement() == Placement::Random;
                 let pos = s.position();
                 for c in Color::ALL {
@@ -219,7 +219,7 @@ impl View {
                     unseen[ci] = u;
                 }
             }
-            _ => {}
+            Hidden::None => {}
         }
         let fen = view_fen(&t, player, &unknown_backs, &unseen_captured, s);
         let key = crate::zobrist::extra_key(s.observation_hash(player), fen_hash(&fen));
@@ -309,7 +309,7 @@ impl View {
                 sampled = true;
             }
         }
-        if s.variant().family == Family::Fanqi {
+        if s.variant().caps.face_down() {
             let random = s.variant().fanqi.placement() == Placement::Random;
             for c in Color::ALL {
                 let ci = c.index();
@@ -420,8 +420,8 @@ impl View {
         let player = player.ok_or_else(|| verr("view", "missing view=w|b"))?;
         let mut unknown_sq = Vec::new();
         let mut fields: Vec<String> = base.iter().map(|s| s.to_string()).collect();
-        match variant.family {
-            Family::Surprise => {
+        match variant.caps.hidden {
+            Hidden::BackFaces => {
                 if let Some(backs) = fields.get_mut(6) {
                     let mut kept = Vec::new();
                     for e in backs.split(',') {
@@ -433,7 +433,7 @@ impl View {
                     *backs = if kept.is_empty() { "-".into() } else { kept.join(",") };
                 }
             }
-            Family::Fanqi => {
+            Hidden::FaceDown => {
                 // The pool field lists unseen identities (pool plus captured-unseen); build a
                 // full-state pool by setting aside `unseen` of them (which ones does not matter:
                 // the template keeps the multiset).
@@ -451,7 +451,7 @@ impl View {
                     *pool = write_pool(counts);
                 }
             }
-            _ => {}
+            Hidden::None => {}
         }
         let mut s = vfen::parse(variant, &fields.join(" "))?;
         for sq in &unknown_sq {
@@ -473,7 +473,7 @@ impl View {
         for (c, vis, back) in gone {
             s.push_captured_disc(c, vis, back);
         }
-        if variant.family == Family::Fanqi {
+        if variant.caps.face_down() {
             for c in Color::ALL {
                 for _ in 0..unseen_n[c.index()] {
                     s.push_unseen_capture(c, player);
@@ -481,7 +481,7 @@ impl View {
             }
         }
         let mut view = View::new(&s, player);
-        if variant.family == Family::Fanqi {
+        if variant.caps.face_down() {
             // Restore the unseen multiset as written (View::new counted the placeholders).
             let counts = parse_pool(base.get(2).copied().unwrap_or("-")).unwrap_or([[0; Role::COUNT]; 2]);
             for c in Color::ALL {
@@ -554,8 +554,8 @@ fn write_pool(pool: [[u8; Role::COUNT]; 2]) -> String {
 fn view_fen(t: &State, player: Color, unknown_backs: &[Square], unseen_captured: &[Vec<usize>; 2], _s: &State) -> String {
     let v = t.variant();
     let mut fields: Vec<String> = vfen::write(t).split_whitespace().map(str::to_string).collect();
-    match v.family {
-        Family::Surprise => {
+    match v.caps.hidden {
+        Hidden::BackFaces => {
             if let Some(backs) = fields.get_mut(6) {
                 let mut entries: Vec<(Color, Square, String)> = Vec::new();
                 for e in backs.split(',').filter(|e| *e != "-") {
@@ -574,7 +574,7 @@ fn view_fen(t: &State, player: Color, unknown_backs: &[Square], unseen_captured:
                 *backs = if list.is_empty() { "-".into() } else { list.join(",") };
             }
         }
-        Family::Fanqi => {
+        Hidden::FaceDown => {
             if let Some(pool) = fields.get_mut(2) {
                 let mut counts = [[0u8; Role::COUNT]; 2];
                 for c in Color::ALL {
@@ -583,13 +583,13 @@ fn view_fen(t: &State, player: Color, unknown_backs: &[Square], unseen_captured:
                 *pool = write_pool(counts);
             }
         }
-        _ => {}
+        Hidden::None => {}
     }
     fields.push(format!("view={}", if player == Color::Red { 'w' } else { 'b' }));
-    if v.family == Family::Fanqi && (unseen_captured[0].len() + unseen_captured[1].len()) > 0 {
+    if v.caps.face_down() && (unseen_captured[0].len() + unseen_captured[1].len()) > 0 {
         fields.push(format!("unseen={},{}", unseen_captured[0].len(), unseen_captured[1].len()));
     }
-    if v.family == Family::Surprise && !t.captured_discs().is_empty() {
+    if v.caps.discs() && !t.captured_discs().is_empty() {
         let g: Vec<String> = t
             .captured_discs()
             .iter()

@@ -70,7 +70,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         end = game.outcome();
     }
     let s = game.state().clone();
-    let hidden = matches!(s.variant().family, engine::variant::Family::Surprise | engine::variant::Family::Fanqi) && !s.is_chance();
+    let hidden = s.variant().caps.hidden != engine::variant::Hidden::None && !s.is_chance();
     // Where something is hidden, the side to move is shown its view and nothing that depends on
     // what it cannot see: its actions and their chance multiplicities (counted on the view's
     // unseen pools, not the true ones) are functions of that view. `anqi sample` prints the full

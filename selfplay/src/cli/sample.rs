@@ -40,7 +40,7 @@ pub struct Args {
 
 fn midgame(variant: &str, seed: u64, plies: usize, fen: Option<&str>) -> anyhow::Result<engine::variant::State> {
     let v = super::variant_arg::load(variant)?;
-    let start = super::variant_arg::start_state(v, fen, if fen.is_none() && v.family == engine::variant::Family::Surprise { Some("C3,B") } else { None })?;
+    let start = super::variant_arg::start_state(v, fen, if fen.is_none() && v.caps.discs() { Some("C3,B") } else { None })?;
     if fen.is_some() {
         return Ok(start);
     }

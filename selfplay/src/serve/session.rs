@@ -22,9 +22,8 @@ use crate::viewer::Viewpoint;
 use crate::viewer::picture::Picture;
 use crate::viewer::variant_picture;
 use engine::search::{Bot, Decision};
-use engine::variant::config::Placement;
 use engine::variant::game::VariantGame;
-use engine::variant::{fen as vfen, notation, Action, Family, State, Variant, View};
+use engine::variant::{fen as vfen, notation, Action, SetupKind, State, Variant, View};
 use engine::Color;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -162,7 +161,7 @@ impl Session {
             return Err(SessionError::Bot { spec: ask.bot.clone(), problem: "UCI engines are not offered on the play page".into() });
         };
         let bot = crate::bots::for_variant(&spec, ask.seed, &v.name).map_err(|problem| SessionError::Bot { spec: spec.clone(), problem })?;
-        let secret_setup = v.family == Family::Surprise || (v.family == Family::Fanqi && v.fanqi.placement() == Placement::Owner);
+        let secret_setup = v.caps.setup != SetupKind::None;
         let (pre, setup) = if secret_setup {
             (Some(State::new_game(v)), Setup { fen: String::new(), seed: ask.seed, label: "chosen on the page".into() })
         } else {

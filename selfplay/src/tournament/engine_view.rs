@@ -20,7 +20,7 @@
 
 use super::dialect::Dialect;
 use super::uci_client::position_command;
-use engine::variant::config::{Family, Placement};
+use engine::variant::config::{Placement, SetupKind};
 use engine::variant::game::VariantGame;
 use engine::variant::game_state::sees_captured;
 use engine::variant::state::ChanceOutcome;
@@ -45,14 +45,14 @@ pub fn secrecy(start: &State) -> Secrecy {
 
 /// The secrecy class of a variant's games.
 pub fn variant_secrecy(v: &Variant) -> Secrecy {
-    match v.family {
-        Family::Surprise => Secrecy::SecretSetup,
-        Family::Fanqi => match v.fanqi.placement() {
-            Placement::Owner => Secrecy::SecretSetup,
-            Placement::Random => Secrecy::CapturerOnly,
-            Placement::None | Placement::Fixed => Secrecy::Open,
-        },
-        _ => Secrecy::Open,
+    if v.caps.setup != SetupKind::None {
+        // §S2 layouts, §F3 owner's arrangements.
+        Secrecy::SecretSetup
+    } else if v.caps.face_down() && v.fanqi.placement() == Placement::Random {
+        // §F3 random deals, §F6 captures seen by the capturer.
+        Secrecy::CapturerOnly
+    } else {
+        Secrecy::Open
     }
 }
 
@@ -74,7 +74,7 @@ pub fn check_variant_dialect(dialect: Dialect, v: &Variant) -> Result<(), String
         return Err(format!(
             "{} hides each side's set-up ({}); every full-state FEN holds the opponent's, and a {dialect} engine reads no view FEN, so it cannot be sent the position without being told what it may not know (use an engine that speaks anqi's view dialect)",
             v.name,
-            if v.family == Family::Surprise { "RULES.md §S2 layouts" } else { "RULES.md §F3 arrangement" },
+            if v.caps.setup == SetupKind::Layouts { "RULES.md §S2 layouts" } else { "RULES.md §F3 arrangement" },
         ));
     }
     Ok(())

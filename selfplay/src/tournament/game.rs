@@ -23,7 +23,7 @@ use super::envvars;
 use super::ruleset::Ruleset;
 use engine::search::{Bot, Decision};
 use engine::variant::game::VariantGame;
-use engine::variant::{config::Placement, fen as vfen, notation, Action, ChanceOutcome, Family, State, Variant};
+use engine::variant::{fen as vfen, notation, Action, ChanceOutcome, SetupKind, State, Variant};
 use engine::Color;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -61,24 +61,24 @@ impl Setup {
             return Ok(Setup { fen: vfen::write(&open), seed, label: format!("{} (open)", hidden.label) });
         }
         let mut rng = Pcg64Mcg::seed_from_u64(seed ^ SETUP_SALT);
-        match v.family {
-            Family::Surprise => {
+        match v.caps.setup {
+            SetupKind::Layouts => {
                 let r = LAYOUTS[rng.random_range(0..LAYOUTS.len())];
                 let b = LAYOUTS[rng.random_range(0..LAYOUTS.len())];
                 let s = State::start(v, Some((r, b)))?;
                 Ok(Setup { fen: vfen::write(&s), seed, label: format!("layouts {r},{b}") })
             }
-            Family::Fanqi if v.fanqi.placement() == Placement::Owner => {
+            SetupKind::Placement => {
                 let s = State::start(v, None)?;
                 let fen = shuffle_arrangement(&vfen::write(&s), &mut rng);
                 vfen::parse(v, &fen).map_err(|e| anyhow::anyhow!("shuffled arrangement {fen:?}: {e}"))?;
                 Ok(Setup { fen, seed, label: "arrangement shuffled".into() })
             }
-            Family::Fanqi if v.random_reveals() => {
+            SetupKind::None if v.random_reveals() => {
                 let s = State::start(v, None)?;
                 Ok(Setup { fen: vfen::write(&s), seed, label: "random deal".into() })
             }
-            _ => Ok(Setup { fen: vfen::write(&State::start(v, None)?), seed, label: "-".into() }),
+            SetupKind::None => Ok(Setup { fen: vfen::write(&State::start(v, None)?), seed, label: "-".into() }),
         }
     }
 

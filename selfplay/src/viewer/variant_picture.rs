@@ -6,7 +6,7 @@
 
 use super::picture::{color_char, Picture, RiverLine, Token, Viewpoint};
 use engine::notation::chinese::piece_name;
-use engine::variant::{Action, Family, State, View};
+use engine::variant::{Action, State, View};
 use engine::{Color, Role, Square};
 
 /// Files and ranks of every RULES.md board (§X1).
@@ -75,7 +75,7 @@ fn draw(
     unseen: &[Vec<(char, f32)>; 2],
     last: Option<Action>,
 ) -> Picture {
-    let family = s.variant().family;
+    let caps = s.variant().caps;
     let mut tokens = Vec::new();
     for rank in 0..RANKS {
         for file in 0..FILES {
@@ -92,7 +92,7 @@ fn draw(
             } else {
                 (p.char(), piece_name(p.color, p.role))
             };
-            let back = if family == Family::Surprise && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon) {
+            let back = if caps.discs() && matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon) {
                 match s.back(sq) {
                     Some(b) => Some(piece_name(p.color, b)),
                     None => {
@@ -105,7 +105,7 @@ fn draw(
             } else {
                 None
             };
-            let marker = family == Family::King && s.marker(p.color) == sq;
+            let marker = caps.king_pieces && s.marker(p.color) == sq;
             tokens.push(Token { file, rank, color: color_char(p.color), letter, glyph, down, back, beliefs, marker });
         }
     }
@@ -115,7 +115,7 @@ fn draw(
         _ => None,
     };
     let mut notes = Vec::new();
-    if family == Family::Surprise {
+    if caps.flips {
         let (r, rc) = s.flip_rights(Color::Red);
         let (b, bc) = s.flip_rights(Color::Black);
         notes.push(format!("flip rights: red {r} ({rc} chariot reveals), black {b} ({bc} chariot reveals)"));

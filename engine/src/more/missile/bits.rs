@@ -7,7 +7,8 @@
 //! the pins (pieces of either side whose leaving their point may expose it) and the danger points
 //! (where a piece would become an enemy cannon's screen); when the general is not attacked, most
 //! moves are legal without being made ([`MissileBits::legal`]); the rest are made, tested and
-//! unmade. The mailbox generator stays the reference: `engine/tests/more_bits.rs` compares both.
+//! unmade. The mailbox generator stays the reference ([`MissilePosition::legal_moves_mailbox`],
+//! [`MissilePosition::legal_moves_seen_mailbox`]): `engine/tests/more_bits.rs` compares both.
 
 use super::position::{Effect, MMove, MissilePosition};
 use super::rules::{BaseOutcome, BaseReading, DeadGeneral, FighterBlock, MissileRules};
@@ -408,5 +409,41 @@ impl MissileBits {
     /// A core-square move as the game's move.
     pub fn to_mmove(&self, from: Square, to: Square) -> MMove {
         MMove { from: self.g.sq(from), to: self.g.sq(to) }
+    }
+
+    /// The legal moves as the game's moves into `out`, in (from, to) order.
+    fn legal_mmoves(&mut self, hidden: Bitboard, seen: bool, out: &mut Vec<MMove>) {
+        out.clear();
+        let g = self.g;
+        self.legal(hidden, seen, &mut |from, t| out.extend(t.map(|to| MMove { from: g.sq(from), to: g.sq(to) })));
+        out.sort_unstable();
+    }
+}
+
+impl MissilePosition {
+    /// The legal moves of the side to move, in (from, to) order (RULES-more.md §0.3,
+    /// §3.3-§3.5, §3.7 dead general). On the bitboards ([`MissileBits`]) unless the board does
+    /// not fit the core layout (never for the 11x10 board of §3.2), else
+    /// [`MissilePosition::legal_moves_mailbox`]: the same list either way.
+    pub fn legal_moves(&self, out: &mut Vec<MMove>) {
+        match MissileBits::new(self) {
+            Some(mut b) => b.legal_mmoves(Bitboard::EMPTY, false, out),
+            None => self.legal_moves_mailbox(out),
+        }
+    }
+
+    /// The legal moves of the side to move under the face-down reading, decided on what that
+    /// side sees (RULES-more.md §3.8 [R] hidden checks), `hidden` holding the squares of
+    /// face-down pieces (bit `s` for square `s`), in (from, to) order: see
+    /// [`MissilePosition::legal_moves_seen_mailbox`] for the rule; on the bitboards as
+    /// [`MissilePosition::legal_moves`].
+    pub fn legal_moves_seen(&self, hidden: u128, out: &mut Vec<MMove>) {
+        match MissileBits::new(self) {
+            Some(mut b) => {
+                let h = b.geo().from_mask(hidden);
+                b.legal_mmoves(h, true, out);
+            }
+            None => self.legal_moves_seen_mailbox(hidden, out),
+        }
     }
 }

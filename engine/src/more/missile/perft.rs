@@ -58,7 +58,7 @@ fn divide_seen_or_not(p: &MissilePosition, hidden: u128, seen: bool, depth: u32)
     (rows, total)
 }
 
-/// The mailbox tree walk ([`MissilePosition::legal_moves`] at every node): the reference the
+/// The mailbox tree walk ([`MissilePosition::legal_moves_mailbox`] at every node): the reference the
 /// bitboard count is tested against, and the path of a board that does not fit the core layout.
 pub fn mailbox_perft(p: &MissilePosition, hidden: u128, seen: bool, depth: u32) -> u64 {
     if depth == 0 {
@@ -66,9 +66,9 @@ pub fn mailbox_perft(p: &MissilePosition, hidden: u128, seen: bool, depth: u32) 
     }
     let mut moves = Vec::with_capacity(96);
     if seen {
-        p.legal_moves_seen(hidden, &mut moves);
+        p.legal_moves_seen_mailbox(hidden, &mut moves);
     } else {
-        p.legal_moves(&mut moves);
+        p.legal_moves_mailbox(&mut moves);
     }
     if depth == 1 {
         return moves.len() as u64;

@@ -482,23 +482,29 @@ impl MissilePosition {
         self.rules.dead_general == DeadGeneral::Strict && self.palace_missile_check(self.turn)
     }
 
-    /// The legal moves of the side to move, in (from, to) order.
-    pub fn legal_moves(&self, out: &mut Vec<MMove>) {
+    /// [`MissilePosition::legal_moves`] by the mailbox generator, in (from, to) order: each
+    /// pseudo-legal move made on a copy and tested. The reference the bitboard generator is
+    /// tested against (`engine/tests/more_bits.rs`), and the path of a board that does not fit
+    /// the core layout.
+    pub fn legal_moves_mailbox(&self, out: &mut Vec<MMove>) {
         out.clear();
         let mut pseudo = Vec::with_capacity(128);
         self.pseudo_moves(self.turn, &mut pseudo);
         let only_king = self.general_moves_only();
         out.extend(pseudo.into_iter().filter(|&m| self.is_legal(m, only_king)));
+        out.sort_unstable();
     }
 
-    /// The legal moves of the side to move under the face-down reading, decided on what that side
-    /// sees (RULES-more.md §3.8 [R] hidden checks), `hidden` holding the squares of face-down
-    /// pieces: as [`MissilePosition::legal_moves`], except that afterwards only face-up enemy
+    /// [`MissilePosition::legal_moves_seen`] by the mailbox generator, in (from, to) order (see
+    /// [`MissilePosition::legal_moves_mailbox`]). The moves of the side to move under the
+    /// face-down reading, decided on what that side sees (RULES-more.md §3.8 [R] hidden checks),
+    /// `hidden` holding the squares of face-down pieces: as [`MissilePosition::legal_moves`],
+    /// except that afterwards only face-up enemy
     /// pieces must not attack the mover's general (an enemy face-down piece blocks lines and legs
     /// and may be taken, but gives no check; facing generals stay illegal), and that a capture of
     /// the enemy general (open only to a piece that was face-down when the enemy moved) is always
     /// legal: it ends the game at once. Nothing is legal for a side whose general was captured.
-    pub fn legal_moves_seen(&self, hidden: u128, out: &mut Vec<MMove>) {
+    pub fn legal_moves_seen_mailbox(&self, hidden: u128, out: &mut Vec<MMove>) {
         out.clear();
         let c = self.turn;
         if self.general(c).is_none() {
@@ -518,6 +524,7 @@ impl MissilePosition {
             let left = hidden & !(1u128 << m.from | 1u128 << m.to);
             !self.after(m).in_check_seen(c, left)
         }));
+        out.sort_unstable();
     }
 
     /// Pieces of `c` left on the board.

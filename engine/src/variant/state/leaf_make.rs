@@ -1,11 +1,11 @@
 //! A lighter make/unmake for perft's next-to-last ply ([`State::make_leaf`]): before a bulk
 //! count ([`State::count_leaves_with`]) only what that count reads needs to follow the move —
-//! the position, and per family the face-down layer and identities (§F), the lost-type counts
+//! the position, and as the rules have them the face-down layer and identities (§F), the lost-type counts
 //! that give flip rights (§S6), the king-piece markers (§K). Observation hashes, capture
 //! records, grinding runs and the like are left alone; the state between `make_leaf` and
 //! [`State::unmake_leaf`] is fit for that count only.
 
-use super::super::config::Family;
+use super::super::config::{BulkCount, Hidden};
 use super::{Action, State};
 use crate::bitboard::Bitboard;
 use crate::geometry::Square;
@@ -32,7 +32,7 @@ impl State {
     /// actions other than moves, moves that leave a chance node (§P2), and states whose next
     /// ply is not counted in bulk.
     pub fn make_leaf(&mut self, a: Action) -> Option<LeafUndo> {
-        let Action::Move { from, to, turn_down, marker } = a else { return None };
+        let Action::Move { from, to, turn_down, .. } = a else { return None };
         if self.pending.is_some() || self.agreement.is_some() || self.demand_pending || self.setup.is_some() {
             return None;
         }
@@ -40,20 +40,18 @@ impl State {
         let them = us.opponent();
         let mover = self.pos.piece_at(from)?;
         let target = self.pos.piece_at(to);
-        let family = self.variant.family;
+        let caps = self.variant.caps;
         let from_down = self.down.contains(from);
         let to_down = target.is_some() && self.down.contains(to);
-        match family {
-            // An undetermined face-down piece revealed or captured is a chance node.
-            Family::Fanqi
-                if (from_down && self.identity[from.index()].is_none())
-                    || (to_down && self.identity[to.index()].is_none()) =>
-            {
-                return None
-            }
-            // Its next ply is counted by actions (`count_leaves_with`).
-            Family::King if self.variant.rules.minor_attacks_general => return None,
-            _ => {}
+        // An undetermined face-down piece revealed or captured is a chance node.
+        if caps.face_down()
+            && ((from_down && self.identity[from.index()].is_none()) || (to_down && self.identity[to.index()].is_none()))
+        {
+            return None;
+        }
+        // Its next ply is counted by actions (`count_leaves_with`).
+        if caps.bulk == BulkCount::ByActions {
+            return None;
         }
         let mut u = LeafUndo {
             points: [from, to],
@@ -66,21 +64,23 @@ impl State {
             lost: self.lost,
         };
         let m = Move::new(from, to);
-        match family {
-            Family::Xiangqi => {
+        if caps.king_pieces {
+            self.make_leaf_king(a, &mut u);
+            return Some(u);
+        }
+        match caps.hidden {
+            Hidden::None => {
                 u.played = Some(self.pos.play(m));
             }
-            Family::Surprise => {
+            Hidden::BackFaces => {
                 if let Some(t) = target {
-                    if self.variant.surprise.flip_right_by_history
-                        && matches!(t.role, Role::Chariot | Role::Horse | Role::Cannon)
-                    {
+                    if caps.lost_types && matches!(t.role, Role::Chariot | Role::Horse | Role::Cannon) {
                         self.lost[them.index()][t.role.index()] += 1;
                     }
                 }
                 u.played = Some(self.pos.play(m));
             }
-            Family::Fanqi => {
+            Hidden::FaceDown => {
                 if to_down {
                     self.down.clear(to); // §F6: its identity is determined (checked above)
                     self.identity[to.index()] = None;
@@ -103,32 +103,38 @@ impl State {
                     }
                 }
             }
-            Family::King => {
-                let is_king = from == self.marker[us.index()];
-                let swap = !is_king
-                    && to == self.marker[them.index()]
-                    && matches!(target, Some(p) if matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon));
-                if swap {
-                    // §K2: the pieces change places; the enemy marker moves with its piece.
-                    self.pos.set_piece(to, Some(mover));
-                    self.pos.set_piece(from, target);
-                    self.marker[them.index()] = from;
-                    self.pos.pass_turn(false);
-                } else {
-                    if target.is_some() && to == self.marker[them.index()] {
-                        self.marker[them.index()] = self.pos.general(them); // §K5
-                    }
-                    u.played = Some(self.pos.play(m));
-                    if is_king {
-                        self.marker[us.index()] = to;
-                    }
-                }
-                if marker {
-                    self.marker[us.index()] = to; // §K4
-                }
-            }
         }
         Some(u)
+    }
+
+    /// [`State::make_leaf`]'s king-chess move `a` (§K2-K5), with `u` filled in before.
+    fn make_leaf_king(&mut self, a: Action, u: &mut LeafUndo) {
+        let Action::Move { from, to, marker, .. } = a else { return };
+        let us = self.pos.turn();
+        let them = us.opponent();
+        let [mover, target] = u.pieces;
+        let is_king = from == self.marker[us.index()];
+        let swap = !is_king
+            && to == self.marker[them.index()]
+            && matches!(target, Some(p) if matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon));
+        if swap {
+            // §K2: the pieces change places; the enemy marker moves with its piece.
+            self.pos.set_piece(to, mover);
+            self.pos.set_piece(from, target);
+            self.marker[them.index()] = from;
+            self.pos.pass_turn(false);
+        } else {
+            if target.is_some() && to == self.marker[them.index()] {
+                self.marker[them.index()] = self.pos.general(them); // §K5
+            }
+            u.played = Some(self.pos.play(Move::new(from, to)));
+            if is_king {
+                self.marker[us.index()] = to;
+            }
+        }
+        if marker {
+            self.marker[us.index()] = to; // §K4
+        }
     }
 
     /// Takes back the last [`State::make_leaf`] that returned `u`.

@@ -4,16 +4,19 @@
 //! actions. Every count equals the one [`State::visit_actions`] and
 //! [`State::chance_multiplicity`] give (tested against them below).
 //!
-//! - Xiangqi: the core's count (§P5: one action per core move).
-//! - Surprise: the core's count plus the flips (§S4-S7), with the check found by the same pass.
-//! - Fan-qi: per piece, its destinations (face-down advisors and elephants bound to their
-//!   standard regions, §F4), once more those where it may turn face-down (§F5), weighted by
-//!   the distinct identities a reveal or a captured face-down piece may take (§P2).
-//! - King chess: legality with the enemy king piece giving no check (§K6) from the core on a
-//!   copy where that piece cannot attack, no captures by the king piece (§K3), the marker
-//!   transfer variants (§K4), and swaps with the enemy king piece (§K2).
+//! Which count applies is chosen once per variant ([`BulkCount`], in `Variant::caps`):
+//!
+//! - Core (xiangqi): the core's count (§P5: one action per core move).
+//! - Core and flips (Surprise): the core's count plus the flips (§S4-S7), with the check found
+//!   by the same pass.
+//! - Face-down (Fan-qi, Jieqi): per piece, its destinations (face-down advisors and elephants
+//!   bound to their standard regions, §F4), once more those where it may turn face-down (§F5),
+//!   weighted by the distinct identities a reveal or a captured face-down piece may take (§P2).
+//! - King pieces (King chess): legality with the enemy king piece giving no check (§K6) from
+//!   the core on a copy where that piece cannot attack, no captures by the king piece (§K3), the
+//!   marker transfer variants (§K4), and swaps with the enemy king piece (§K2).
 
-use super::super::config::{Family, TurnDown};
+use super::super::config::{BulkCount, TurnDown};
 use super::{Action, State};
 use crate::bitboard::Bitboard;
 use crate::geometry::Square;
@@ -81,16 +84,16 @@ impl State {
     pub fn count_leaves_with(&self, ctx: &LeafCtx) -> u64 {
         let plain = self.pending.is_none() && self.agreement.is_none() && !self.demand_pending && self.setup.is_none();
         if plain {
-            match self.variant.family {
+            match self.variant.caps.bulk {
                 // Every core move is one action (§P5): the core's bulk count applies.
-                Family::Xiangqi => return self.pos.count_legal() as u64,
-                Family::Surprise => {
+                BulkCount::Core => return self.pos.count_legal() as u64,
+                BulkCount::CoreAndFlips => {
                     let (moves, in_check) = self.pos.count_legal_and_check();
                     return moves as u64 + self.count_flips(ctx, in_check);
                 }
-                Family::Fanqi => return self.count_fanqi(ctx),
-                Family::King if !self.variant.rules.minor_attacks_general => return self.count_king(),
-                Family::King => {}
+                BulkCount::FaceDown => return self.count_fanqi(ctx),
+                BulkCount::KingPieces => return self.count_king(),
+                BulkCount::ByActions => {}
             }
         }
         self.count_leaves_by_actions()
@@ -334,53 +337,80 @@ mod tests {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(11);
         for name in preset_names() {
             let v: &'static Variant = Box::leak(Box::new(Variant::preset(name).expect("preset")));
-            let ctx = LeafCtx::new(&State::new_game(v));
-            let mut nodes = 0;
-            // Nodes in check, with a flip, a turn-down, a chance-weighted action, a swap, and
-            // with the enemy marker off its general.
-            let mut seen = [0u32; 6];
-            for _ in 0..60 {
-                let mut s = State::new_game(v);
-                for _ in 0..200 {
-                    if s.is_chance() {
-                        let o = s.chance_outcomes();
-                        let i = rng.random_range(0..o.len());
-                        s.apply_chance(o[i].0);
-                        continue;
-                    }
-                    assert_eq!(s.count_leaves_with(&ctx), s.count_leaves_by_actions(), "{name}");
-                    nodes += 1;
-                    let acts: Vec<Action> = s.legal_actions().into_iter().filter(|a| !matches!(a, Action::Demand)).collect();
-                    if acts.is_empty() {
-                        break;
-                    }
-                    if !s.in_setup() {
-                        let them = s.position().turn().opponent();
-                        let their_king = s.marker(them);
-                        seen[0] += u32::from(s.position().in_check());
-                        seen[1] += u32::from(acts.iter().any(|a| matches!(a, Action::Flip { .. })));
-                        seen[2] += u32::from(acts.iter().any(|a| matches!(a, Action::Move { turn_down: true, .. })));
-                        seen[3] += u32::from(acts.iter().any(|&a| s.chance_multiplicity(a) > 1));
-                        seen[4] += u32::from(acts.iter().any(|a| {
-                            matches!(a, Action::Move { to, .. } if *to == their_king)
-                                && matches!(s.position().piece_at(their_king), Some(p) if matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon))
-                        }));
-                        seen[5] += u32::from(their_king != s.position().general(them));
-                    }
-                    s.apply(acts[rng.random_range(0..acts.len())]);
+            bulk_counts_match_actions_in(name, v, &mut rng);
+        }
+    }
+
+    /// The same under §F5 [R] `turn_down = "participating"`, which no preset uses: only
+    /// participating types turn face-down, onto participating types' points (with
+    /// seed_class_one's R N C set in mode 2, and with face-down pieces drawn by chance).
+    #[test]
+    fn bulk_counts_match_actions_turning_down_participating_types() {
+        let mut rng = rand_pcg::Pcg64::seed_from_u64(12);
+        let dir = std::env::temp_dir().join(format!("anqi-leaves-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("tmp dir");
+        for (base, extra) in [("fanqi-1", ""), ("fanqi-2", "seed_class_one = true\n"), ("fanqi-4", ""), ("fanqi-8", "")] {
+            let path = dir.join(format!("{base}-participating.toml"));
+            let text = format!("inherits = \"{base}\"\n[fanqi]\nturn_down = \"participating\"\n{extra}");
+            std::fs::write(&path, text).expect("write");
+            let v = Variant::load(&path.to_string_lossy()).expect("loads");
+            assert_eq!(v.fanqi.turn_down, TurnDown::Participating);
+            let v: &'static Variant = Box::leak(Box::new(v));
+            bulk_counts_match_actions_in(base, v, &mut rng);
+        }
+    }
+
+    /// [`bulk_counts_match_actions`] for one variant.
+    fn bulk_counts_match_actions_in(name: &str, v: &'static Variant, rng: &mut rand_pcg::Pcg64) {
+        let ctx = LeafCtx::new(&State::new_game(v));
+        let mut nodes = 0;
+        // Nodes in check, with a flip, a turn-down, a chance-weighted action, a swap, and
+        // with the enemy marker off its general.
+        let mut seen = [0u32; 6];
+        for _ in 0..60 {
+            let mut s = State::new_game(v);
+            for _ in 0..200 {
+                if s.is_chance() {
+                    let o = s.chance_outcomes();
+                    let i = rng.random_range(0..o.len());
+                    s.apply_chance(o[i].0);
+                    continue;
                 }
+                assert_eq!(s.count_leaves_with(&ctx), s.count_leaves_by_actions(), "{name}");
+                nodes += 1;
+                let acts: Vec<Action> = s.legal_actions().into_iter().filter(|a| !matches!(a, Action::Demand)).collect();
+                if acts.is_empty() {
+                    break;
+                }
+                if !s.in_setup() {
+                    let them = s.position().turn().opponent();
+                    let their_king = s.marker(them);
+                    seen[0] += u32::from(s.position().in_check());
+                    seen[1] += u32::from(acts.iter().any(|a| matches!(a, Action::Flip { .. })));
+                    seen[2] += u32::from(acts.iter().any(|a| matches!(a, Action::Move { turn_down: true, .. })));
+                    seen[3] += u32::from(acts.iter().any(|&a| s.chance_multiplicity(a) > 1));
+                    seen[4] += u32::from(acts.iter().any(|a| {
+                        matches!(a, Action::Move { to, .. } if *to == their_king)
+                            && matches!(s.position().piece_at(their_king), Some(p) if matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon))
+                    }));
+                    seen[5] += u32::from(their_king != s.position().general(them));
+                }
+                s.apply(acts[rng.random_range(0..acts.len())]);
             }
-            assert!(nodes > 1000, "{name}: {nodes}");
-            assert!(seen[0] > 0, "{name}: no check");
-            match v.family {
-                Family::Surprise => assert!(seen[1] > 0, "{name}: no flip"),
-                Family::Fanqi if v.fanqi.turn_down != TurnDown::Off => assert!(seen[2] > 0, "{name}: no turn-down"),
-                Family::King => assert!(seen[4] > 0 && seen[5] > 0, "{name}: no swap or moved marker: {seen:?}"),
-                _ => {}
-            }
-            if v.random_reveals() {
-                assert!(seen[3] > 0, "{name}: no chance weights");
-            }
+        }
+        assert!(nodes > 1000, "{name}: {nodes}");
+        assert!(seen[0] > 0, "{name}: no check");
+        if v.caps.flips {
+            assert!(seen[1] > 0, "{name}: no flip");
+        }
+        if v.caps.face_down() && v.fanqi.turn_down != TurnDown::Off {
+            assert!(seen[2] > 0, "{name}: no turn-down");
+        }
+        if v.caps.king_pieces {
+            assert!(seen[4] > 0 && seen[5] > 0, "{name}: no swap or moved marker: {seen:?}");
+        }
+        if v.random_reveals() {
+            assert!(seen[3] > 0, "{name}: no chance weights");
         }
     }
 }
