@@ -1,10 +1,10 @@
-//! Bots written against the [`Game`] trait only, so that every game of this module (and any
+//! Bots written against the [`crate::game::Game`] trait only, so that every game of this module (and any
 //! other [`Scored`] game) is played by the same code without special cases: `random`, `greedy`,
 //! `alphabeta` (a negamax on the full state: a cheating oracle under hidden set-ups, as the
 //! variant `alphabeta` is), `ismcts` (single-observer information-set MCTS, Cowling, Powley and
 //! Whitehouse 2012, with random rollouts cut off by the evaluation) and `pimc` (perfect
 //! information Monte Carlo: alpha-beta on determinizations drawn by
-//! [`Game::sample_determinization`], Long et al. 2010).
+//! [`crate::game::Game::sample_determinization`], Long et al. 2010).
 //!
 //! `random` and `greedy` are the variant bots themselves ([`crate::search::RandomBot`],
 //! [`crate::search::GreedyBot`]), implemented here for any [`Scored`] game. Specs are parsed as the
@@ -18,34 +18,10 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use crate::game::{Action, Game, PlayerId, Turn};
+use crate::game::{Action, PlayerId, Turn};
 
-/// A game the bots can evaluate: a static evaluation and the material an action wins.
-pub trait Scored: Game + Send + 'static {
-    /// Static evaluation of the state for `player`, in centipawns (positive = good for `player`).
-    fn eval_cp(&self, player: PlayerId) -> i32;
-    /// Material the acting player wins with `action` (negative when it loses material), for
-    /// `greedy` and move ordering.
-    fn gain_cp(&self, action: Action) -> i32;
-}
-
-/// The variant games as a [`Scored`] game, so that these bots play them too (measured against
-/// the variant bots in `engine/examples/bots_generic_vs_variant.rs`): the static evaluation of
-/// [`crate::search::eval::evaluate`] and the captured piece's [`crate::search::material`] on the
-/// public position, the variant `greedy`'s score.
-impl Scored for crate::variant::game_state::VariantGameState {
-    fn eval_cp(&self, player: PlayerId) -> i32 {
-        crate::search::eval::evaluate(self.state(), crate::variant::game_state::color_of(player))
-    }
-    fn gain_cp(&self, action: Action) -> i32 {
-        match crate::variant::game_state::decode(action) {
-            Some(crate::variant::Action::Move { to, .. }) => {
-                self.state().position().piece_at(to).map(|p| crate::search::material(p.role)).unwrap_or(0)
-            }
-            _ => 0,
-        }
-    }
-}
+/// A game the bots can evaluate: the one trait of the search bots, defined with them.
+pub use crate::search::Scored;
 
 /// A move chooser over any [`Scored`] game. Deterministic given its seed.
 pub trait GameBot<G: Scored>: Send {
