@@ -37,6 +37,12 @@
 //! opponent's choices are not made on information it does not have — the chance observations
 //! are where the trees differ.
 //!
+//! Limitation: player actions are keyed by their code in every tree. That is exact once the
+//! set-up is over (every move is public), and the variants never search a set-up decision
+//! ([`super::setup_choice`]); but a RULES-more.md game searched during its secret set-up
+//! (missile-hidden placements, camel and skill secrets) lets each tree tell the opponent's
+//! secret placements apart (Cowling et al.'s partially observable moves are not modelled).
+//!
 //! Units: iterations (one determinization, one descent, one backpropagation each); the budget is
 //! `iterations` and/or `ms` (wall time, checked every 16 iterations). Deterministic given the
 //! seed when no time budget is set.
