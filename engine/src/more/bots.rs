@@ -1,10 +1,10 @@
-//! Bots written against the [`Game`] trait only, so that every game of this module (and any
+//! Bots written against the [`crate::game::Game`] trait only, so that every game of this module (and any
 //! other [`Scored`] game) is played by the same code without special cases: `random`, `greedy`,
 //! `alphabeta` (a negamax on the full state: a cheating oracle under hidden set-ups, as the
-//! variant `alphabeta` is), `ismcts` (single-observer information-set MCTS, Cowling, Powley and
-//! Whitehouse 2012, with random rollouts cut off by the evaluation) and `pimc` (perfect
+//! variant `alphabeta` is), `ismcts` (the variants' information-set MCTS itself,
+//! [`crate::search::ismcts`], SO or MO, Cowling, Powley and Whitehouse 2012) and `pimc` (perfect
 //! information Monte Carlo: alpha-beta on determinizations drawn by
-//! [`Game::sample_determinization`], Long et al. 2010).
+//! [`crate::game::Game::sample_determinization`], Long et al. 2010).
 //!
 //! `random` and `greedy` are the variant bots themselves ([`crate::search::RandomBot`],
 //! [`crate::search::GreedyBot`]), implemented here for any [`Scored`] game. Specs are parsed as the
@@ -18,34 +18,10 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use crate::game::{Action, Game, PlayerId, Turn};
+use crate::game::{Action, Turn};
 
-/// A game the bots can evaluate: a static evaluation and the material an action wins.
-pub trait Scored: Game + Send + 'static {
-    /// Static evaluation of the state for `player`, in centipawns (positive = good for `player`).
-    fn eval_cp(&self, player: PlayerId) -> i32;
-    /// Material the acting player wins with `action` (negative when it loses material), for
-    /// `greedy` and move ordering.
-    fn gain_cp(&self, action: Action) -> i32;
-}
-
-/// The variant games as a [`Scored`] game, so that these bots play them too (measured against
-/// the variant bots in `engine/examples/bots_generic_vs_variant.rs`): the static evaluation of
-/// [`crate::search::eval::evaluate`] and the captured piece's [`crate::search::material`] on the
-/// public position, the variant `greedy`'s score.
-impl Scored for crate::variant::game_state::VariantGameState {
-    fn eval_cp(&self, player: PlayerId) -> i32 {
-        crate::search::eval::evaluate(self.state(), crate::variant::game_state::color_of(player))
-    }
-    fn gain_cp(&self, action: Action) -> i32 {
-        match crate::variant::game_state::decode(action) {
-            Some(crate::variant::Action::Move { to, .. }) => {
-                self.state().position().piece_at(to).map(|p| crate::search::material(p.role)).unwrap_or(0)
-            }
-            _ => 0,
-        }
-    }
-}
+/// A game the bots can evaluate: the one trait of the search bots, defined with them.
+pub use crate::search::Scored;
 
 /// A move chooser over any [`Scored`] game. Deterministic given its seed.
 pub trait GameBot<G: Scored>: Send {
@@ -56,6 +32,18 @@ pub trait GameBot<G: Scored>: Send {
 }
 
 pub use crate::search::{GreedyBot, RandomBot};
+use crate::search::ismcts::{GameIsmctsBot, IsmctsConfig};
+
+/// The one IS-MCTS ([`crate::search::ismcts`], Cowling, Powley and Whitehouse 2012) on any
+/// [`Scored`] game.
+impl<G: Scored> GameBot<G> for GameIsmctsBot {
+    fn name(&self) -> String {
+        GameIsmctsBot::name(self)
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        GameIsmctsBot::choose(self, g)
+    }
+}
 
 /// The variants' `random` bot, on any [`Scored`] game: the same type and code.
 impl<G: Scored> GameBot<G> for RandomBot {
@@ -222,95 +210,11 @@ impl<G: Scored> GameBot<G> for PimcBot {
     }
 }
 
-#[derive(Default)]
-struct Node {
-    /// Per action: visits, total value for the acting player, availability count.
-    stats: HashMap<Action, (u32, f64, u32)>,
-}
-
-/// Single-observer IS-MCTS over information-set keys: `iterations`, or fewer when `ms`
-/// milliseconds pass first (checked every 16 iterations).
-pub struct IsmctsBot {
-    iterations: u32,
-    ms: Option<u64>,
-    c: f64,
-    rollout: u32,
-    scale: f64,
-    rng: Pcg64Mcg,
-}
-
-impl IsmctsBot {
-    fn value<G: Scored>(&self, g: &G, p: PlayerId) -> f64 {
-        if g.is_terminal() {
-            g.returns(p)
-        } else {
-            0.9 * (g.eval_cp(p) as f64 / self.scale).tanh()
-        }
-    }
-}
-
-impl<G: Scored> GameBot<G> for IsmctsBot {
-    fn name(&self) -> String {
-        format!("ismcts:iterations={}", self.iterations)
-    }
-    fn choose(&mut self, root: &G) -> Action {
-        let Turn::Player(me) = root.turn() else { return root.legal_actions()[0] };
-        let mut tree: HashMap<(u64, PlayerId), Node> = HashMap::new();
-        let root_key = (root.infoset_key(me), me);
-        let end = deadline(self.ms);
-        for i in 0..self.iterations.max(1) {
-            if i % 16 == 15 && end.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            let mut d = root.sample_determinization(me, &mut self.rng);
-            let mut path: Vec<((u64, PlayerId), Action, PlayerId)> = Vec::new();
-            let mut expanded = false;
-            while let Turn::Player(p) = d.turn() {
-                let key = (d.infoset_key(p), p);
-                let legal = d.legal_actions();
-                let node = tree.entry(key).or_default();
-                for &a in &legal {
-                    node.stats.entry(a).or_insert((0, 0.0, 0)).2 += 1;
-                }
-                let unvisited: Vec<Action> = legal.iter().copied().filter(|a| node.stats[a].0 == 0).collect();
-                let a = if !unvisited.is_empty() {
-                    expanded = true;
-                    unvisited[self.rng.random_range(0..unvisited.len())]
-                } else {
-                    let c = self.c;
-                    let ucb = |s: &(u32, f64, u32)| s.1 / s.0 as f64 + c * ((s.2 as f64).ln() / s.0 as f64).sqrt();
-                    *legal.iter().max_by(|x, y| ucb(&node.stats[*x]).total_cmp(&ucb(&node.stats[*y]))).unwrap_or(&legal[0])
-                };
-                path.push((key, a, p));
-                d.apply(a);
-                if expanded {
-                    break;
-                }
-            }
-            for _ in 0..self.rollout {
-                let Turn::Player(_) = d.turn() else { break };
-                let l = d.legal_actions();
-                d.apply(l[self.rng.random_range(0..l.len())]);
-            }
-            let v = self.value(&d, PlayerId::FIRST);
-            for (key, a, p) in path {
-                if let Some(s) = tree.get_mut(&key).and_then(|n| n.stats.get_mut(&a)) {
-                    s.0 += 1;
-                    s.1 += if p == PlayerId::FIRST { v } else { -v };
-                }
-            }
-        }
-        let legal = root.legal_actions();
-        let node = tree.get(&root_key);
-        let visits = |a: &Action| node.and_then(|n| n.stats.get(a)).map(|s| s.0).unwrap_or(0);
-        *legal.iter().max_by_key(|a| visits(a)).unwrap_or(&legal[0])
-    }
-}
-
 /// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N,ms=N]`,
 /// `pimc[:k=N,depth=N,nodes=N,ms=N]` (or, in the variants' spelling,
-/// `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`), `ismcts[:iterations=N,ms=N,c=X,rollout=N,scale=X]`
-/// (`ms`: milliseconds per move, as the variant bots take it), or a path ending in `.toml` whose `[bot]`
+/// `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`),
+/// `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` (the variants' spec,
+/// [`IsmctsConfig::from_params`]; `ms`: milliseconds per move, as the variant bots take it), or a path ending in `.toml` whose `[bot]`
 /// table names the bot. The parameter syntax and its parsing are the variant bots'
 /// ([`crate::search::parse_params`], [`crate::search::spec_from_toml`]), so one spec means the same
 /// bot in a variant and in a preset wherever both bots take its parameters.
@@ -318,7 +222,7 @@ impl<G: Scored> GameBot<G> for IsmctsBot {
 /// # Errors
 /// The unknown bot or parameter, as text.
 pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
-    use crate::search::{param_f64, param_u64, parse_params};
+    use crate::search::{param_u64, parse_params};
     let spec = spec.trim();
     if spec.ends_with(".toml") {
         let text = std::fs::read_to_string(spec).map_err(|e| format!("bot file {spec:?}: {e}"))?;
@@ -342,7 +246,6 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
     }
     let num = |k: &str, d: u64| -> Result<u64, String> { kv.get(k).map_or(Ok(d), |v| param_u64(name, k, v)) };
     let ms = || -> Result<Option<u64>, String> { kv.get("ms").map(|v| param_u64(name, "ms", v).map(|m| m.max(1))).transpose() };
-    let real = |k: &str, d: f64| -> Result<f64, String> { kv.get(k).map_or(Ok(d), |v| param_f64(name, k, v)) };
     let known = |keys: &[&str]| -> Result<(), String> {
         match kv.keys().find(|k| !keys.contains(&k.as_str())) {
             Some(k) => Err(format!("{name}: unknown parameter {k:?} (known: {})", if keys.is_empty() { "none".to_string() } else { keys.join(", ") })),
@@ -367,19 +270,9 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
             known(&["k", "depth", "nodes", "ms"])?;
             Ok(Box::new(PimcBot { k: num("k", 8)? as u32, depth: num("depth", 2)? as u32, nodes: num("nodes", 200_000)?, ms: ms()?, rng }))
         }
-        "ismcts" => {
-            known(&["iterations", "ms", "c", "rollout", "scale"])?;
-            Ok(Box::new(IsmctsBot {
-                iterations: num("iterations", 1000)? as u32,
-                ms: ms()?,
-                c: real("c", 0.7)?,
-                rollout: num("rollout", 20)? as u32,
-                scale: real("scale", 600.0)?,
-                rng,
-            }))
-        }
+        "ismcts" => Ok(Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(params)?, seed))),
         _ => Err(format!(
-            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N], or a .toml file with a [bot] table)"
+            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N,mode=so|mo], or a .toml file with a [bot] table)"
         )),
     }
 }

@@ -3,10 +3,16 @@
 //! Tree Search", IEEE Transactions on Computational Intelligence and AI in Games 4(2), 2012
 //! (Algorithms 2 and 3).
 //!
+//! One implementation serves every game: [`search`] runs on any [`Scored`] game (the variants
+//! through [`VariantGameState`], the RULES-more.md games on their own states); [`IsmctsBot`] is
+//! the variants' [`Bot`] and [`GameIsmctsBot`] the same search for any [`Scored`] game
+//! ([`crate::more::bots::from_spec`]).
+//!
 //! Each iteration draws a *determinization* — a full state consistent with the searching
-//! player's [`crate::variant::View`] ([`crate::variant::View::sample`]: the opponent's Surprise
-//! back faces §S2, unseen face-down identities §F3/§F6) — and descends the tree using only the
-//! actions legal in that determinization:
+//! player's information (for the variants [`crate::variant::View::sample`]: the opponent's
+//! Surprise back faces §S2, unseen face-down identities §F3/§F6; for any game
+//! [`crate::game::Game::sample_determinization`]) — and descends the tree using only the actions legal in that
+//! determinization ([`Scored::legal_ascending`]):
 //!
 //! * **selection**: UCB1 with *availability counts*, `mean + c * sqrt(ln(avail) / visits)`, where
 //!   `avail` counts the iterations in which the child was legal (not the parent's visits), since
@@ -14,33 +20,38 @@
 //!   back faces, §S4-S6);
 //! * **expansion**: one untried action legal in the determinization, uniformly at random;
 //! * **simulation**: `rollout` uniformly random plies (0 by default), then the game's value — ±1/0
-//!   at the end of the game (§X4-X6, §K7, §S11), else `0.9 * tanh(eval / scale)` of the static
-//!   evaluation ([`super::eval::value`]) of the determinized state, so a mate outranks any
-//!   material gain;
+//!   at the end of the game (§X4-X6, §K7, §S11; [`crate::game::Game::returns`]), else `0.9 * tanh(eval /
+//!   scale)` of the static evaluation ([`Scored::eval_cp`]; for the variants
+//!   [`super::eval::value`]) of the determinized state, so a mate outranks any material gain; a
+//!   line `horizon` player actions below the root is evaluated statically;
 //! * **backpropagation**: each edge accumulates the result from the point of view of the player
 //!   who chose it (rewards in [-1, 1]).
 //!
 //! Chance (reveals, §P2) is sampled with its exact probabilities and enters the tree as an
-//! observation: the drawn type of a piece that turns up is public; the identity of a captured
-//! face-down piece only for those who see it (§F6 and its options). In **SO** mode one tree holds
+//! observation ([`Scored::chance_observation`]): the drawn type of a piece that turns up is
+//! public; the identity of a captured face-down piece only for those who see it (§F6 and its
+//! options). In **SO** mode one tree holds
 //! every node, keyed by what the *searching* player observes. In **MO** mode each player has a
 //! tree keyed by its own observations; a player's decisions are selected and updated in its own
 //! tree, and every tree follows every action (all actions are public in these games), so the
 //! opponent's choices are not made on information it does not have — the chance observations
 //! are where the trees differ.
 //!
+//! Limitation: player actions are keyed by their code in every tree. That is exact once the
+//! set-up is over (every move is public), and the variants never search a set-up decision
+//! ([`super::setup_choice`]); but a RULES-more.md game searched during its secret set-up
+//! (missile-hidden placements, camel and skill secrets) lets each tree tell the opponent's
+//! secret placements apart (Cowling et al.'s partially observable moves are not modelled).
+//!
 //! Units: iterations (one determinization, one descent, one backpropagation each); the budget is
 //! `iterations` and/or `ms` (wall time, checked every 16 iterations). Deterministic given the
 //! seed when no time budget is set.
 
 use crate::repetition::RecordPly;
-use super::{ActionStat, Analysis, Bot, Decision, Rank};
-use crate::game::{Action as GameAction, Game, Turn};
-use crate::piece::Color;
-use crate::variant::game_state::{
-    color_of, decode, decode_chance, encode_chance, public_hash, sees_captured, GameOptions, Leaf, VariantGameState,
-};
-use crate::variant::{Action, ChanceOutcome, State};
+use super::{ActionStat, Analysis, Bot, Decision, Rank, Scored};
+use crate::game::{Action as GameAction, PlayerId, Turn};
+use crate::variant::game_state::{decode, player_of, public_hash, GameOptions, Leaf, VariantGameState};
+use crate::variant::{Action, State};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::Instant;
@@ -69,7 +80,8 @@ pub struct IsmctsConfig {
     pub rollout: u32,
     /// Centipawns mapped to tanh(1) by the leaf evaluation.
     pub scale: f64,
-    /// Plies below the root after which a line is evaluated statically.
+    /// Player actions below the root after which a line is evaluated statically (the variants'
+    /// searched games also end there, [`IsmctsConfig::game_options`]).
     pub horizon: u32,
 }
 
@@ -147,11 +159,11 @@ struct Node {
 
 struct Tree {
     nodes: Vec<Node>,
-    observer: Color,
+    observer: PlayerId,
 }
 
 impl Tree {
-    fn new(observer: Color) -> Tree {
+    fn new(observer: PlayerId) -> Tree {
         Tree { nodes: vec![Node::default()], observer }
     }
 
@@ -178,7 +190,7 @@ impl Tree {
 /// Statistics of one root action.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RootStat {
-    /// The action code ([`crate::variant::game_state`] numbering).
+    /// The action code (the game's numbering; for the variants [`crate::variant::game_state`]'s).
     pub action: GameAction,
     /// Times it was chosen at the root.
     pub visits: u32,
@@ -199,16 +211,10 @@ pub struct SearchOutput {
     pub nodes: u64,
 }
 
-/// The observation key of a chance outcome for `observer` (`capturer` moved).
-fn chance_key(g: &VariantGameState, o: ChanceOutcome, capturer: Color, observer: Color) -> u32 {
-    let seen = sees_captured(g.state(), capturer, observer);
-    encode_chance(ChanceOutcome { mover: o.mover, captured: if seen { o.captured } else { None } }).0
-}
-
-fn sample_chance(g: &VariantGameState, rng: &mut Pcg64Mcg) -> GameAction {
-    let outs = g.chance_outcomes();
+fn sample_chance<G: Scored>(g: &G, rng: &mut Pcg64Mcg, outs: &mut Vec<(GameAction, f64)>) -> GameAction {
+    g.chance_outcomes_into(outs);
     let mut x: f64 = rng.random();
-    for &(a, p) in &outs {
+    for &(a, p) in outs.iter() {
         if x < p {
             return a;
         }
@@ -217,22 +223,35 @@ fn sample_chance(g: &VariantGameState, rng: &mut Pcg64Mcg) -> GameAction {
     outs[outs.len() - 1].0
 }
 
-/// Runs IS-MCTS for `root_player`; `sample` draws a determinization of the root (a game at the
-/// root player's decision) from the generator it is given.
-pub fn search(
-    root_player: Color,
+/// The value of `g` for the first player: [`crate::game::Game::returns`] at the end, else
+/// `0.9 * tanh(eval / scale)` of [`Scored::eval_cp`] (for the variants [`super::eval::value`]).
+fn leaf_value<G: Scored>(g: &G, scale: f64) -> f64 {
+    if g.is_terminal() {
+        g.returns(PlayerId::FIRST)
+    } else {
+        super::eval::LEAF_CAP * (g.eval_cp(PlayerId::FIRST) as f64 / scale.max(1.0)).tanh()
+    }
+}
+
+/// Runs IS-MCTS (Cowling, Powley and Whitehouse 2012, SO or MO by `cfg.mode`) for `root_player`
+/// on any [`Scored`] game; `sample` draws a determinization of the root (a state at the root
+/// player's decision, in its information set) from the generator it is given.
+pub fn search<G: Scored>(
+    root_player: PlayerId,
     cfg: &IsmctsConfig,
     rng: &mut Pcg64Mcg,
-    mut sample: impl FnMut(&mut Pcg64Mcg) -> VariantGameState,
+    mut sample: impl FnMut(&mut Pcg64Mcg) -> G,
 ) -> SearchOutput {
     let start = Instant::now();
     let mut trees: Vec<Tree> = match cfg.mode {
         Observers::Single => vec![Tree::new(root_player)],
-        Observers::Multiple => vec![Tree::new(Color::Red), Tree::new(Color::Black)],
+        Observers::Multiple => vec![Tree::new(PlayerId::FIRST), Tree::new(PlayerId::SECOND)],
     };
     let root_tree = if cfg.mode == Observers::Single { 0 } else { root_player.index() };
-    let mut path: Vec<(usize, u32, usize, Color)> = Vec::with_capacity(64);
+    let mut path: Vec<(usize, u32, usize, PlayerId)> = Vec::with_capacity(64);
     let mut untried: Vec<GameAction> = Vec::with_capacity(64);
+    let mut legal: Vec<GameAction> = Vec::with_capacity(64);
+    let mut outs: Vec<(GameAction, f64)> = Vec::with_capacity(64);
     let mut iterations = 0;
     while iterations < cfg.iterations {
         if iterations % 16 == 0 && cfg.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
@@ -241,23 +260,23 @@ pub fn search(
         iterations += 1;
         let mut g = sample(rng);
         let mut cur = [0u32; 2];
+        // Player actions below the root.
+        let mut depth = 0;
         path.clear();
         loop {
             match g.turn() {
                 Turn::Terminal => break,
                 Turn::Chance => {
-                    let capturer = g.state().turn();
-                    let a = sample_chance(&g, rng);
-                    let o = decode_chance(a).unwrap_or(ChanceOutcome { mover: None, captured: None });
+                    let a = sample_chance(&g, rng, &mut outs);
                     for (t, tree) in trees.iter_mut().enumerate() {
-                        cur[t] = tree.child(cur[t], chance_key(&g, o, capturer, tree.observer));
+                        cur[t] = tree.child(cur[t], g.chance_observation(a, tree.observer));
                     }
                     g.apply(a);
                 }
-                Turn::Player(p) => {
-                    let actor = color_of(p);
+                Turn::Player(_) if depth >= cfg.horizon => break,
+                Turn::Player(actor) => {
                     let st = if cfg.mode == Observers::Single { 0 } else { actor.index() };
-                    let (chosen, expanded) = select(&mut trees[st], cur[st], g.legal(), cfg.c, rng, &mut untried);
+                    let (chosen, expanded) = select(&mut trees[st], cur[st], g.legal_ascending(&mut legal), cfg.c, rng, &mut untried);
                     let node = cur[st];
                     path.push((st, node, chosen, actor));
                     let edge = &trees[st].nodes[node as usize].edges[chosen];
@@ -269,6 +288,7 @@ pub fn search(
                         }
                     }
                     g.apply(GameAction(key));
+                    depth += 1;
                     if expanded {
                         break;
                     }
@@ -277,23 +297,25 @@ pub fn search(
         }
         // Simulation.
         let mut steps = 0;
-        while steps < cfg.rollout && !g.is_terminal() {
+        while steps < cfg.rollout {
             let a = match g.turn() {
-                Turn::Chance => sample_chance(&g, rng),
-                _ => g.legal()[rng.random_range(0..g.legal().len())],
+                Turn::Terminal => break,
+                Turn::Chance => sample_chance(&g, rng, &mut outs),
+                Turn::Player(_) if depth >= cfg.horizon => break,
+                Turn::Player(_) => {
+                    depth += 1;
+                    let l = g.legal_ascending(&mut legal);
+                    l[rng.random_range(0..l.len())]
+                }
             };
             g.apply(a);
             steps += 1;
         }
-        let red = if g.is_terminal() {
-            g.red_return()
-        } else {
-            super::eval::value(g.state(), Color::Red, cfg.scale)
-        };
+        let first = leaf_value(&g, cfg.scale);
         for &(t, node, e, actor) in &path {
             let edge = &mut trees[t].nodes[node as usize].edges[e];
             edge.visits += 1;
-            edge.reward += if actor == Color::Red { red } else { -red };
+            edge.reward += if actor == PlayerId::FIRST { first } else { -first };
         }
     }
     let stats = trees[root_tree].nodes[0]
@@ -346,6 +368,54 @@ fn select(tree: &mut Tree, node: u32, legal: &[GameAction], c: f64, rng: &mut Pc
         }
     }
     (best.0, false)
+}
+
+/// IS-MCTS for any [`Scored`] game (Cowling, Powley and Whitehouse 2012): at a player's decision
+/// it searches determinizations drawn by [`crate::game::Game::sample_determinization`] for that player, and
+/// plays the most visited root action (ties: the higher mean, then the lower code). The RULES-more.md
+/// games' `ismcts` ([`crate::more::bots::from_spec`]); the variants' is [`IsmctsBot`], which also
+/// hands the search the game's public record.
+pub struct GameIsmctsBot {
+    cfg: IsmctsConfig,
+    rng: Pcg64Mcg,
+}
+
+impl GameIsmctsBot {
+    /// A bot with `cfg` and `seed`.
+    pub fn new(cfg: IsmctsConfig, seed: u64) -> GameIsmctsBot {
+        GameIsmctsBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed) }
+    }
+
+    /// The spec that builds this bot.
+    pub fn name(&self) -> String {
+        self.cfg.spec("ismcts")
+    }
+
+    /// The search at `g` for the player to act: `None` unless a player acts with two or more
+    /// legal actions.
+    pub fn analyse<G: Scored>(&mut self, g: &G) -> Option<SearchOutput> {
+        let Turn::Player(me) = g.turn() else { return None };
+        let mut legal = Vec::new();
+        g.legal_actions_into(&mut legal);
+        if legal.len() < 2 {
+            return None;
+        }
+        Some(search(me, &self.cfg, &mut self.rng, |r| g.sample_determinization(me, r)))
+    }
+
+    /// The most visited root action at `g` (ties: higher mean, then lower code); the only legal
+    /// action without searching; the first legal action if no player acts.
+    pub fn choose<G: Scored>(&mut self, g: &G) -> GameAction {
+        let legal = g.legal_actions();
+        let Some(out) = self.analyse(g) else { return legal[0] };
+        let mut best: Option<&RootStat> = None;
+        for s in out.stats.iter().filter(|s| legal.contains(&s.action)) {
+            if best.is_none_or(|b| (s.visits, s.mean) > (b.visits, b.mean)) {
+                best = Some(s);
+            }
+        }
+        best.map_or(legal[0], |s| s.action)
+    }
 }
 
 /// IS-MCTS as a [`Bot`]: determinizes from its view every iteration and plays the most visited
@@ -444,7 +514,7 @@ impl Bot for IsmctsBot {
         let opts = self.cfg.game_options();
         // The game's public record when the decision carries it, else what the bot remembers.
         let prior = if d.record().is_empty() { self.memory.clone() } else { d.record().to_vec() };
-        let out = search(d.player(), &self.cfg, &mut self.rng, |r| VariantGameState::with_options(view.sample(r), opts).with_prior(&prior));
+        let out = search(player_of(d.player()), &self.cfg, &mut self.rng, |r| VariantGameState::with_options(view.sample(r), opts).with_prior(&prior));
         let stats = root_stats(&out, &legal);
         let an = Analysis::from_stats(&legal, stats, Rank::Share, "value", out.iterations, "iterations", out.nodes, start);
         self.remember_move(&known, an.best);

@@ -9,6 +9,9 @@ pub mod eval;
 pub mod expectimax;
 pub mod ismcts;
 pub mod pimc;
+pub mod scored;
+
+pub use scored::Scored;
 
 use crate::piece::{Color, Role};
 use crate::position::Position;
@@ -225,8 +228,7 @@ pub fn material(role: Role) -> i32 {
 /// One-ply material greedy: the action that wins the most material, random among equals. The
 /// one `greedy` bot of every game: for the variants ([`Bot`]) a capture scores the captured
 /// piece's [`material`] (face-down pieces count as the type they move as); for any
-/// [`crate::more::bots::Scored`] game ([`crate::more::bots::GameBot`]) an action scores its
-/// [`crate::more::bots::Scored::gain_cp`].
+/// [`Scored`] game ([`crate::more::bots::GameBot`]) an action scores its [`Scored::gain_cp`].
 pub struct GreedyBot {
     rng: Pcg64Mcg,
 }

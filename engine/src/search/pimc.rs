@@ -157,7 +157,7 @@ impl PimcBot {
             }
             Inner::Mcts(cfg) => {
                 let g = VariantGameState::with_options(det.clone(), cfg.game_options()).with_prior(record);
-                let out = ismcts::search(det.turn(), cfg, &mut self.rng, |_| g.clone());
+                let out = ismcts::search(crate::variant::game_state::player_of(det.turn()), cfg, &mut self.rng, |_| g.clone());
                 *nodes += out.nodes;
                 let total: u32 = out.stats.iter().map(|s| s.visits).sum();
                 for s in ismcts::root_stats(&out, legal) {

@@ -222,7 +222,8 @@ pub fn sees_captured(s: &State, capturer: Color, observer: Color) -> bool {
     }
 }
 
-fn player_of(c: Color) -> PlayerId {
+/// The seat of colour `c` (Red = first).
+pub fn player_of(c: Color) -> PlayerId {
     match c {
         Color::Red => PlayerId::FIRST,
         Color::Black => PlayerId::SECOND,
