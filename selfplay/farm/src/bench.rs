@@ -8,7 +8,6 @@
 use super::config::RunConfig;
 use super::run::{device, init_threads, load_variant};
 use super::{game_seed, play, GameJob, Player};
-use models::encoding::OBS_LEN;
 use models::net::Net;
 use models::shard::Sample;
 use models::train::{Batch, SyntheticShape, Trainer};
@@ -17,9 +16,10 @@ use std::time::Instant;
 /// Runs the benchmark, `seconds` per measurement.
 pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
     let threads = init_threads(cfg.threads);
-    let variant = load_variant(&cfg.variant)?;
+    let (variant, encoding) = load_variant(&cfg.variant)?;
     let device = device(cfg)?;
-    let net = Net::new(&cfg.net, device, cfg.seed);
+    let net = Net::with_encoding(&cfg.net, &encoding, device, cfg.seed);
+    let obs_len = encoding.obs_len();
     println!(
         "bench: variant {}, net {}x{} ({} parameters), {} simulations, {} concurrent games, {threads} threads, {device:?}",
         variant.name,
@@ -63,10 +63,10 @@ pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
     // 2. Batched inference.
     let mut infer = Vec::new();
     for &b in &[1usize, 16, 64, 128, 256] {
-        let mut obs = vec![0f32; b * OBS_LEN];
+        let mut obs = vec![0f32; b * obs_len];
         let legal: Vec<&[u16]> = (0..b).map(|i| samples[i % samples.len()].legal.as_slice()).collect();
         for i in 0..b {
-            samples[i % samples.len()].obs.expand_into(&mut obs[i * OBS_LEN..(i + 1) * OBS_LEN]);
+            samples[i % samples.len()].obs.expand_into_shape(&mut obs[i * obs_len..(i + 1) * obs_len], &encoding.observation);
         }
         let _ = net.evaluate(&obs, &legal);
         let t = Instant::now();
@@ -86,7 +86,7 @@ pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
     let batches: Vec<Batch> = (0..4)
         .map(|k| {
             let refs: Vec<&Sample> = (0..bs).map(|i| &samples[(k * bs + i * 7) % samples.len()]).collect();
-            Batch::new(&refs, device, cfg.optimizer.q_weight)
+            Batch::new_for(&refs, &encoding, device, cfg.optimizer.q_weight)
         })
         .collect();
     for b in &batches {
@@ -103,7 +103,7 @@ pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
     let mut steps2 = 0usize;
     while t.elapsed().as_secs_f64() < seconds / 2.0 {
         let refs: Vec<&Sample> = (0..bs).map(|i| &samples[(steps2 * bs + i * 13) % samples.len()]).collect();
-        let b = Batch::new(&refs, device, cfg.optimizer.q_weight);
+        let b = Batch::new_for(&refs, &encoding, device, cfg.optimizer.q_weight);
         let _ = trainer.train_step(&b);
         steps2 += 1;
     }

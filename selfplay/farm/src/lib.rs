@@ -28,7 +28,7 @@ pub mod worker;
 use engine::variant::game::VariantGame;
 use engine::variant::{State, Variant, View};
 use engine::Color;
-use models::encoding::{CompactObs, OBS_LEN};
+use models::encoding::CompactObs;
 use models::net::Net;
 use models::shard::Sample;
 use rand::{Rng, SeedableRng};
@@ -318,7 +318,12 @@ impl Slot {
                         let legal = state.legal_actions();
                         self.records.push(Record {
                             player: me,
-                            obs: CompactObs::from_dense(&models::encoding::encode(&View::new(state, me))),
+                            obs: {
+                                let enc = search::encoding();
+                                let mut dense = vec![0.0; enc.obs_len()];
+                                models::encoding::encode_into(&View::new(state, me), &mut dense);
+                                CompactObs::from_dense_shape(&dense, &enc.observation)
+                            },
                             legal: models::encoding::indices(&legal, me),
                             policy: policy.iter().map(|p| (p.1, p.2)).collect(),
                             ply: plies.min(u32::from(u16::MAX)) as u16,
@@ -357,7 +362,7 @@ impl Slot {
                         let total: u32 = visits.iter().map(|v| v.2).sum::<u32>().max(1);
                         self.records.push(Record {
                             player: me,
-                            obs: CompactObs::from_dense(s.root_obs()),
+                            obs: CompactObs::from_dense_shape(s.root_obs(), &s.encoding().observation),
                             legal: s.root_slots().to_vec(),
                             policy: visits.iter().filter(|v| v.2 > 0).map(|v| (v.1, v.2 as f32 / total as f32)).collect(),
                             ply: plies.min(u32::from(u16::MAX)) as u16,
@@ -418,6 +423,11 @@ impl Slot {
 /// each on its own thread with its own copy of the nets, its own batcher and single-threaded
 /// libtorch: on CPUs this keeps every core busy in both phases (no core idles while the net
 /// runs, and no OpenMP barrier stalls on a shared core).
+///
+/// # Panics
+/// When a net is of another encoding than the search's ([`search::encoding`]): the callers load
+/// nets with that encoding (`checkpoint::load_for`), so this is a caller's bug, reported here
+/// rather than as a shape error inside torch.
 pub fn play(
     variant: &'static Variant,
     nets: &[&Net],
@@ -425,6 +435,12 @@ pub fn play(
     cfg: &GameConfig,
     mut on_result: impl FnMut(&GameResult),
 ) -> (Vec<GameResult>, FarmStats) {
+    let encoding = search::encoding();
+    for n in nets {
+        if let Err(e) = encoding.check_same(n.encoding()) {
+            panic!("play: a net of another encoding than the search's: {e}");
+        }
+    }
     let lanes = cfg.lanes.max(1).min(jobs.len().max(1));
     if lanes == 1 {
         let mut results = Vec::new();
@@ -527,7 +543,7 @@ fn play_lane(
             }
             let t1 = std::time::Instant::now();
             obs.clear();
-            obs.reserve(who.len() * OBS_LEN);
+            obs.reserve(who.len() * net.encoding().obs_len());
             let mut legal: Vec<&[u16]> = Vec::with_capacity(who.len());
             let mut counts = Vec::with_capacity(who.len());
             for &i in &who {

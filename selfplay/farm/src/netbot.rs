@@ -208,15 +208,18 @@ impl NetBot {
         };
         search.simulations = sims.unwrap_or(if ms.is_some() { u32::MAX } else { 64 });
         let dev = device.resolve().map_err(|e| format!("net: {e}"))?;
+        // The net plays through the search, so it must be of the search's encoding.
+        let encoding = crate::search::encoding();
         let (net, meta, source) = match (path, zoo_name) {
             (_, Some(q)) => {
                 let dir = zoo_dir.unwrap_or_else(zoo::default_dir);
                 let (net, e) = zoo::load(&dir, &q, dev, Expect::default()).map_err(|e| format!("net: zoo={q}: {e}"))?;
+                encoding.check_same(net.encoding()).map_err(|m| format!("net: zoo={q}: {m}"))?;
                 (net, e.meta.checkpoint, format!("zoo:{}", e.stem))
             }
             (path, None) => {
                 let path = path.unwrap_or_default();
-                let (net, meta, json) = checkpoint::load(&path, dev, Expect::default()).map_err(|e| e.to_string())?;
+                let (net, meta, json) = checkpoint::load_for(&path, dev, Expect::default(), &encoding).map_err(|e| e.to_string())?;
                 (net, meta, json.display().to_string())
             }
         };

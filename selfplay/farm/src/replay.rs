@@ -1,10 +1,11 @@
 //! The replay window: the most recent samples of the shards in a directory, written by any
 //! number of workers. Shards are read once and kept in memory while inside the window; a shard
 //! that cannot be read (corrupt, truncated, another file format) is skipped with a warning, and
-//! one written for another variant, net architecture or encoding version (a misconfigured worker)
+//! one written for another variant, net architecture or encoding (a misconfigured worker)
 //! is refused with an error line naming the file and the field; either is never touched again:
 //! nothing is deleted.
 
+use engine::observe::Encoding;
 use models::net::NetConfig;
 use models::shard::{self, Sample, ShardError, ShardHeader};
 use rand::Rng;
@@ -22,6 +23,8 @@ pub struct Replay {
     dir: PathBuf,
     variant: String,
     architecture: Option<NetConfig>,
+    /// The run's encoding: shards of another are refused.
+    encoding: Encoding,
     window: usize,
     loaded: HashMap<PathBuf, Loaded>,
     skipped: HashSet<PathBuf>,
@@ -40,18 +43,19 @@ pub struct Refresh {
     /// Warnings for skipped shards and errors for refused ones (each names the file and the
     /// problem).
     pub warnings: Vec<String>,
-    /// Shards refused this time for another variant, architecture or encoding version.
+    /// Shards refused this time for another variant, architecture or encoding.
     pub refused: usize,
 }
 
 impl Replay {
-    /// A window of `window` samples over the shards in `dir` for `variant` (and, when given,
-    /// played by a net of `architecture`).
-    pub fn new(dir: &Path, variant: &str, architecture: Option<&NetConfig>, window: usize) -> Replay {
+    /// A window of `window` samples over the shards in `dir` for `variant` in `encoding` (and,
+    /// when given, played by a net of `architecture`).
+    pub fn new(dir: &Path, variant: &str, architecture: Option<&NetConfig>, encoding: &Encoding, window: usize) -> Replay {
         Replay {
             dir: dir.to_path_buf(),
             variant: variant.to_string(),
             architecture: architecture.cloned(),
+            encoding: encoding.clone(),
             window,
             loaded: HashMap::new(),
             skipped: HashSet::new(),
@@ -81,9 +85,9 @@ impl Replay {
                 continue;
             }
             let expect = shard::Expect { variant: &self.variant, architecture: self.architecture.as_ref() };
-            match shard::read_header(&f).and_then(|h| shard::check_header(&f, &h, expect).map(|()| h)) {
+            match shard::read_header_for(&f, &self.encoding).and_then(|h| shard::check_header(&f, &h, expect).map(|()| h)) {
                 Ok(h) => headers.push((f, h)),
-                Err(e @ (ShardError::Mismatch { .. } | ShardError::EncodingVersion { .. })) => {
+                Err(e @ (ShardError::Mismatch { .. } | ShardError::EncodingVersion { .. } | ShardError::Encoding { .. })) => {
                     r.warnings.push(format!("error: refusing shard {e}"));
                     r.refused += 1;
                     self.skipped.insert(f);
@@ -102,7 +106,7 @@ impl Replay {
                 break;
             }
             if !self.loaded.contains_key(&f) {
-                match shard::read(&f) {
+                match shard::read_for(&f, &self.encoding) {
                     Ok((header, samples)) => {
                         r.new_shards += 1;
                         r.new_samples += samples.len();
@@ -173,6 +177,10 @@ mod tests {
     }
 
     fn write(dir: &Path, worker: u32, variant: &str, architecture: NetConfig, encoding: u32, n: usize) -> PathBuf {
+        write_in(dir, worker, variant, architecture, (encoding, models::encoding::encoding()), n)
+    }
+
+    fn write_in(dir: &Path, worker: u32, variant: &str, architecture: NetConfig, (version, encoding): (u32, Encoding), n: usize) -> PathBuf {
         let samples: Vec<Sample> = (0..n)
             .map(|i| Sample {
                 obs: CompactObs { fills: vec![(1, 1.0)], cells: vec![(i as u16, 1.0)] },
@@ -184,8 +192,8 @@ mod tests {
             })
             .collect();
         let header = ShardHeader {
-            encoding_version: encoding,
-            encoding: models::encoding::encoding(),
+            encoding_version: version,
+            encoding,
             variant: variant.into(),
             worker,
             seq: 0,
@@ -213,9 +221,18 @@ mod tests {
         let wide = write(dir.path(), 2, "surprise", net(16), ENCODING_VERSION, 7);
         let jieqi = write(dir.path(), 3, "jieqi", net(8), ENCODING_VERSION, 11);
         let future = write(dir.path(), 4, "surprise", net(8), ENCODING_VERSION + 1, 13);
-        let mut replay = Replay::new(dir.path(), "surprise", Some(&net(8)), 1000);
+        let leduc = engine::games::leduc::encoding();
+        let other = write_in(dir.path(), 5, "surprise", net(8), (leduc.version, leduc.clone()), 3);
+        let mut replay = Replay::new(dir.path(), "surprise", Some(&net(8)), &models::encoding::encoding(), 1000);
         let r = replay.refresh();
-        assert_eq!((r.new_shards, r.new_samples, r.refused), (1, 5, 3), "{:?}", r.warnings);
+        assert_eq!((r.new_shards, r.new_samples, r.refused), (1, 5, 4), "{:?}", r.warnings);
+        let name = other.file_name().expect("name").to_string_lossy().into_owned();
+        assert!(
+            r.warnings.iter().any(|w| w.starts_with("error: refusing shard") && w.contains(&name) && w.contains(&leduc.to_string())),
+            "another game's encoding: {:?}",
+            r.warnings
+        );
+        assert!(other.exists());
         assert_eq!(replay.len(), 5);
         for (path, field) in [(&wide, "architecture"), (&jieqi, "variant"), (&future, "encoding_version")] {
             let name = path.file_name().expect("name").to_string_lossy().into_owned();

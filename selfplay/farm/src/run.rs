@@ -9,6 +9,7 @@ use super::replay::Replay;
 use super::search::SearchConfig;
 use super::{game_seed, play, GameConfig, GameJob, Player};
 use anyhow::Context;
+use engine::observe::Encoding;
 use engine::variant::Variant;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use models::checkpoint::{self, Expect, SaveInfo};
@@ -56,11 +57,14 @@ impl Ui {
     }
 }
 
-/// Loads a variant preset or file for the life of the process.
-pub fn load_variant(spec: &str) -> anyhow::Result<&'static Variant> {
+/// Loads a variant preset or file for the life of the process, with the encoding every size of
+/// a run on it comes from (its nets' input planes and policy, its shards and checkpoints): the
+/// one encoding the farm chooses per run. A variant the encoding cannot lay out is refused with
+/// the config key and the variant named.
+pub fn load_variant(spec: &str) -> anyhow::Result<(&'static Variant, Encoding)> {
     let v = Variant::load(spec).with_context(|| format!("variant {spec:?}"))?;
-    models::encoding::check_variant(&v)?;
-    Ok(Box::leak(Box::new(v)))
+    let encoding = models::encoding::encoding_for(&v).with_context(|| format!("config key `variant` = {spec:?}: no encoding for this game"))?;
+    Ok((Box::leak(Box::new(v)), encoding))
 }
 
 /// libgomp (libtorch's OpenMP) reads its spin settings once, when it is loaded: before `main`.
@@ -228,7 +232,7 @@ fn play_shard(
     }
     st.samples = samples.len();
     let header = ShardHeader {
-        encoding_version: models::encoding::ENCODING_VERSION,
+        encoding_version: net.encoding().version,
         encoding: net.encoding().clone(),
         variant: variant.name.clone(),
         worker,
@@ -349,7 +353,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     let started = Instant::now();
     let ui = Ui::new(progress);
     let threads = init_threads(cfg.threads);
-    let variant = load_variant(&cfg.variant)?;
+    let (variant, encoding) = load_variant(&cfg.variant)?;
     let device = device(cfg)?;
     let ck_dir = cfg.checkpoint_dir();
     let shard_dir = cfg.shard_dir();
@@ -360,11 +364,13 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     let mut report = RunReport::default();
 
     let (mut trainer, mut iteration, mut samples_trained) = if checkpoint::exists(&ck_dir) {
-        let (net, meta, json) = checkpoint::load(
+        let (net, meta, json) = checkpoint::load_for(
             &ck_dir,
             device,
             Expect { variant: Some(&variant.name), architecture: Some(&cfg.net) },
-        )?;
+            &encoding,
+        )
+        .with_context(|| format!("resuming {}", cfg.run_dir.display()))?;
         let mut t = Trainer::new(net, cfg.optimizer.clone(), total);
         let opt = checkpoint::load_optimizer(&json, &meta)?;
         if !opt.is_empty() {
@@ -377,7 +383,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         ui.say(format!("resuming from {} (step {}, iteration {it})", json.display(), meta.step));
         (t, it, seen)
     } else {
-        let net = Net::new(&cfg.net, device, cfg.seed);
+        let net = Net::with_encoding(&cfg.net, &encoding, device, cfg.seed);
         let t = Trainer::new(net, cfg.optimizer.clone(), total);
         let p = save_checkpoint(cfg, variant, &t, trainer_json(0, 0, &Losses::default()))?;
         ui.say(format!("new run in {}; untrained net saved as {}", cfg.run_dir.display(), p.display()));
@@ -398,7 +404,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         device
     ));
 
-    let mut replay = Replay::new(&shard_dir, &variant.name, Some(&cfg.net), cfg.train.replay_samples);
+    let mut replay = Replay::new(&shard_dir, &variant.name, Some(&cfg.net), &encoding, cfg.train.replay_samples);
     let metrics_path = cfg.run_dir.join("metrics.jsonl");
     let mut metrics = fs::OpenOptions::new()
         .create(true)
@@ -475,9 +481,9 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         };
         // Loss on the new games before training on them: a held-out measure of what the net
         // predicts about play it has not seen.
-        let fresh = sp.as_ref().and_then(|s| shard::read(&s.path).ok()).map(|(_, samples)| {
+        let fresh = sp.as_ref().and_then(|s| shard::read_for(&s.path, &encoding).ok()).map(|(_, samples)| {
             let refs: Vec<&models::shard::Sample> = samples.iter().take(2048).collect();
-            trainer.evaluate(&Batch::new(&refs, device, 0.0))
+            trainer.evaluate(&Batch::new_for(&refs, &encoding, device, 0.0))
         });
         // 2. Train.
         let t_train = Instant::now();
@@ -495,7 +501,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
             let steps = cfg.train.steps_per_iteration.min(total - trainer.step);
             for _ in 0..steps {
                 let samples = replay.sample(&mut rng, cfg.train.batch_size);
-                let batch = Batch::new(&samples, device, cfg.optimizer.q_weight);
+                let batch = Batch::new_for(&samples, &encoding, device, cfg.optimizer.q_weight);
                 let l = trainer.train_step(&batch);
                 sum.policy += l.policy;
                 sum.value += l.value;
@@ -632,11 +638,12 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         report.vs_random = Some(m);
     }
     if cfg.eval.vs_initial_games > 0 {
-        let initial = match checkpoint::load(&ck_dir.join("step-0.json"), device, Expect { variant: Some(&variant.name), architecture: Some(&cfg.net) }) {
+        let expect = Expect { variant: Some(&variant.name), architecture: Some(&cfg.net) };
+        let initial = match checkpoint::load_for(&ck_dir.join("step-0.json"), device, expect, trainer.net.encoding()) {
             Ok((n, _, _)) => n,
             Err(e) => {
                 ui.say(format!("warning: {e}; rebuilding the untrained net from seed {}", cfg.seed));
-                Net::new(&cfg.net, device, cfg.seed)
+                Net::with_encoding(&cfg.net, trainer.net.encoding(), device, cfg.seed)
             }
         };
         let m = final_match(Opponent::Net(&initial), "untrained (step 0)", cfg.eval.vs_initial_games, &search, 0x1417);

@@ -26,7 +26,7 @@ pub struct WorkerOptions {
 pub fn run(cfg: &RunConfig, opts: &WorkerOptions, progress: bool) -> anyhow::Result<()> {
     let ui = Ui::new(progress);
     let threads = init_threads(cfg.threads);
-    let variant = load_variant(&cfg.variant)?;
+    let (variant, encoding) = load_variant(&cfg.variant)?;
     let device = device(cfg)?;
     let expect = Expect { variant: Some(&variant.name), architecture: Some(&cfg.net) };
     std::fs::create_dir_all(&opts.out)?;
@@ -35,14 +35,14 @@ pub fn run(cfg: &RunConfig, opts: &WorkerOptions, progress: bool) -> anyhow::Res
         let ck_dir = cfg.checkpoint_dir();
         let (net, step) = match &opts.checkpoint {
             Some(p) => {
-                let (n, m, _) = checkpoint::load(p, device, expect)?;
+                let (n, m, _) = checkpoint::load_for(p, device, expect, &encoding)?;
                 (n, m.step)
             }
             None if checkpoint::exists(&ck_dir) => {
-                let (n, m, _) = checkpoint::load(&ck_dir, device, expect)?;
+                let (n, m, _) = checkpoint::load_for(&ck_dir, device, expect, &encoding)?;
                 (n, m.step)
             }
-            None => (Net::new(&cfg.net, device, cfg.seed), 0),
+            None => (Net::with_encoding(&cfg.net, &encoding, device, cfg.seed), 0),
         };
         let seq = shard::next_seq(&opts.out, opts.worker)?;
         let st = selfplay_shard(variant, &net, step, cfg, opts.worker, seq, &opts.out, &ui)?;

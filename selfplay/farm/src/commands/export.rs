@@ -10,8 +10,8 @@ use crate::search::sample_chance;
 use anyhow::{bail, Context};
 use engine::variant::View;
 use models::checkpoint::{self, Expect};
-use models::encoding::{self, OBS_LEN};
-use models::net::obs_tensor;
+use models::encoding;
+use models::net::obs_tensor_for;
 use models::zoo;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -85,9 +85,10 @@ pub fn run(a: Options) -> anyhow::Result<()> {
     checkpoint::write_atomic(&a.out.join("model.json"), serde_json::to_string_pretty(&out_meta)?.as_bytes())?;
 
     // Fixed inputs: views along seeded random games of the checkpoint's variant.
-    let variant = load_variant(&meta.variant)?;
+    let (variant, enc) = load_variant(&meta.variant)?;
+    enc.check_same(net.encoding()).with_context(|| format!("{}: variant {:?}", json.display(), meta.variant))?;
     let mut rng = Pcg64Mcg::seed_from_u64(0xE4_0127);
-    let mut obs = Vec::with_capacity(a.check_positions * OBS_LEN);
+    let mut obs = Vec::with_capacity(a.check_positions * enc.obs_len());
     let mut n = 0;
     while n < a.check_positions {
         let mut s = crate::start_state(variant, &mut rng);
@@ -100,14 +101,16 @@ pub fn run(a: Options) -> anyhow::Result<()> {
                 break;
             }
             if ply % 7 == 0 {
-                obs.extend(encoding::encode(&View::new(&s, s.turn())));
+                let at = obs.len();
+                obs.resize(at + enc.obs_len(), 0.0);
+                encoding::encode_into(&View::new(&s, s.turn()), &mut obs[at..]);
                 n += 1;
             }
             s.apply(acts[rng.random_range(0..acts.len())]);
         }
     }
-    let (policy, value) = tch::no_grad(|| net.forward_t(&obs_tensor(&obs, Device::Cpu), false));
-    let input = obs_tensor(&obs, Device::Cpu);
+    let input = obs_tensor_for(&obs, &enc, Device::Cpu);
+    let (policy, value) = tch::no_grad(|| net.forward_t(&input, false));
     Tensor::write_safetensors(&[("input", &input), ("policy", &policy), ("value", &value)], a.out.join("check.safetensors"))
         .context("check.safetensors")?;
     let script = a.out.join("anqi_net.py");

@@ -86,16 +86,21 @@ pub fn check(o: &Options) -> anyhow::Result<Report> {
         (None, Some(c)) => c.shard_dir(),
         (None, None) => anyhow::bail!("give the shard directory (--dir) or the run's configuration (--config)"),
     };
-    let variant = match &cfg {
-        Some(c) => Some(crate::run::load_variant(&c.variant)?.name.clone()),
-        None => None,
+    // With a configuration, its variant's encoding; without, the variants' (what every shard
+    // written so far is of).
+    let (variant, encoding) = match &cfg {
+        Some(c) => {
+            let (v, e) = crate::run::load_variant(&c.variant)?;
+            (Some(v.name.clone()), e)
+        }
+        None => (None, models::encoding::encoding()),
     };
     let mut report = Report { dir: dir.clone(), ..Report::default() };
     let mut seen: HashMap<u64, PathBuf> = HashMap::new();
     let mut seqs: BTreeMap<u32, Vec<u64>> = BTreeMap::new();
     for path in shard::list(&dir)? {
         report.files += 1;
-        let (h, samples) = match shard::read(&path) {
+        let (h, samples) = match shard::read_for(&path, &encoding) {
             Ok(x) => x,
             Err(e) => {
                 report.problems.push(e.to_string());

@@ -35,7 +35,8 @@ use engine::search::expectimax::{Expectimax, ExpectimaxConfig, MATE};
 use engine::variant::game_state::public_hash;
 use engine::variant::{Action, State, View};
 use engine::Color;
-use models::encoding::{self, OBS_LEN};
+use engine::observe::Encoding;
+use models::encoding;
 use rand::Rng;
 use std::time::Instant;
 pub use root::terminal_value;
@@ -216,7 +217,9 @@ pub struct Search {
     path: Vec<(u32, u32)>,
     /// The leaves of the current batch, in request order.
     pending: Vec<Pending>,
-    /// Their observations, `OBS_LEN` each, in request order.
+    /// The encoding of the observations ([`encoding`]): the size of each request.
+    encoding: Encoding,
+    /// Their observations, `encoding.obs_len()` each, in request order.
     obs: Vec<f32>,
     /// Their legal slots, in request order.
     slots: Vec<Vec<u16>>,
@@ -264,6 +267,12 @@ pub fn sample_chance(s: &mut State, rng: &mut impl Rng) {
     s.apply_chance(outs[outs.len() - 1].0);
 }
 
+/// The encoding this search observes positions with: the variants' ([`models::encoding`]), as it
+/// searches their `State`/`View` pair. A net that plays through a [`Search`] must be of it.
+pub fn encoding() -> Encoding {
+    encoding::encoding()
+}
+
 impl Search {
     /// A search for the player of `view`, whose legal actions are `actions` (non-empty).
     /// `noise` adds Dirichlet noise at the root (self-play). `history` is the game's public record
@@ -289,6 +298,7 @@ impl Search {
             sims: 0,
             path: Vec::new(),
             pending: Vec::new(),
+            encoding: encoding(),
             obs: Vec::new(),
             slots: Vec::new(),
             root_obs: Vec::new(),
@@ -457,16 +467,22 @@ impl Search {
         self.pending.len()
     }
 
-    /// Request `i` (< [`Search::requests`]): the observation of the acting player's view
-    /// (`OBS_LEN` floats, [`models::encoding`]) and its legal slots.
-    pub fn request(&self, i: usize) -> (&[f32], &[u16]) {
-        (&self.obs[i * OBS_LEN..(i + 1) * OBS_LEN], &self.slots[i])
+    /// The encoding of this search's observations (see [`encoding`]).
+    pub fn encoding(&self) -> &Encoding {
+        &self.encoding
     }
 
-    /// The observations of every request, concatenated in request order (`requests() * OBS_LEN`
-    /// floats), for one net batch.
+    /// Request `i` (< [`Search::requests`]): the observation of the acting player's view
+    /// ([`Search::encoding`]'s `obs_len()` floats) and its legal slots.
+    pub fn request(&self, i: usize) -> (&[f32], &[u16]) {
+        let n = self.encoding.obs_len();
+        (&self.obs[i * n..(i + 1) * n], &self.slots[i])
+    }
+
+    /// The observations of every request, concatenated in request order (`requests()` times
+    /// [`Search::encoding`]'s `obs_len()` floats), for one net batch.
     pub fn request_obs(&self) -> &[f32] {
-        &self.obs[..self.pending.len() * OBS_LEN]
+        &self.obs[..self.pending.len() * self.encoding.obs_len()]
     }
 
     /// The legal slots of every request, in request order.
@@ -531,9 +547,9 @@ impl Search {
                 if self.nodes[node as usize].waiting {
                     return Sim::Collision;
                 }
-                let k = self.pending.len();
-                self.obs.resize((k + 1) * OBS_LEN, 0.0);
-                encoding::encode_into(&View::new(&det, player), &mut self.obs[k * OBS_LEN..]);
+                let (k, n) = (self.pending.len(), self.encoding.obs_len());
+                self.obs.resize((k + 1) * n, 0.0);
+                encoding::encode_into(&View::new(&det, player), &mut self.obs[k * n..]);
                 self.slots.push(encoding::indices(&actions, player));
                 let n = &mut self.nodes[node as usize];
                 n.player = player;
