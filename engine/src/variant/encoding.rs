@@ -16,7 +16,7 @@
 //! out as a `[BOARD_CHANNELS, 90]` tensor (channel-major), which is exactly what a 1x1
 //! convolution over the board produces, so the policy head needs no gather.
 
-use super::config::Family;
+use super::config::Hidden;
 use super::state::Answer;
 use super::{Action, State, View};
 use crate::observe::{Encoding, PolicyShape, TensorShape};
@@ -266,8 +266,9 @@ pub fn encode_into(view: &View, out: &mut [f32]) {
         let Some(p) = pos.piece_at(sq) else { continue };
         set(side(p.color, P_OWN, P_OPP) + p.role.index(), sq, 1.0);
     }
-    match v.family {
-        Family::Surprise => {
+    // What the rules hide and mark, decided once per variant (`Variant::caps`).
+    match v.caps.hidden {
+        Hidden::BackFaces => {
             for sq in pos.occupied() {
                 let Some(p) = pos.piece_at(sq) else { continue };
                 if let Some(b) = s.back(sq) {
@@ -285,7 +286,7 @@ pub fn encode_into(view: &View, out: &mut [f32]) {
                 }
             }
         }
-        Family::Fanqi => {
+        Hidden::FaceDown => {
             for c in Color::ALL {
                 let pool = s.pool(c);
                 let total: f32 = pool.iter().map(|&n| f32::from(n)).sum();
@@ -312,16 +313,16 @@ pub fn encode_into(view: &View, out: &mut [f32]) {
                 }
             }
         }
-        Family::King => {
-            let limit = if v.king.grind_limit > 0 { f32::from(v.king.grind_limit) } else { 6.0 };
-            for c in Color::ALL {
-                set(side(c, P_OWN_MARKER, P_OPP_MARKER), s.marker(c), 1.0);
-                if let Some((sq, n)) = s.run(c) {
-                    set(side(c, P_OWN_RUN, P_OPP_RUN), sq, (f32::from(n) / limit).min(1.0));
-                }
+        Hidden::None => {}
+    }
+    if v.caps.king_pieces {
+        let limit = if v.king.grind_limit > 0 { f32::from(v.king.grind_limit) } else { 6.0 };
+        for c in Color::ALL {
+            set(side(c, P_OWN_MARKER, P_OPP_MARKER), s.marker(c), 1.0);
+            if let Some((sq, n)) = s.run(c) {
+                set(side(c, P_OWN_RUN, P_OPP_RUN), sq, (f32::from(n) / limit).min(1.0));
             }
         }
-        Family::Xiangqi => {}
     }
 
     let mut fill = |plane: usize, x: f32| {
@@ -334,7 +335,7 @@ pub fn encode_into(view: &View, out: &mut [f32]) {
         fill(P_NO_CAPTURE, (pos.halfmove() as f32 / limit.max(1) as f32).min(1.0));
     }
     fill(P_MOVE_NUMBER, (pos.fullmove() as f32 / 150.0).min(1.0));
-    if v.family == Family::Surprise {
+    if v.caps.hidden == Hidden::BackFaces {
         let sr = &v.surprise;
         for c in Color::ALL {
             let (rights, reveals) = s.flip_rights(c);
@@ -356,7 +357,7 @@ pub fn encode_into(view: &View, out: &mut [f32]) {
     if s.in_setup() {
         fill(P_SETUP, 1.0);
     }
-    if v.family == Family::Fanqi {
+    if v.caps.face_down() {
         for c in Color::ALL {
             let pool = s.pool(c);
             for r in 1..Role::COUNT {

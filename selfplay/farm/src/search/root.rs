@@ -4,7 +4,7 @@
 
 use super::Search;
 use engine::variant::state::Agreement;
-use engine::variant::{Action, Family, State};
+use engine::variant::{Action, Hidden, State};
 use engine::Color;
 use rand::Rng;
 
@@ -39,7 +39,7 @@ pub fn terminal_value(s: &State, no_actions: bool) -> Option<f32> {
 /// stalemate §X4, grinding §K7) without chance. As in the loss check, only answers that give
 /// check (or grind) are tested outside King chess: a stalemate without check is rare.
 fn has_win_in_one(s: &State) -> bool {
-    let king = s.variant().family == Family::King;
+    let king = s.variant().caps.king_pieces;
     let mut won = false;
     s.visit_actions(&mut |a| {
         if won || !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
@@ -58,10 +58,8 @@ impl Search {
     /// A root action after which the opponent has lost in every one of a few determinizations
     /// (one when the variant hides nothing); actions leading to chance are not considered.
     pub(super) fn immediate_win(&self, rng: &mut impl Rng) -> Option<usize> {
-        let samples = match self.view.known().variant().family {
-            Family::Xiangqi | Family::King => 1,
-            _ => 4,
-        };
+        // One determinization says it all when nothing is hidden.
+        let samples = if self.view.known().variant().caps.hidden == Hidden::None { 1 } else { 4 };
         let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
         'actions: for (i, &a) in self.root_actions.iter().enumerate() {
             if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
@@ -85,10 +83,7 @@ impl Search {
     /// in one ([`SearchConfig::root_mate_in_two`]), in each of a few determinizations (one
     /// when the variant hides nothing); actions leading to chance are not considered.
     pub(super) fn mate_in_two(&self, rng: &mut impl Rng) -> Option<usize> {
-        let samples = match self.view.known().variant().family {
-            Family::Xiangqi | Family::King => 1,
-            _ => 2,
-        };
+        let samples = if self.view.known().variant().caps.hidden == Hidden::None { 1 } else { 2 };
         let me = self.view.player();
         let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
         if dets.iter().any(State::is_chance) {
@@ -124,11 +119,8 @@ impl Search {
     /// give check (or in King chess, where the king piece may not be the general), since a
     /// position without check where the side to move has no action (a stalemate, §X4) is rare.
     pub(super) fn losing_root_slots(&self, rng: &mut impl Rng) -> Vec<u16> {
-        let family = self.view.known().variant().family;
-        let samples = match family {
-            Family::Xiangqi | Family::King => 1,
-            _ => 2,
-        };
+        let caps = self.view.known().variant().caps;
+        let samples = if caps.hidden == Hidden::None { 1 } else { 2 };
         let me = self.view.player();
         let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
         let mut out = Vec::new();
@@ -153,7 +145,7 @@ impl Search {
                     if cc.is_chance() || cc.turn() != me {
                         return;
                     }
-                    if family != Family::King && !cc.position().in_check() && cc.grind_loss().is_none() {
+                    if !caps.king_pieces && !cc.position().in_check() && cc.grind_loss().is_none() {
                         return;
                     }
                     lost = terminal_value(&cc, cc.legal_actions().is_empty()) == Some(-1.0);
