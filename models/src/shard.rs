@@ -176,11 +176,12 @@ struct ShardHeaderV1 {
     created_unix: u64,
 }
 
-impl From<ShardHeaderV1> for ShardHeader {
-    fn from(h: ShardHeaderV1) -> ShardHeader {
-        ShardHeader {
+/// Format 1 is format 2 without the architecture: read through [`ShardHeaderV2`] so the
+/// conversion to the current header is written once.
+impl From<ShardHeaderV1> for ShardHeaderV2 {
+    fn from(h: ShardHeaderV1) -> ShardHeaderV2 {
+        ShardHeaderV2 {
             encoding_version: h.encoding_version,
-            encoding: Encoding { version: h.encoding_version, ..crate::encoding::encoding() },
             variant: h.variant,
             worker: h.worker,
             seq: h.seq,
@@ -457,7 +458,7 @@ pub fn parse_for(path: &Path, bytes: &[u8], payload: bool, encoding: &Encoding) 
     }
     let undecodable = |e: bincode::error::DecodeError| invalid(format!("header does not decode: {e}"));
     let header: ShardHeader = match version {
-        1 => bincode::serde::decode_from_slice::<ShardHeaderV1, _>(h, config()).map_err(undecodable)?.0.into(),
+        1 => ShardHeaderV2::from(bincode::serde::decode_from_slice::<ShardHeaderV1, _>(h, config()).map_err(undecodable)?.0).into(),
         2 => bincode::serde::decode_from_slice::<ShardHeaderV2, _>(h, config()).map_err(undecodable)?.0.into(),
         _ => bincode::serde::decode_from_slice(h, config()).map_err(undecodable)?.0,
     };
