@@ -2,7 +2,8 @@
 //! other [`Scored`] game) is played by the same code without special cases: `random`, `greedy`,
 //! `alphabeta` (a negamax on the full state: a cheating oracle under hidden set-ups, as the
 //! variant `alphabeta` is), `ismcts` (the variants' information-set MCTS itself,
-//! [`crate::search::ismcts`], SO or MO, Cowling, Powley and Whitehouse 2012) and `pimc` (perfect
+//! [`crate::search::ismcts`], SO or MO, Cowling, Powley and Whitehouse 2012), `expectimax` (the
+//! variants' expectimax itself, [`crate::search::expectimax`], on determinizations) and `pimc` (perfect
 //! information Monte Carlo: alpha-beta on determinizations drawn by
 //! [`crate::game::Game::sample_determinization`], Long et al. 2010).
 //!
@@ -32,6 +33,7 @@ pub trait GameBot<G: Scored>: Send {
 }
 
 pub use crate::search::{GreedyBot, RandomBot};
+use crate::search::expectimax::{ExpectimaxConfig, GameExpectimaxBot};
 use crate::search::ismcts::{GameIsmctsBot, IsmctsConfig};
 
 /// The one IS-MCTS ([`crate::search::ismcts`], Cowling, Powley and Whitehouse 2012) on any
@@ -42,6 +44,16 @@ impl<G: Scored> GameBot<G> for GameIsmctsBot {
     }
     fn choose(&mut self, g: &G) -> Action {
         GameIsmctsBot::choose(self, g)
+    }
+}
+
+/// The one expectimax ([`crate::search::expectimax`], Ballard 1983) on any [`Scored`] game.
+impl<G: Scored> GameBot<G> for GameExpectimaxBot {
+    fn name(&self) -> String {
+        GameExpectimaxBot::name(self)
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        GameExpectimaxBot::choose(self, g)
     }
 }
 
@@ -214,7 +226,9 @@ impl<G: Scored> GameBot<G> for PimcBot {
 /// `pimc[:k=N,depth=N,nodes=N,ms=N]` (or, in the variants' spelling,
 /// `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`),
 /// `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` (the variants' spec,
-/// [`IsmctsConfig::from_params`]; `ms`: milliseconds per move, as the variant bots take it), or a path ending in `.toml` whose `[bot]`
+/// [`IsmctsConfig::from_params`]; `ms`: milliseconds per move, as the variant bots take it),
+/// `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` (the variants' spec,
+/// [`ExpectimaxConfig::from_params`]: the one expectimax on `samples` determinizations), or a path ending in `.toml` whose `[bot]`
 /// table names the bot. The parameter syntax and its parsing are the variant bots'
 /// ([`crate::search::parse_params`], [`crate::search::spec_from_toml`]), so one spec means the same
 /// bot in a variant and in a preset wherever both bots take its parameters.
@@ -271,8 +285,9 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
             Ok(Box::new(PimcBot { k: num("k", 8)? as u32, depth: num("depth", 2)? as u32, nodes: num("nodes", 200_000)?, ms: ms()?, rng }))
         }
         "ismcts" => Ok(Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(params)?, seed))),
+        "expectimax" => Ok(Box::new(GameExpectimaxBot::new(ExpectimaxConfig::from_params(params)?, seed))),
         _ => Err(format!(
-            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N,mode=so|mo], or a .toml file with a [bot] table)"
+            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N,mode=so|mo], expectimax[:depth=N,ms=N,samples=N], or a .toml file with a [bot] table)"
         )),
     }
 }

@@ -1,0 +1,135 @@
+//! The one expectimax (`engine::search::expectimax`) on the RULES-more.md games, seated by
+//! `engine::more::bots::from_spec` as `expectimax[:depth=N,...]` (issue #17 item 1): it plays
+//! legal actions in every preset, it decides from its player's information only, and it is
+//! stronger than `greedy` in missile xiangqi.
+
+use engine::game::{PlayerId, Turn};
+use engine::more::bots::from_spec;
+use engine::more::camel::CamelGame;
+use engine::more::missile::MissileGame;
+use engine::more::skill::SkillGame;
+use engine::search::Scored;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// Plays `g` to its end (or its ply horizon) with `spec` on both sides; every action legal.
+fn plays_legally<G: Scored>(mut g: G, spec: &str) -> usize {
+    let mut bot = from_spec::<G>(spec, 3).expect("spec");
+    let mut plies = 0;
+    loop {
+        match g.turn() {
+            Turn::Terminal => return plies,
+            Turn::Chance => {
+                let o = g.chance_outcomes()[0].0;
+                g.apply(o);
+            }
+            Turn::Player(_) => {
+                let a = bot.choose(&g);
+                assert!(g.legal_actions().contains(&a), "{spec} chose an illegal action at ply {plies}");
+                g.apply(a);
+                plies += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn expectimax_plays_every_more_preset() {
+    for name in engine::more::missile::rules::PRESETS {
+        let n = plays_legally(MissileGame::preset(name).expect("preset").with_max_plies(24), "expectimax:depth=2,nodes=5000,samples=2");
+        assert!(n > 0, "{name}");
+    }
+    for name in ["skill", "skill-points", "skill-secret"] {
+        let n = plays_legally(SkillGame::preset(name).expect("preset").with_max_plies(16), "expectimax:depth=2,nodes=5000,samples=2");
+        assert!(n > 0, "{name}");
+    }
+    for ed in 1..=7 {
+        let n = plays_legally(CamelGame::preset(&format!("camel-{ed}")).expect("preset").with_max_plies(12), "expectimax:depth=1,nodes=3000");
+        assert!(n > 0, "camel-{ed}");
+    }
+    assert!(from_spec::<MissileGame>("expectimax:depth=x", 1).is_err());
+    assert!(from_spec::<MissileGame>("expectimax:foo=1", 1).is_err());
+    let ms = from_spec::<MissileGame>("expectimax:depth=2,ms=50,samples=3", 1).expect("spec");
+    assert_eq!(ms.name(), "expectimax:depth=2,qdepth=4,nodes=200000,ms=50,samples=3");
+}
+
+/// Two full states of the same information set of the player to move (a determinization of the
+/// other): the bot, seeded alike, chooses alike in both, at every one of `plies` random plies.
+/// Returns how many of the pairs differed as full states (the test is void if none did).
+fn same_choice_in_one_infoset<G: Scored>(start: G, spec: &str, plies: usize, seed: u64) -> usize {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut g = start;
+    let mut differed = 0;
+    for ply in 0..plies {
+        match g.turn() {
+            Turn::Terminal => break,
+            Turn::Chance => {
+                let outs = g.chance_outcomes();
+                let o = outs[rng.random_range(0..outs.len())].0;
+                g.apply(o);
+            }
+            Turn::Player(me) => {
+                let twin = g.sample_determinization(me, &mut rng);
+                assert_eq!(twin.infoset_key(me), g.infoset_key(me), "a determinization stays in the information set");
+                if format!("{twin:?}") != format!("{g:?}") {
+                    differed += 1;
+                }
+                let a = from_spec::<G>(spec, 77 + ply as u64).expect("spec").choose(&g);
+                let b = from_spec::<G>(spec, 77 + ply as u64).expect("spec").choose(&twin);
+                assert_eq!(a, b, "{spec}: the choice depends on what {me} cannot see (ply {ply})");
+                let legal = g.legal_actions();
+                g.apply(legal[rng.random_range(0..legal.len())]);
+            }
+        }
+    }
+    differed
+}
+
+#[test]
+fn expectimax_reads_only_its_players_information() {
+    let spec = "expectimax:depth=2,nodes=4000,samples=2";
+    let mut differed = 0;
+    for name in ["missile-hidden-5", "missile-hidden-centre-down"] {
+        differed += same_choice_in_one_infoset(MissileGame::preset(name).expect("preset").with_max_plies(60), spec, 14, 5);
+    }
+    differed += same_choice_in_one_infoset(SkillGame::preset("skill-secret").expect("preset").with_max_plies(60), spec, 12, 6);
+    for ed in [1, 7] {
+        differed += same_choice_in_one_infoset(CamelGame::preset(&format!("camel-{ed}")).expect("preset").with_max_plies(60), "expectimax:depth=1,nodes=2000,samples=2", 8, 7);
+    }
+    println!("{differed} decisions whose two states differed");
+    assert!(differed >= 5, "too few decisions with a hidden part that differed ({differed})");
+}
+
+/// Points of `a` against `b` over `games` games of `start` (colours alternating, two random
+/// opening plies shared by each pair, at most `max` plies then a draw).
+fn score<G: Scored>(start: &G, a: &str, b: &str, games: u32, max: usize) -> f64 {
+    let mut pts = 0.0;
+    for i in 0..games {
+        let mut ba = from_spec::<G>(a, 100 + i as u64).expect("spec a");
+        let mut bb = from_spec::<G>(b, 200 + i as u64).expect("spec b");
+        let a_seat = if i % 2 == 0 { PlayerId::FIRST } else { PlayerId::SECOND };
+        let mut opening = Pcg64Mcg::seed_from_u64((i / 2) as u64);
+        let mut g = start.clone();
+        let mut n = 0;
+        while let Turn::Player(p) = g.turn() {
+            if n >= max {
+                break;
+            }
+            let legal = g.legal_actions();
+            let act = if n < 2 { legal[opening.random_range(0..legal.len())] } else if p == a_seat { ba.choose(&g) } else { bb.choose(&g) };
+            g.apply(act);
+            n += 1;
+        }
+        let r = if g.is_terminal() { g.returns(a_seat) } else { 0.0 };
+        pts += if r > 0.0 { 1.0 } else if r < 0.0 { 0.0 } else { 0.5 };
+    }
+    pts
+}
+
+#[test]
+fn expectimax_beats_greedy_in_missile() {
+    let start = MissileGame::preset("missile").expect("preset");
+    let pts = score(&start, "expectimax:depth=2,nodes=20000", "greedy", 6, 160);
+    println!("expectimax:depth=2,nodes=20000 vs greedy in missile: {pts}/6");
+    assert!(pts >= 4.5, "expectimax scored {pts}/6 against greedy");
+}
