@@ -3,7 +3,7 @@
 //! legal actions in every preset, it decides from its player's information only, and it is
 //! stronger than `greedy` in missile xiangqi.
 
-use engine::game::{PlayerId, Turn};
+use engine::game::{Game, PlayerId, Turn};
 use engine::more::bots::from_spec;
 use engine::more::camel::CamelGame;
 use engine::more::missile::MissileGame;
@@ -132,4 +132,37 @@ fn expectimax_beats_greedy_in_missile() {
     let pts = score(&start, "expectimax:depth=2,nodes=20000", "greedy", 6, 160);
     println!("expectimax:depth=2,nodes=20000 vs greedy in missile: {pts}/6");
     assert!(pts >= 4.5, "expectimax scored {pts}/6 against greedy");
+}
+
+#[test]
+fn pimc_defaults_to_the_expectimax() {
+    // PIMC averaging the expectimax over k determinizations is the expectimax bot with k samples:
+    // the same choices from the same seed, whichever way the spec says it.
+    let specs = ["pimc:k=3", "pimc:k=3,search=expectimax:depth=2", "expectimax:depth=2,samples=3"];
+    let mut runs = Vec::new();
+    for spec in specs {
+        let mut g = MissileGame::preset("missile-hidden-5").expect("preset").with_max_plies(16);
+        let mut bot = from_spec::<MissileGame>(spec, 9).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        let mut moves = Vec::new();
+        while let Turn::Player(_) = g.turn() {
+            let a = bot.choose(&g);
+            moves.push(g.action_string(a));
+            g.apply(a);
+        }
+        runs.push(moves);
+    }
+    assert_eq!(runs[0].len(), 16);
+    assert_eq!(runs[0], runs[1]);
+    assert_eq!(runs[0], runs[2]);
+    assert_eq!(from_spec::<MissileGame>("pimc:k=3,ms=40", 1).expect("spec").name(), "pimc:k=3,ms=40,search=expectimax:depth=2,qdepth=4,nodes=200000");
+    // The alpha-beta inner search stays reachable, by name or by its plain keys.
+    assert_eq!(from_spec::<MissileGame>("pimc:k=3,depth=1", 1).expect("spec").name(), "pimc:k=3,depth=1");
+    assert_eq!(from_spec::<MissileGame>("pimc:k=3,search=alphabeta", 1).expect("spec").name(), "pimc:k=3,depth=2");
+    // A decision budget bounds the time of a search far beyond it.
+    let g = MissileGame::preset("missile").expect("preset");
+    let mut bot = from_spec::<MissileGame>("pimc:k=10000,ms=60,search=expectimax:depth=8,nodes=0", 1).expect("spec");
+    let t = std::time::Instant::now();
+    let a = bot.choose(&g);
+    assert!(g.legal_actions().contains(&a));
+    assert!(t.elapsed().as_millis() < 2_000, "took {:?}", t.elapsed());
 }

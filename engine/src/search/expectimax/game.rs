@@ -96,20 +96,45 @@ impl<G: Scored> ExpectiGame for G {
 /// plays the action with the highest mean score (ties: the higher share of determinizations in
 /// which it was best, then the first in legal order). Deterministic given its seed without a time
 /// budget.
+///
+/// It is also the RULES-more games' PIMC with its default inner search
+/// ([`GameExpectimaxBot::pimc`], `pimc:k=N,search=expectimax:...`): PIMC that averages the
+/// expectimax scores of `k` determinizations is this bot with `samples = k`, as the variants'
+/// `pimc` with the expectimax inner search is their [`super::ExpectimaxBot`] with `samples = k`.
 pub struct GameExpectimaxBot {
     cfg: ExpectimaxConfig,
     rng: Pcg64Mcg,
+    /// The decision's time budget in milliseconds: no determinization starts after it.
+    decision_ms: Option<u64>,
+    /// As PIMC: `k`, the PIMC `ms` and the inner search's spec, for the name.
+    pimc: Option<(u32, Option<u64>, String)>,
 }
 
 impl GameExpectimaxBot {
     /// A bot with `cfg` and `seed`.
     pub fn new(cfg: ExpectimaxConfig, seed: u64) -> GameExpectimaxBot {
-        GameExpectimaxBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed) }
+        GameExpectimaxBot { decision_ms: cfg.ms, cfg, rng: Pcg64Mcg::seed_from_u64(seed), pimc: None }
     }
 
-    /// The spec (`expectimax:depth=2,...`).
+    /// PIMC with the expectimax inner search `inner` (its `samples` ignored): `k`
+    /// determinizations (at least 1), fewer if `ms` milliseconds run out first (no
+    /// determinization starts after them, and no inner search runs longer).
+    pub fn pimc(inner: ExpectimaxConfig, k: u32, ms: Option<u64>, seed: u64) -> GameExpectimaxBot {
+        let k = k.max(1);
+        let search_ms = match (inner.ms, ms) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        let cfg = ExpectimaxConfig { samples: k, ms: search_ms, ..inner.clone() };
+        GameExpectimaxBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), decision_ms: ms, pimc: Some((k, ms, inner.spec())) }
+    }
+
+    /// The spec (`expectimax:depth=2,...`, or `pimc:k=N[,ms=N],search=expectimax:...`).
     pub fn name(&self) -> String {
-        self.cfg.spec()
+        match &self.pimc {
+            None => self.cfg.spec(),
+            Some((k, ms, inner)) => format!("pimc:k={k}{},search={inner}", ms.map_or(String::new(), |m| format!(",ms={m}"))),
+        }
     }
 
     /// One of `g.legal_actions()` (`g` at a player's turn with at least one legal action; at
@@ -137,7 +162,7 @@ impl GameExpectimaxBot {
             if let Some(i) = r.best().and_then(|(a, _)| legal.iter().position(|x| *x == a)) {
                 wins[i] += 1;
             }
-            if self.cfg.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
+            if self.decision_ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
                 break;
             }
         }
