@@ -10,7 +10,7 @@
 //!   as the probability-weighted mean of its outcomes ([`State::chance_outcomes`]); children of a
 //!   chance node are searched with a full window (no pruning across chance).
 //! * Leaves: a capture-only quiescence search (every evasion when in check) of at most
-//!   [`ExpectimaxConfig::qdepth`] plies, standing pat on [`eval::evaluate`]; inside it a capture
+//!   [`ExpectimaxConfig::qdepth`] plies, standing pat on [`crate::search::eval::evaluate`]; inside it a capture
 //!   or evasion that leaves a chance node ends the line with the mean static evaluation of the
 //!   outcomes (searching on below every outcome with a full window is exponential in Fan-qi).
 //! * Ends: no legal action loses (§X4) as `-(MATE - ply)`; a resignation or grinding loss (§K7)
