@@ -166,3 +166,50 @@ fn pimc_defaults_to_the_expectimax() {
     assert!(g.legal_actions().contains(&a));
     assert!(t.elapsed().as_millis() < 2_000, "took {:?}", t.elapsed());
 }
+
+#[test]
+fn the_game_path_agrees_with_the_variant_path_on_the_variants() {
+    // The variants are also a `Scored` game (`VariantGameState`): the one search through the Game
+    // trait (chance by `Turn::Chance`, mates by `Turn::Terminal`) gives every root action the value
+    // the variant path gives it, at depth 2 without quiescence (the variant path also searches
+    // evasions in quiescence; the Game path has no checks) and without a record.
+    use engine::search::expectimax::{ExpectiSearch, Expectimax, ExpectimaxConfig};
+    use engine::variant::game::VariantGame;
+    use engine::variant::game_state::{decode, VariantGameState};
+    use engine::variant::{State, Variant};
+    let cfg = ExpectimaxConfig { depth: 2, qdepth: 0, nodes: None, ms: None, samples: 1 };
+    let (mut compared, mut chance) = (0, 0);
+    for name in ["jieqi", "fanqi-9", "xiangqi"] {
+        let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("preset")));
+        let mut rng = Pcg64Mcg::seed_from_u64(13);
+        let mut positions = 0;
+        while positions < 6 {
+            let mut game = VariantGame::new(State::new_game(v));
+            for _ in 0..rng.random_range(0..=50) {
+                if game.outcome().is_some() {
+                    break;
+                }
+                let acts = game.state().legal_actions();
+                let a = acts[rng.random_range(0..acts.len())];
+                game.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
+            }
+            let s = game.state();
+            if game.outcome().is_some() || s.is_chance() || s.in_setup() {
+                continue;
+            }
+            let rv = Expectimax::new(cfg.clone()).search(s);
+            let rg = ExpectiSearch::<VariantGameState>::new(cfg.clone()).search(&VariantGameState::new(s.clone()));
+            assert_eq!(rv.values.len(), rg.values.len(), "{name}: the same root actions");
+            for (a, v) in &rg.values {
+                let va = decode(*a).expect("a player action");
+                let (_, w) = rv.values.iter().find(|(x, _)| *x == va).expect("the variant path scores it");
+                assert!((v - w).abs() < 1e-6, "{name} {va:?}: Game path {v}, variant path {w}");
+                chance += usize::from(s.child(va).is_chance());
+                compared += 1;
+            }
+            positions += 1;
+        }
+    }
+    println!("{compared} root actions compared, {chance} of them leading to chance");
+    assert!(chance >= 20, "too few reveals compared ({chance})");
+}
