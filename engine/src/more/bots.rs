@@ -232,7 +232,9 @@ impl<G: Scored> GameBot<G> for PimcBot {
 /// `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` (the variants' spec,
 /// [`IsmctsConfig::from_params`]; `ms`: milliseconds per move, as the variant bots take it),
 /// `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` (the variants' spec,
-/// [`ExpectimaxConfig::from_params`]: the one expectimax on `samples` determinizations), or a path ending in `.toml` whose `[bot]`
+/// [`ExpectimaxConfig::from_params`]: the one expectimax on `samples` determinizations),
+/// `oracle[:depth=N,...]` (that expectimax on the full state: a cheating oracle, as the variants'
+/// `oracle`), or a path ending in `.toml` whose `[bot]`
 /// table names the bot. The parameter syntax and its parsing are the variant bots'
 /// ([`crate::search::parse_params`], [`crate::search::spec_from_toml`]), so one spec means the same
 /// bot in a variant and in a preset wherever both bots take its parameters.
@@ -306,8 +308,9 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
         }
         "ismcts" => Ok(Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(params)?, seed))),
         "expectimax" => Ok(Box::new(GameExpectimaxBot::new(ExpectimaxConfig::from_params(params)?, seed))),
+        "oracle" => Ok(Box::new(GameExpectimaxBot::oracle(ExpectimaxConfig::from_params(params)?, seed))),
         _ => Err(format!(
-            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N,mode=so|mo], expectimax[:depth=N,ms=N,samples=N], or a .toml file with a [bot] table)"
+            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N,mode=so|mo], expectimax[:depth=N,ms=N,samples=N], oracle[:depth=N], or a .toml file with a [bot] table)"
         )),
     }
 }

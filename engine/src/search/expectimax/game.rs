@@ -108,12 +108,14 @@ pub struct GameExpectimaxBot {
     decision_ms: Option<u64>,
     /// As PIMC: `k`, the PIMC `ms` and the inner search's spec, for the name.
     pimc: Option<(u32, Option<u64>, String)>,
+    /// The cheating oracle: searches the full state itself.
+    oracle: bool,
 }
 
 impl GameExpectimaxBot {
     /// A bot with `cfg` and `seed`.
     pub fn new(cfg: ExpectimaxConfig, seed: u64) -> GameExpectimaxBot {
-        GameExpectimaxBot { decision_ms: cfg.ms, cfg, rng: Pcg64Mcg::seed_from_u64(seed), pimc: None }
+        GameExpectimaxBot { decision_ms: cfg.ms, cfg, rng: Pcg64Mcg::seed_from_u64(seed), pimc: None, oracle: false }
     }
 
     /// PIMC with the expectimax inner search `inner` (its `samples` ignored): `k`
@@ -126,12 +128,23 @@ impl GameExpectimaxBot {
             (a, b) => a.or(b),
         };
         let cfg = ExpectimaxConfig { samples: k, ms: search_ms, ..inner.clone() };
-        GameExpectimaxBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), decision_ms: ms, pimc: Some((k, ms, inner.spec())) }
+        GameExpectimaxBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), decision_ms: ms, pimc: Some((k, ms, inner.spec())), oracle: false }
     }
 
-    /// The spec (`expectimax:depth=2,...`, or `pimc:k=N[,ms=N],search=expectimax:...`).
+    /// The cheating oracle with `cfg` (spec `oracle[:depth=N,...]`, as the variants'
+    /// [`super::ExpectimaxBot::oracle`]): one search of the full state, hidden pieces and all, so
+    /// that its results against the honest bot measure what the hidden information is worth.
+    pub fn oracle(cfg: ExpectimaxConfig, seed: u64) -> GameExpectimaxBot {
+        let mut bot = GameExpectimaxBot::new(ExpectimaxConfig { samples: 1, ..cfg }, seed);
+        bot.oracle = true;
+        bot
+    }
+
+    /// The spec (`expectimax:depth=2,...`, `oracle:depth=2,...`, or
+    /// `pimc:k=N[,ms=N],search=expectimax:...`).
     pub fn name(&self) -> String {
         match &self.pimc {
+            None if self.oracle => self.cfg.spec().replacen("expectimax", "oracle", 1),
             None => self.cfg.spec(),
             Some((k, ms, inner)) => format!("pimc:k={k}{},search={inner}", ms.map_or(String::new(), |m| format!(",ms={m}"))),
         }
@@ -151,8 +164,7 @@ impl GameExpectimaxBot {
         let mut wins = vec![0u32; legal.len()];
         let mut e = ExpectiSearch::<G>::new(self.cfg.clone());
         for _ in 0..self.cfg.samples {
-            let det = g.sample_determinization(me, &mut self.rng);
-            let r = e.search(&det);
+            let r = if self.oracle { e.search(g) } else { e.search(&g.sample_determinization(me, &mut self.rng)) };
             for &(a, v) in &r.values {
                 if let Some(i) = legal.iter().position(|x| *x == a) {
                     sum[i] += v;
