@@ -188,44 +188,55 @@ impl Bot for ExpectimaxBot {
     }
 
     fn analyse(&mut self, d: &Decision) -> Analysis {
-        let start = Instant::now();
         let legal = d.legal_actions();
         if let Some(a) = crate::search::setup_choice(&legal, &mut self.rng) {
             return a;
         }
-        let view = d.view();
-        let mut sum = vec![0.0; legal.len()];
-        let mut seen = vec![0u32; legal.len()];
-        let mut wins = vec![0u32; legal.len()];
-        let mut nodes = 0;
-        let mut done = 0u64;
-        let mut e = Expectimax::new(self.cfg.clone());
-        for _ in 0..self.cfg.samples {
-            let det = if self.oracle { d.oracle_full_state().clone() } else { view.sample(&mut self.rng) };
-            let r = e.search_in_game(&det, d.record());
-            nodes += r.nodes;
-            done += 1;
-            for &(a, v) in &r.values {
-                if let Some(i) = legal.iter().position(|x| *x == a) {
-                    sum[i] += v;
-                    seen[i] += 1;
-                }
-            }
-            if let Some((a, _)) = r.best() {
-                if let Some(i) = legal.iter().position(|x| *x == a) {
-                    wins[i] += 1;
-                }
-            }
-            if self.cfg.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
-                break;
+        analyse_determinizations(&self.cfg, self.cfg.samples, self.cfg.ms, self.oracle, &mut self.rng, d)
+    }
+}
+
+/// The variants' expectimax on `k` determinizations of the deciding player's view (the full state
+/// itself, once per `k`, for the `oracle`), each searched with the game's record: every legal
+/// action's mean score (centipawns) and the share of determinizations in which it was best,
+/// ranked by score. No determinization starts after `ms` milliseconds. The one implementation
+/// behind [`ExpectimaxBot`] (`k` = `samples`) and PIMC with its default expectimax inner search
+/// ([`crate::search::pimc`]), which are the same bot.
+pub(crate) fn analyse_determinizations(cfg: &ExpectimaxConfig, k: u32, ms: Option<u64>, oracle: bool, rng: &mut Pcg64Mcg, d: &Decision) -> Analysis {
+    let start = Instant::now();
+    let legal = d.legal_actions();
+    let view = d.view();
+    let mut sum = vec![0.0; legal.len()];
+    let mut seen = vec![0u32; legal.len()];
+    let mut wins = vec![0u32; legal.len()];
+    let mut nodes = 0;
+    let mut done = 0u64;
+    let mut e = Expectimax::new(cfg.clone());
+    for _ in 0..k {
+        let det = if oracle { d.oracle_full_state().clone() } else { view.sample(rng) };
+        let r = e.search_in_game(&det, d.record());
+        nodes += r.nodes;
+        done += 1;
+        for &(a, v) in &r.values {
+            if let Some(i) = legal.iter().position(|x| *x == a) {
+                sum[i] += v;
+                seen[i] += 1;
             }
         }
-        let stats: Vec<ActionStat> = legal
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| seen[*i] > 0)
-            .map(|(i, &a)| ActionStat { action: a, share: wins[i] as f64 / done as f64, score: sum[i] / seen[i] as f64, visits: seen[i] as u64 })
-            .collect();
-        Analysis::from_stats(&legal, stats, Rank::Score, "cp", done, "determinizations", nodes, start)
+        if let Some((a, _)) = r.best() {
+            if let Some(i) = legal.iter().position(|x| *x == a) {
+                wins[i] += 1;
+            }
+        }
+        if ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
+            break;
+        }
     }
+    let stats: Vec<ActionStat> = legal
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| seen[*i] > 0)
+        .map(|(i, &a)| ActionStat { action: a, share: wins[i] as f64 / done as f64, score: sum[i] / seen[i] as f64, visits: seen[i] as u64 })
+        .collect();
+    Analysis::from_stats(&legal, stats, Rank::Score, "cp", done, "determinizations", nodes, start)
 }
