@@ -79,8 +79,9 @@ impl<G: Scored> ExpectiGame for G {
         self.gain_cp(a) > 0
     }
 
-    fn order_key(&self, a: Action) -> i32 {
-        self.gain_cp(a)
+    fn order(&self, acts: &mut [Action]) {
+        // One `gain_cp` per action (it may weigh a hidden piece's possible kinds).
+        acts.sort_by_cached_key(|a| std::cmp::Reverse(self.gain_cp(*a)));
     }
 
     fn eval(&self, side: PlayerId) -> f64 {

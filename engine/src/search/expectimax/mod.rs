@@ -181,8 +181,8 @@ pub trait ExpectiGame: Clone {
     /// Whether quiescence searches `a` (a capture).
     fn is_capture(&self, a: Self::Act) -> bool;
 
-    /// Move-ordering key: higher first (stable among equals).
-    fn order_key(&self, a: Self::Act) -> i32;
+    /// Puts `acts` (actions of this node) in search order, best first (stable among equals).
+    fn order(&self, acts: &mut [Self::Act]);
 
     /// Static evaluation for `side`, in centipawns.
     fn eval(&self, side: Self::Side) -> f64;
@@ -426,7 +426,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
         } else if ply >= MAX_PLY {
             return s.eval(us);
         }
-        acts.sort_by_key(|a| -s.order_key(*a));
+        s.order(&mut acts);
         for a in acts {
             let v = self.action_value(s, a, depth - 1, alpha, beta, ply, quiesce);
             if self.stopped {

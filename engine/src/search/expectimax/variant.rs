@@ -126,8 +126,8 @@ impl ExpectiGame for State {
     }
 
     #[inline]
-    fn order_key(&self, a: Action) -> i32 {
-        order_key(self, a)
+    fn order(&self, acts: &mut [Action]) {
+        acts.sort_by_key(|a| -order_key(self, *a));
     }
 
     #[inline]
