@@ -313,7 +313,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
     #[allow(clippy::too_many_arguments)]
     fn action_value(&mut self, s: &G, a: G::Act, depth: u32, alpha: f64, beta: f64, ply: u32, quiesce: bool) -> f64 {
         let child = s.play(a);
-        self.edge(s, a, child, depth, alpha, beta, ply, quiesce)
+        self.edge(s, a, &child, depth, alpha, beta, ply, quiesce)
     }
 
     /// Value, for the side deciding in `s`, of `c`: the state reached from `s` by `a` and the
@@ -322,7 +322,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
     /// static evaluation of its outcomes (searching on below every outcome with a full window
     /// explodes in Fan-qi).
     #[allow(clippy::too_many_arguments)]
-    fn edge(&mut self, s: &G, a: G::Act, c: G, depth: u32, alpha: f64, beta: f64, ply: u32, quiesce: bool) -> f64 {
+    fn edge(&mut self, s: &G, a: G::Act, c: &G, depth: u32, alpha: f64, beta: f64, ply: u32, quiesce: bool) -> f64 {
         let us = s.side();
         match c.next(us) {
             Next::Chance if quiesce => {
@@ -344,7 +344,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
                 for (o, p) in c.outcomes() {
                     let mut x = c.clone();
                     x.apply_outcome(o);
-                    total += p * self.edge(s, a, x, depth, -INF, INF, ply, quiesce);
+                    total += p * self.edge(s, a, &x, depth, -INF, INF, ply, quiesce);
                     if self.stopped {
                         return total;
                     }
@@ -356,14 +356,14 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
                 end_score(r, ply + 1)
             }
             Next::Same => {
-                self.path.push(s.record_ply(a, &c));
-                let v = self.node(&c, depth, alpha, beta, ply + 1, quiesce);
+                self.path.push(s.record_ply(a, c));
+                let v = self.node(c, depth, alpha, beta, ply + 1, quiesce);
                 self.path.pop();
                 v
             }
             Next::Other => {
-                self.path.push(s.record_ply(a, &c));
-                let v = -self.node(&c, depth, -beta, -alpha, ply + 1, quiesce);
+                self.path.push(s.record_ply(a, c));
+                let v = -self.node(c, depth, -beta, -alpha, ply + 1, quiesce);
                 self.path.pop();
                 v
             }
