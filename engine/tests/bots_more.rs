@@ -38,7 +38,8 @@ fn bad_specs_are_errors() {
     assert!(from_spec::<MissileGame>("alphabeta:depth=x", 1).is_err());
     assert!(from_spec::<MissileGame>("alphabeta:foo=1", 1).is_err());
     assert!(from_spec::<MissileGame>("random:depth=1", 1).is_err());
-    assert!(from_spec::<MissileGame>("pimc:k=2,search=expectimax:depth=1", 1).is_err());
+    assert!(from_spec::<MissileGame>("pimc:k=2,search=mcts:iterations=10", 1).is_err());
+    assert!(from_spec::<MissileGame>("pimc:k=2,depth=1,search=expectimax:depth=1", 1).is_err());
 }
 
 #[test]

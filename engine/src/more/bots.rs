@@ -2,9 +2,10 @@
 //! other [`Scored`] game) is played by the same code without special cases: `random`, `greedy`,
 //! `alphabeta` (a negamax on the full state: a cheating oracle under hidden set-ups, as the
 //! variant `alphabeta` is), `ismcts` (the variants' information-set MCTS itself,
-//! [`crate::search::ismcts`], SO or MO, Cowling, Powley and Whitehouse 2012) and `pimc` (perfect
-//! information Monte Carlo: alpha-beta on determinizations drawn by
-//! [`crate::game::Game::sample_determinization`], Long et al. 2010).
+//! [`crate::search::ismcts`], SO or MO, Cowling, Powley and Whitehouse 2012), `expectimax` (the
+//! variants' expectimax itself, [`crate::search::expectimax`], on determinizations) and `pimc` (perfect
+//! information Monte Carlo: the expectimax, by default, or alpha-beta on determinizations drawn
+//! by [`crate::game::Game::sample_determinization`], Long et al. 2010).
 //!
 //! `random` and `greedy` are the variant bots themselves ([`crate::search::RandomBot`],
 //! [`crate::search::GreedyBot`]), implemented here for any [`Scored`] game. Specs are parsed as the
@@ -32,6 +33,7 @@ pub trait GameBot<G: Scored>: Send {
 }
 
 pub use crate::search::{GreedyBot, RandomBot};
+use crate::search::expectimax::{ExpectimaxConfig, GameExpectimaxBot};
 use crate::search::ismcts::{GameIsmctsBot, IsmctsConfig};
 
 /// The one IS-MCTS ([`crate::search::ismcts`], Cowling, Powley and Whitehouse 2012) on any
@@ -42,6 +44,16 @@ impl<G: Scored> GameBot<G> for GameIsmctsBot {
     }
     fn choose(&mut self, g: &G) -> Action {
         GameIsmctsBot::choose(self, g)
+    }
+}
+
+/// The one expectimax ([`crate::search::expectimax`], Ballard 1983) on any [`Scored`] game.
+impl<G: Scored> GameBot<G> for GameExpectimaxBot {
+    fn name(&self) -> String {
+        GameExpectimaxBot::name(self)
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        GameExpectimaxBot::choose(self, g)
     }
 }
 
@@ -175,7 +187,9 @@ impl<G: Scored> GameBot<G> for AlphaBetaBot {
     }
 }
 
-/// PIMC: `k` determinizations from the acting player's information, alpha-beta on each; the
+/// PIMC with the alpha-beta inner search (`pimc:k=N,depth=N,...` or `search=alphabeta:...`; the
+/// default inner search is the expectimax, [`GameExpectimaxBot::pimc`]): `k` determinizations
+/// from the acting player's information, alpha-beta on each; the
 /// action with the best mean score. With `ms`, no determinization starts after `ms`
 /// milliseconds (the first always runs) and the searches stop at that deadline.
 pub struct PimcBot {
@@ -211,10 +225,16 @@ impl<G: Scored> GameBot<G> for PimcBot {
 }
 
 /// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N,ms=N]`,
-/// `pimc[:k=N,depth=N,nodes=N,ms=N]` (or, in the variants' spelling,
-/// `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`),
+/// `pimc[:k=N,ms=N,search=expectimax:...]` (the variants' PIMC default: the one expectimax
+/// averaged over `k` determinizations, [`GameExpectimaxBot::pimc`]; plain `pimc`, `pimc:k=N` and
+/// `pimc:k=N,ms=N` mean it), `pimc:k=N,depth=N,nodes=N,ms=N` (alpha-beta on each determinization,
+/// [`PimcBot`]; also in the variants' spelling `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`),
 /// `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` (the variants' spec,
-/// [`IsmctsConfig::from_params`]; `ms`: milliseconds per move, as the variant bots take it), or a path ending in `.toml` whose `[bot]`
+/// [`IsmctsConfig::from_params`]; `ms`: milliseconds per move, as the variant bots take it),
+/// `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` (the variants' spec,
+/// [`ExpectimaxConfig::from_params`]: the one expectimax on `samples` determinizations),
+/// `oracle[:depth=N,...]` (that expectimax on the full state: a cheating oracle, as the variants'
+/// `oracle`), or a path ending in `.toml` whose `[bot]`
 /// table names the bot. The parameter syntax and its parsing are the variant bots'
 /// ([`crate::search::parse_params`], [`crate::search::spec_from_toml`]), so one spec means the same
 /// bot in a variant and in a preset wherever both bots take its parameters.
@@ -230,19 +250,29 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
     }
     let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
     let mut kv: HashMap<String, String> = HashMap::new();
+    // PIMC's inner search: `Some(params)` for the expectimax (the default, as in the variants,
+    // unless the alpha-beta is named or its plain `depth`/`nodes` keys are given).
+    let mut expecti: Option<String> = None;
+    let mut alphabeta_named = false;
     for (k, v) in parse_params(params)? {
         if k == "search" && name == "pimc" {
-            // PIMC's inner search: only the full-state alpha-beta here.
             let (inner, p) = v.split_once(':').unwrap_or((v.as_str(), ""));
-            if inner != "alphabeta" {
-                return Err(format!("pimc search {inner:?}: only alphabeta[:depth=N,nodes=N] plays the RULES-more.md games"));
-            }
-            for (k, v) in parse_params(p)? {
-                kv.insert(k, v);
+            match inner {
+                "alphabeta" => {
+                    alphabeta_named = true;
+                    for (k, v) in parse_params(p)? {
+                        kv.insert(k, v);
+                    }
+                }
+                "expectimax" => expecti = Some(p.to_string()),
+                _ => return Err(format!("pimc search {inner:?}: only expectimax[:depth=N,...] and alphabeta[:depth=N,nodes=N] play the RULES-more.md games")),
             }
             continue;
         }
         kv.insert(k, v);
+    }
+    if name == "pimc" && expecti.is_none() && !alphabeta_named && !kv.contains_key("depth") && !kv.contains_key("nodes") {
+        expecti = Some(String::new());
     }
     let num = |k: &str, d: u64| -> Result<u64, String> { kv.get(k).map_or(Ok(d), |v| param_u64(name, k, v)) };
     let ms = || -> Result<Option<u64>, String> { kv.get("ms").map(|v| param_u64(name, "ms", v).map(|m| m.max(1))).transpose() };
@@ -268,11 +298,19 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
         }
         "pimc" => {
             known(&["k", "depth", "nodes", "ms"])?;
+            if let Some(p) = expecti {
+                if kv.contains_key("depth") || kv.contains_key("nodes") {
+                    return Err("pimc: depth and nodes are the alpha-beta's; give them in search=expectimax:depth=N,nodes=N".into());
+                }
+                return Ok(Box::new(GameExpectimaxBot::pimc(ExpectimaxConfig::from_params(&p)?, num("k", 8)? as u32, ms()?, seed)));
+            }
             Ok(Box::new(PimcBot { k: num("k", 8)? as u32, depth: num("depth", 2)? as u32, nodes: num("nodes", 200_000)?, ms: ms()?, rng }))
         }
         "ismcts" => Ok(Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(params)?, seed))),
+        "expectimax" => Ok(Box::new(GameExpectimaxBot::new(ExpectimaxConfig::from_params(params)?, seed))),
+        "oracle" => Ok(Box::new(GameExpectimaxBot::oracle(ExpectimaxConfig::from_params(params)?, seed))),
         _ => Err(format!(
-            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N,mode=so|mo], or a .toml file with a [bot] table)"
+            "unknown bot {spec:?} (known here: random, greedy, alphabeta[:depth=N], pimc[:k=N,depth=N], ismcts[:iterations=N,mode=so|mo], expectimax[:depth=N,ms=N,samples=N], oracle[:depth=N], or a .toml file with a [bot] table)"
         )),
     }
 }

@@ -24,7 +24,7 @@
 //! Deterministic given the seed when no time budget is set.
 
 use super::alphabeta::{action_for_move, oracle_root_moves, AlphaBetaBot, Limits, Searcher};
-use super::expectimax::{Expectimax, ExpectimaxConfig};
+use super::expectimax::ExpectimaxConfig;
 use super::ismcts::{self, IsmctsConfig, Observers};
 use super::{ActionStat, Analysis, Bot, Decision, Rank};
 use crate::variant::game_state::VariantGameState;
@@ -119,20 +119,8 @@ impl PimcBot {
     fn one(&mut self, det: &State, record: &[crate::repetition::RecordPly], legal: &[Action], acc: &mut [(f64, f64, u64)], nodes: &mut u64) {
         let idx = |a: Action| legal.iter().position(|x| *x == a);
         match &self.cfg.inner {
-            Inner::Expectimax(cfg) => {
-                let mut e = Expectimax::new(cfg.clone());
-                let r = e.search_in_game(det, record);
-                *nodes += r.nodes;
-                for &(a, v) in &r.values {
-                    if let Some(i) = idx(a) {
-                        acc[i].1 += v;
-                        acc[i].2 += 1;
-                    }
-                }
-                if let Some(i) = r.best().and_then(|(a, _)| idx(a)) {
-                    acc[i].0 += 1.0;
-                }
-            }
+            // Analysed as a whole by the expectimax bot's code (`analyse`).
+            Inner::Expectimax(_) => {}
             Inner::AlphaBeta(limits) => {
                 let roots = oracle_root_moves(det);
                 let searcher = self.searcher.get_or_insert_with(|| Searcher::new(4));
@@ -190,6 +178,10 @@ impl Bot for PimcBot {
         let legal = d.legal_actions();
         if let Some(a) = super::setup_choice(&legal, &mut self.rng) {
             return a;
+        }
+        if let Inner::Expectimax(cfg) = &self.cfg.inner {
+            // PIMC averaging the expectimax is the expectimax bot with `k` samples: one code.
+            return super::expectimax::variant::analyse_determinizations(cfg, self.cfg.k, self.cfg.ms, false, &mut self.rng, d);
         }
         let view = d.view();
         let mut acc = vec![(0.0, 0.0, 0u64); legal.len()];

@@ -10,7 +10,7 @@
 //!   as the probability-weighted mean of its outcomes ([`State::chance_outcomes`]); children of a
 //!   chance node are searched with a full window (no pruning across chance).
 //! * Leaves: a capture-only quiescence search (every evasion when in check) of at most
-//!   [`ExpectimaxConfig::qdepth`] plies, standing pat on [`eval::evaluate`]; inside it a capture
+//!   [`ExpectimaxConfig::qdepth`] plies, standing pat on [`crate::search::eval::evaluate`]; inside it a capture
 //!   or evasion that leaves a chance node ends the line with the mean static evaluation of the
 //!   outcomes (searching on below every outcome with a full window is exponential in Fan-qi).
 //! * Ends: no legal action loses (§X4) as `-(MATE - ply)`; a resignation or grinding loss (§K7)
@@ -28,13 +28,23 @@
 //! action scores): in the random Fan-qi modes and Jieqi the determinization only fixes what the
 //! player cannot see of captured pieces, and reveals stay chance nodes.
 
-use super::eval;
-use super::{ActionStat, Analysis, Bot, Decision, Rank};
-use crate::repetition::RecordPly;
-use crate::variant::game_state::public_hash;
+//!
+//! One search for every game (issue #17): [`ExpectiSearch`] is written against
+//! [`ExpectiGame`], what the search needs of a game. The variants implement it on their full
+//! [`State`] by today's code ([`variant`]: the rules above); every [`crate::search::Scored`] game
+//! (the RULES-more.md games, [`crate::more`]) implements it through [`crate::game::Game`]
+//! ([`game`]: captures are actions with [`crate::search::Scored::gain_cp`] > 0, no checks, ends
+//! and repetitions judged by the game's own [`crate::game::Game::turn`], terminal returns as mate
+//! scores). [`Expectimax`] is the variants' searcher, [`ExpectimaxBot`] their bot and
+//! [`GameExpectimaxBot`] the bot of any `Scored` game.
+
+pub mod game;
+pub mod variant;
+
+pub use game::GameExpectimaxBot;
+pub use variant::ExpectimaxBot;
+
 use crate::variant::{Action, State};
-use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
 use std::time::Instant;
 
 /// Score of being mated at the root, in centipawns; mate in `n` plies scores `MATE - n`.
@@ -102,22 +112,101 @@ impl ExpectimaxConfig {
     }
 }
 
+/// What a state reached by an action (or a chance outcome) is, seen from the side `us` that
+/// decided at the node above it ([`ExpectiGame::next`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Next {
+    /// Nature draws one of [`ExpectiGame::outcomes`].
+    Chance,
+    /// `us` decides again (the child's value is `us`'s value).
+    Same,
+    /// The other side decides (the child's value is negated: negamax).
+    Other,
+    /// The game is over with this return for `us` (positive: `us` won; 0: a draw); the search
+    /// scores it as a mate at the child's ply.
+    End(f64),
+}
+
+/// What the expectimax search needs of a game: one state of it, at a decision, chance or end,
+/// from which the search plays actions and chance outcomes. Scores are centipawns from the point
+/// of view of [`ExpectiGame::side`].
+///
+/// Implemented for the variants' full [`State`] ([`variant`], exactly the variant search's
+/// rules) and for every [`crate::search::Scored`] game ([`game`]).
+pub trait ExpectiGame: Clone {
+    /// A player action.
+    type Act: Copy + PartialEq + std::fmt::Debug;
+    /// A chance outcome.
+    type Outcome;
+    /// A side (a player).
+    type Side: Copy + PartialEq;
+    /// One entry of the game's record and of the search path, for the repetition rules (`()`
+    /// for games that judge repetitions themselves).
+    type Ply: Clone;
+
+    /// The side to decide (called at decision nodes only).
+    fn side(&self) -> Self::Side;
+
+    /// The state after the player action `a` (a legal action of this decision node).
+    fn play(&self, a: Self::Act) -> Self;
+
+    /// What this state, reached by an action of `us` (or a chance outcome after one), is.
+    fn next(&self, us: Self::Side) -> Next;
+
+    /// The chance outcomes of this chance state with their probabilities (summing to 1).
+    fn outcomes(&self) -> Vec<(Self::Outcome, f64)>;
+
+    /// Draws the chance outcome `o` in place.
+    fn apply_outcome(&mut self, o: Self::Outcome);
+
+    /// The end of the game judged at this decision node before any action is searched (resigned
+    /// or agreed results, repetitions along `path`, move-count draws), as a score for
+    /// [`ExpectiGame::side`] with mates as `±(MATE - ply)`; `None` to search on. `path` is the
+    /// game's record followed by the search path down to this node.
+    fn end_value(&self, path: &[Self::Ply], ply: u32) -> Option<f64>;
+
+    /// The actions the search considers at this decision node, in the game's order, or the
+    /// node's score when there is none (no legal action: `-(MATE - ply)` where that loses).
+    ///
+    /// # Errors
+    /// `Err(score)` when the node has no searchable action.
+    fn actions(&self, ply: u32) -> Result<Vec<Self::Act>, f64>;
+
+    /// The searchable actions at the root (the values reported), in the game's order.
+    fn root_actions(&self) -> Vec<Self::Act>;
+
+    /// Whether the side to decide is in check (quiescence then searches every action).
+    fn in_check(&self) -> bool;
+
+    /// Whether quiescence searches `a` (a capture).
+    fn is_capture(&self, a: Self::Act) -> bool;
+
+    /// Puts `acts` (actions of this node) in search order, best first (stable among equals).
+    fn order(&self, acts: &mut [Self::Act]);
+
+    /// Static evaluation for `side`, in centipawns.
+    fn eval(&self, side: Self::Side) -> f64;
+
+    /// The record entry of playing `a` here and reaching the decision node `after`.
+    fn record_ply(&self, a: Self::Act, after: &Self) -> Self::Ply;
+}
+
 /// Result of one search of one state.
 #[derive(Clone, Debug)]
-pub struct RootValues {
+pub struct RootValues<A = Action> {
     /// Every searched root action with its score (centipawns, side to decide's view), in the
-    /// order of [`State::legal_actions`].
-    pub values: Vec<(Action, f64)>,
+    /// order of [`ExpectiGame::root_actions`] (for the variants [`State::legal_actions`]).
+    pub values: Vec<(A, f64)>,
     /// Deepest completed iteration in plies (0 if none completed).
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
 }
 
-impl RootValues {
+impl<A: Copy> RootValues<A> {
     /// The action with the highest score (first among equals).
-    pub fn best(&self) -> Option<(Action, f64)> {
-        let mut best: Option<(Action, f64)> = None;
+    pub fn best(&self) -> Option<(A, f64)> {
+        let mut best: Option<(A, f64)> = None;
         for &(a, v) in &self.values {
             if best.is_none_or(|(_, b)| v > b) {
                 best = Some((a, v));
@@ -127,60 +216,44 @@ impl RootValues {
     }
 }
 
-/// The searcher (one search at a time; holds the counters).
-pub struct Expectimax {
+/// The searcher of any [`ExpectiGame`] (one search at a time; holds the counters).
+pub struct ExpectiSearch<G: ExpectiGame> {
     cfg: ExpectimaxConfig,
     nodes: u64,
     start: Instant,
     stopped: bool,
-    /// The game's public record and the search path (hashes by [`public_hash`]).
-    path: Vec<RecordPly>,
+    /// The game's record and the search path.
+    path: Vec<G::Ply>,
     /// An outside stop flag (a UCI `stop`), polled with the budgets.
     stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
-/// Ordering key: captures by most valuable victim, least valuable attacker; then flips.
-fn order_key(s: &State, a: Action) -> i32 {
-    match a {
-        Action::Move { from, to, .. } => {
-            let pos = s.position();
-            match pos.piece_at(to) {
-                Some(v) => 10 * eval::role_value(v.role) - pos.piece_at(from).map(|p| eval::role_value(p.role) / 10).unwrap_or(0),
-                None => 0,
-            }
-        }
-        Action::Flip { .. } => 1,
-        _ => -1,
-    }
-}
+/// The variants' searcher: [`ExpectiSearch`] on the full variant [`State`].
+pub type Expectimax = ExpectiSearch<State>;
 
-fn searchable(a: &Action) -> bool {
-    !matches!(a, Action::Demand)
-}
-
-impl Expectimax {
+impl<G: ExpectiGame> ExpectiSearch<G> {
     /// A searcher with `cfg`.
-    pub fn new(cfg: ExpectimaxConfig) -> Expectimax {
-        Expectimax { cfg, nodes: 0, start: Instant::now(), stopped: false, path: Vec::new(), stop: None }
+    pub fn new(cfg: ExpectimaxConfig) -> ExpectiSearch<G> {
+        ExpectiSearch { cfg, nodes: 0, start: Instant::now(), stopped: false, path: Vec::new(), stop: None }
     }
 
     /// This searcher stopping when `flag` is raised (polled every 1024 nodes, as the clock).
-    pub fn with_stop(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> Expectimax {
+    pub fn with_stop(mut self, flag: std::sync::Arc<std::sync::atomic::AtomicBool>) -> ExpectiSearch<G> {
         self.stop = Some(flag);
         self
     }
 
     /// Iterative deepening to the configured depth within the budgets; the scores of every root
     /// action from the deepest completed iteration. The game is taken to start at `s`.
-    pub fn search(&mut self, s: &State) -> RootValues {
+    pub fn search(&mut self, s: &G) -> RootValues<G::Act> {
         self.search_in_game(s, &[])
     }
 
-    /// [`Expectimax::search`] of `s` reached by the game whose public record is `record`
-    /// ([`crate::variant::game::VariantGame::record`]): a position of the search that repeats
-    /// one of the record or of the search path is scored by the repetition rules (§X6: a draw, or
-    /// a mate score against the side that checked or chased perpetually).
-    pub fn search_in_game(&mut self, s: &State, record: &[RecordPly]) -> RootValues {
+    /// [`ExpectiSearch::search`] of `s` reached by the game whose record is `record` (for the
+    /// variants [`crate::variant::game::VariantGame::record`]): a position of the search that
+    /// repeats one of the record or of the search path is scored by the repetition rules (§X6: a
+    /// draw, or a mate score against the side that checked or chased perpetually).
+    pub fn search_in_game(&mut self, s: &G, record: &[G::Ply]) -> RootValues<G::Act> {
         self.path.clear();
         self.path.extend_from_slice(record);
         self.start = Instant::now();
@@ -200,7 +273,7 @@ impl Expectimax {
         }
         if out.values.is_empty() {
             // Budget hit before the first action finished: fall back to the static order.
-            out.values = s.legal_actions().into_iter().filter(searchable).map(|a| (a, 0.0)).collect();
+            out.values = s.root_actions().into_iter().map(|a| (a, 0.0)).collect();
         }
         out.nodes = self.nodes;
         out
@@ -208,11 +281,11 @@ impl Expectimax {
 
     /// The value of `s` for its side to move, in centipawns: a search of `cfg.depth` plies
     /// (0: the quiescence search alone, at most `cfg.qdepth` plies of captures and evasions
-    /// standing pat on [`eval::evaluate`]) with a full window, mates as `±(MATE - ply)`.
-    /// Budgets apply as in [`Expectimax::search`]; no game record (a leaf evaluator: the caller
-    /// judges repetitions). Used by the net search to mix a tactical value into its leaves
+    /// standing pat on the static evaluation) with a full window, mates as `±(MATE - ply)`.
+    /// Budgets apply as in [`ExpectiSearch::search`]; no game record (a leaf evaluator: the
+    /// caller judges repetitions). Used by the net search to mix a tactical value into its leaves
     /// (AlphaGo's mixed leaf evaluation, Silver et al., Nature 529, 2016).
-    pub fn leaf_value(&mut self, s: &State) -> f64 {
+    pub fn leaf_value(&mut self, s: &G) -> f64 {
         self.path.clear();
         self.start = Instant::now();
         self.nodes = 0;
@@ -222,9 +295,9 @@ impl Expectimax {
 
     /// Scores of every root action at `depth` (exact: full window at the root). Stops early,
     /// returning the actions scored so far, when a budget is hit.
-    pub fn root(&mut self, s: &State, depth: u32) -> Vec<(Action, f64)> {
+    pub fn root(&mut self, s: &G, depth: u32) -> Vec<(G::Act, f64)> {
         let depth = depth.max(1);
-        let acts: Vec<Action> = s.legal_actions().into_iter().filter(searchable).collect();
+        let acts = s.root_actions();
         let mut out = Vec::with_capacity(acts.len());
         for a in acts {
             let v = self.action_value(s, a, depth - 1, -INF, INF, 0, false);
@@ -238,48 +311,62 @@ impl Expectimax {
 
     /// Value of playing `a` in `s` for the side deciding in `s`.
     #[allow(clippy::too_many_arguments)]
-    fn action_value(&mut self, s: &State, a: Action, depth: u32, alpha: f64, beta: f64, ply: u32, quiesce: bool) -> f64 {
-        let child = s.child(a);
-        if child.is_chance() && quiesce {
-            // In quiescence a reveal ends the line: the mean static evaluation of its outcomes
-            // (searching on below every outcome with a full window explodes in Fan-qi).
-            let us = s.turn();
-            self.nodes += 1;
-            return child
-                .chance_outcomes()
-                .into_iter()
-                .map(|(o, p)| {
-                    let mut c = child.clone();
-                    c.apply_chance(o);
-                    p * eval::evaluate(&c, us) as f64
-                })
-                .sum();
-        }
-        let ply_of = |c: &State| RecordPly {
-            hash: public_hash(c),
-            mover: s.turn(),
-            gave_check: c.position().in_check(),
-            board: matches!(a, Action::Move { .. } | Action::Flip { .. }),
-            quiet: s.quiet_move(a),
-        };
-        if child.is_chance() {
-            let mut total = 0.0;
-            for (o, p) in child.chance_outcomes() {
-                let mut c = child.clone();
-                c.apply_chance(o);
-                self.path.push(ply_of(&c));
-                total += p * -self.node(&c, depth, -INF, INF, ply + 1, quiesce);
-                self.path.pop();
-                if self.stopped {
-                    return total;
-                }
+    fn action_value(&mut self, s: &G, a: G::Act, depth: u32, alpha: f64, beta: f64, ply: u32, quiesce: bool) -> f64 {
+        let child = s.play(a);
+        self.edge(s, a, &child, depth, alpha, beta, ply, quiesce)
+    }
+
+    /// Value, for the side deciding in `s`, of `c`: the state reached from `s` by `a` and the
+    /// chance outcomes drawn since. A chance node is the probability-weighted mean of its
+    /// outcomes, searched with a full window; in quiescence a reveal ends the line with the mean
+    /// static evaluation of its outcomes (searching on below every outcome with a full window
+    /// explodes in Fan-qi).
+    #[allow(clippy::too_many_arguments)]
+    fn edge(&mut self, s: &G, a: G::Act, c: &G, depth: u32, alpha: f64, beta: f64, ply: u32, quiesce: bool) -> f64 {
+        let us = s.side();
+        match c.next(us) {
+            Next::Chance if quiesce => {
+                self.nodes += 1;
+                c.outcomes()
+                    .into_iter()
+                    .map(|(o, p)| {
+                        let mut x = c.clone();
+                        x.apply_outcome(o);
+                        p * match x.next(us) {
+                            Next::End(r) => end_score(r, ply + 1),
+                            _ => x.eval(us),
+                        }
+                    })
+                    .sum()
             }
-            total
-        } else {
-            self.path.push(ply_of(&child));
-            let v = -self.node(&child, depth, -beta, -alpha, ply + 1, quiesce);
-            self.path.pop();
-            v
+            Next::Chance => {
+                let mut total = 0.0;
+                for (o, p) in c.outcomes() {
+                    let mut x = c.clone();
+                    x.apply_outcome(o);
+                    total += p * self.edge(s, a, &x, depth, -INF, INF, ply, quiesce);
+                    if self.stopped {
+                        return total;
+                    }
+                }
+                total
+            }
+            Next::End(r) => {
+                self.nodes += 1;
+                end_score(r, ply + 1)
+            }
+            Next::Same => {
+                self.path.push(s.record_ply(a, c));
+                let v = self.node(c, depth, alpha, beta, ply + 1, quiesce);
+                self.path.pop();
+                v
+            }
+            Next::Other => {
+                self.path.push(s.record_ply(a, c));
+                let v = -self.node(c, depth, -beta, -alpha, ply + 1, quiesce);
+                self.path.pop();
+                v
+            }
         }
     }
 
@@ -307,46 +394,24 @@ impl Expectimax {
 
     /// Value of a decision node for its side to move; `depth` counts the plies left before
     /// quiescence (`quiesce`: already in it, `depth` = quiescence plies left).
-    fn node(&mut self, s: &State, depth: u32, mut alpha: f64, beta: f64, ply: u32, quiesce: bool) -> f64 {
+    fn node(&mut self, s: &G, depth: u32, mut alpha: f64, beta: f64, ply: u32, quiesce: bool) -> f64 {
         self.nodes += 1;
         if self.budget_hit() {
             return 0.0;
         }
-        let us = s.turn();
-        match s.agreement() {
-            Some(crate::variant::state::Agreement::Resigned(c)) => return if c == us { -(MATE - ply as f64) } else { MATE - ply as f64 },
-            Some(crate::variant::state::Agreement::Drawn) => return 0.0,
-            None => {}
+        let us = s.side();
+        if let Some(v) = s.end_value(&self.path, ply) {
+            return v;
         }
-        if let Some(c) = s.grind_loss() {
-            return if c == us { -(MATE - ply as f64) } else { MATE - ply as f64 };
-        }
-        // Repetitions along the record and the path, and the 60-move rule (§X6).
-        let pos = s.position();
-        let end = &pos.rules().end;
-        if end.repetition {
-            match crate::repetition::in_search(end, pos, &self.path, pos.halfmove() as usize) {
-                Some(crate::outcome::Outcome::Win { winner, .. }) => return if winner == us { MATE - ply as f64 } else { -(MATE - ply as f64) },
-                Some(crate::outcome::Outcome::Draw { .. }) => return 0.0,
-                None => {}
-            }
-        }
-        if crate::repetition::no_capture_draw(end, pos.halfmove(), &self.path) {
-            return 0.0;
-        }
-        let mut acts: Vec<Action> = s.legal_actions();
-        if acts.is_empty() {
-            return -(MATE - ply as f64);
-        }
-        acts.retain(searchable);
-        if acts.is_empty() {
-            return eval::evaluate(s, us) as f64;
-        }
-        let in_check = s.position().in_check();
+        let mut acts = match s.actions(ply) {
+            Ok(acts) => acts,
+            Err(v) => return v,
+        };
+        let in_check = s.in_check();
         let (quiesce, depth) = if !quiesce && depth == 0 { (true, self.cfg.qdepth) } else { (quiesce, depth) };
         let mut best = -INF;
         if quiesce {
-            let stand = eval::evaluate(s, us) as f64;
+            let stand = s.eval(us);
             if depth == 0 || ply >= MAX_PLY {
                 return stand;
             }
@@ -356,12 +421,12 @@ impl Expectimax {
                 }
                 best = stand;
                 alpha = alpha.max(stand);
-                acts.retain(|a| matches!(*a, Action::Move { to, .. } if s.position().piece_at(to).is_some()));
+                acts.retain(|a| s.is_capture(*a));
             }
         } else if ply >= MAX_PLY {
-            return eval::evaluate(s, us) as f64;
+            return s.eval(us);
         }
-        acts.sort_by_key(|a| -order_key(s, *a));
+        s.order(&mut acts);
         for a in acts {
             let v = self.action_value(s, a, depth - 1, alpha, beta, ply, quiesce);
             if self.stopped {
@@ -386,85 +451,14 @@ impl Expectimax {
     }
 }
 
-/// Expectimax as a [`Bot`]: searches `samples` determinizations of its view and plays the
-/// action with the highest mean score. Deterministic given its seed (without a time budget).
-///
-/// As the **oracle** ([`ExpectimaxBot::oracle`], spec `oracle:...`) it searches the full state
-/// itself ([`Decision::oracle_full_state`]: true back faces and identities; reveals still chance
-/// where the pool is undetermined) — the same search as the honest bot with the hidden
-/// information given away, so the difference between the two measures what the information is
-/// worth.
-pub struct ExpectimaxBot {
-    cfg: ExpectimaxConfig,
-    rng: Pcg64Mcg,
-    oracle: bool,
-}
-
-impl ExpectimaxBot {
-    /// A bot with `cfg` and `seed`.
-    pub fn new(cfg: ExpectimaxConfig, seed: u64) -> ExpectimaxBot {
-        ExpectimaxBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), oracle: false }
-    }
-
-    /// The cheating oracle with `cfg`: searches the full state (one search, no sampling); the
-    /// seed serves the set-up choices.
-    pub fn oracle(cfg: ExpectimaxConfig, seed: u64) -> ExpectimaxBot {
-        ExpectimaxBot { cfg: ExpectimaxConfig { samples: 1, ..cfg }, rng: Pcg64Mcg::seed_from_u64(seed), oracle: true }
-    }
-}
-
-impl Bot for ExpectimaxBot {
-    fn name(&self) -> String {
-        if self.oracle {
-            self.cfg.spec().replacen("expectimax", "oracle", 1)
-        } else {
-            self.cfg.spec()
-        }
-    }
-
-    fn choose(&mut self, d: &Decision) -> Action {
-        self.analyse(d).best
-    }
-
-    fn analyse(&mut self, d: &Decision) -> Analysis {
-        let start = Instant::now();
-        let legal = d.legal_actions();
-        if let Some(a) = super::setup_choice(&legal, &mut self.rng) {
-            return a;
-        }
-        let view = d.view();
-        let mut sum = vec![0.0; legal.len()];
-        let mut seen = vec![0u32; legal.len()];
-        let mut wins = vec![0u32; legal.len()];
-        let mut nodes = 0;
-        let mut done = 0u64;
-        let mut e = Expectimax::new(self.cfg.clone());
-        for _ in 0..self.cfg.samples {
-            let det = if self.oracle { d.oracle_full_state().clone() } else { view.sample(&mut self.rng) };
-            let r = e.search_in_game(&det, d.record());
-            nodes += r.nodes;
-            done += 1;
-            for &(a, v) in &r.values {
-                if let Some(i) = legal.iter().position(|x| *x == a) {
-                    sum[i] += v;
-                    seen[i] += 1;
-                }
-            }
-            if let Some((a, _)) = r.best() {
-                if let Some(i) = legal.iter().position(|x| *x == a) {
-                    wins[i] += 1;
-                }
-            }
-            if self.cfg.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
-                break;
-            }
-        }
-        let stats: Vec<ActionStat> = legal
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| seen[*i] > 0)
-            .map(|(i, &a)| ActionStat { action: a, share: wins[i] as f64 / done as f64, score: sum[i] / seen[i] as f64, visits: seen[i] as u64 })
-            .collect();
-        Analysis::from_stats(&legal, stats, Rank::Score, "cp", done, "determinizations", nodes, start)
+/// The score of a game's end with return `r` (for the side scored) at `ply`: `±(MATE - ply)`,
+/// 0 for a draw.
+fn end_score(r: f64, ply: u32) -> f64 {
+    if r > 0.0 {
+        MATE - ply as f64
+    } else if r < 0.0 {
+        -(MATE - ply as f64)
+    } else {
+        0.0
     }
 }
