@@ -1,10 +1,13 @@
-//! Alpha-beta search for standard xiangqi on the position core (RULES.md §X), and the *oracle* bot
-//! built on it for every variant.
+//! The one alpha-beta search of every game (issue #17): [`AlphaBeta`] is generic over a
+//! [`SearchPosition`] (make/unmake, move lists, evaluation, rule hooks). [`Searcher`] is it on the
+//! variants' core position ([`CorePosition`], RULES.md §X), on which the *oracle* bot of every
+//! variant is built; the RULES-more.md games and any other [`crate::search::Scored`] game are
+//! searched through a copy-make adapter.
 //!
-//! The searcher ([`Searcher`]) is a classical single-threaded engine:
+//! The searcher is a classical single-threaded engine (described here on the core position):
 //! - iterative deepening over a principal variation search (PVS) with late-move reductions of
 //!   quiet moves;
-//! - a fixed-size transposition table keyed by the Zobrist [`Position::hash`] (set in MiB);
+//! - a fixed-size transposition table keyed by the Zobrist [`crate::position::Position::hash`] (set in MiB);
 //! - quiescence search over captures (all evasions when in check), with delta pruning; it sees
 //!   mate there but not stalemate (a quiet position without captures stands pat);
 //! - move ordering: transposition-table move, captures by MVV-LVA, two killer moves per ply, then
@@ -40,6 +43,7 @@
 
 mod bot;
 mod order;
+mod position;
 mod pst;
 mod searcher;
 #[cfg(test)]
@@ -48,7 +52,8 @@ mod tt;
 
 pub use bot::{action_for_move, oracle_root_moves, AlphaBetaBot};
 pub use pst::{evaluate, piece_value, SOLDIER_CROSSED};
-pub use searcher::Searcher;
+pub use position::{CorePosition, SearchPosition, HISTORY_PER_SIDE};
+pub use searcher::{AlphaBeta, Searcher};
 
 use crate::moves::Move;
 
@@ -140,7 +145,7 @@ impl Limits {
 
 /// Progress report after each completed iteration.
 #[derive(Clone, Debug)]
-pub struct SearchInfo {
+pub struct SearchInfo<M = Move> {
     /// Iteration depth in plies.
     pub depth: u32,
     /// Deepest ply reached (selective depth), in plies.
@@ -156,14 +161,14 @@ pub struct SearchInfo {
     /// Milliseconds since the search started.
     pub time_ms: u64,
     /// Principal variation, root move first.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
 /// The result of a search.
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<M = Move> {
     /// Best move, `None` only when the root has no legal move (or `searchmoves` excluded all).
-    pub best: Option<Move>,
+    pub best: Option<M>,
     /// Score of the best move (from the last completed iteration).
     pub score: Score,
     /// Internal score.
@@ -175,5 +180,5 @@ pub struct SearchResult {
     /// Milliseconds used.
     pub time_ms: u64,
     /// Principal variation of the last completed iteration.
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }

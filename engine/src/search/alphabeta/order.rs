@@ -1,27 +1,30 @@
 //! Move ordering: moves with ordering scores handed out best first.
 
-use crate::moves::{Move, MoveList, MAX_MOVES};
-
-/// Moves with ordering scores, handed out best first (selection sort: cut-offs come early).
-pub(super) struct Picker {
-    pub(super) moves: [Move; MAX_MOVES],
-    pub(super) scores: [i32; MAX_MOVES],
-    pub(super) len: usize,
+/// Moves with ordering scores, handed out best first (selection sort: cut-offs come early). The
+/// searcher keeps one per ply and reuses its buffers.
+pub(super) struct Picker<M> {
+    pub(super) moves: Vec<M>,
+    pub(super) scores: Vec<i32>,
 }
 
-impl Picker {
-    pub(super) fn new(list: &MoveList) -> Picker {
-        let none = Move::new(crate::geometry::Square::new_unchecked(0), crate::geometry::Square::new_unchecked(0));
-        let mut p = Picker { moves: [none; MAX_MOVES], scores: [0; MAX_MOVES], len: list.len() };
-        p.moves[..list.len()].copy_from_slice(list.as_slice());
-        p
+impl<M> Default for Picker<M> {
+    fn default() -> Self {
+        Picker { moves: Vec::new(), scores: Vec::new() }
+    }
+}
+
+impl<M: Copy> Picker<M> {
+    /// Number of moves.
+    #[inline]
+    pub(super) fn len(&self) -> usize {
+        self.moves.len()
     }
 
     /// The best remaining move, moved to position `i`.
     #[inline]
-    pub(super) fn pick(&mut self, i: usize) -> Move {
+    pub(super) fn pick(&mut self, i: usize) -> M {
         let mut best = i;
-        for j in i + 1..self.len {
+        for j in i + 1..self.moves.len() {
             if self.scores[j] > self.scores[best] {
                 best = j;
             }

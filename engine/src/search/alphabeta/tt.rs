@@ -2,37 +2,26 @@
 //! the node.
 
 use super::MATE_BOUND;
-use crate::moves::Move;
 
 pub(super) const BOUND_EXACT: u8 = 1;
 pub(super) const BOUND_LOWER: u8 = 2;
 pub(super) const BOUND_UPPER: u8 = 3;
-pub(super) const NO_MOVE: u16 = u16::MAX;
 
+/// One slot of the table; `K` is the position's packed move ([`super::SearchPosition::Packed`]:
+/// a `u16` on the core, so that an entry is 16 bytes).
 #[derive(Copy, Clone)]
-pub(super) struct TtEntry {
+pub(super) struct TtEntry<K> {
     pub(super) key: u64,
     pub(super) score: i16,
-    pub(super) mv: u16,
+    pub(super) mv: K,
     pub(super) depth: i8,
     pub(super) bound: u8,
     pub(super) age: u8,
 }
 
-pub(super) const EMPTY_ENTRY: TtEntry = TtEntry { key: 0, score: 0, mv: NO_MOVE, depth: -1, bound: 0, age: 0 };
-
-pub(super) fn pack(m: Move) -> u16 {
-    (m.from.raw() as u16) << 8 | m.to.raw() as u16
-}
-
-pub(super) fn unpack(v: u16) -> Option<Move> {
-    if v == NO_MOVE {
-        return None;
-    }
-    Some(Move::new(
-        crate::geometry::Square::new_unchecked((v >> 8) as u8),
-        crate::geometry::Square::new_unchecked((v & 0xFF) as u8),
-    ))
+/// The empty slot, with `none` as its move.
+pub(super) const fn empty_entry<K: Copy>(none: K) -> TtEntry<K> {
+    TtEntry { key: 0, score: 0, mv: none, depth: -1, bound: 0, age: 0 }
 }
 
 /// Stores mate scores relative to the node (plies to mate from here), not to the root.
