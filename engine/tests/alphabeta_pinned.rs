@@ -121,3 +121,32 @@ fn variant_alphabeta_searches_are_pinned() {
     println!("fingerprint {h:#018x} over {searches} searches of {} positions", games.len());
     assert_eq!(h, PINNED, "the variant alpha-beta searches changed (fingerprint {h:#018x})");
 }
+
+/// Through the Game-trait entry point (`more::bots::from_spec` on a `VariantGameState`) the
+/// `alphabeta` and `pimc` specs are the variant bots themselves: the same choices, record
+/// included.
+#[test]
+fn generic_specs_on_variants_are_the_variant_bots() {
+    use engine::more::bots::{self as generic, GameBot};
+    use engine::variant::game_state::{decode, VariantGameState};
+    let pairs = [("alphabeta:depth=3", "alphabeta:depth=3"), ("alphabeta:depth=2,nodes=3000", "alphabeta:depth=2,nodes=3000"), ("pimc:k=3,search=alphabeta:depth=2", "pimc:k=3,depth=2")];
+    let mut compared = 0;
+    for name in ["xiangqi", "jieqi", "surprise"] {
+        let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("preset")));
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let mut n = 0;
+        while n < 3 {
+            let Some(game) = random_game(v, 40, &mut rng) else { continue };
+            let g = VariantGameState::new(game.state().clone()).with_prior(game.record());
+            for (vs, gs) in pairs {
+                let a = search::from_spec(vs, 9).expect("spec").choose(&Decision::in_game(&game));
+                let mut gb: Box<dyn GameBot<VariantGameState>> = generic::from_spec(gs, 9).expect("spec");
+                let b = decode(gb.choose(&g)).expect("a player action");
+                assert_eq!(a, b, "{name}: {vs} vs {gs}");
+                compared += 1;
+            }
+            n += 1;
+        }
+    }
+    assert_eq!(compared, 27);
+}

@@ -53,22 +53,7 @@ impl AlphaBetaBot {
     /// # Errors
     /// A message naming the bad parameter.
     pub fn from_params(params: &str) -> Result<AlphaBetaBot, String> {
-        let mut limits = Limits::default();
-        let mut hash = 8usize;
-        for part in params.split([',', ':']).map(str::trim).filter(|p| !p.is_empty()) {
-            let (k, v) = part.split_once('=').ok_or_else(|| format!("alphabeta parameter {part:?}: expected key=value (depth, nodes, ms, hash)"))?;
-            let n: u64 = v.trim().parse().map_err(|_| format!("alphabeta parameter {k}: {v:?} is not a non-negative integer"))?;
-            match k.trim() {
-                "depth" => limits.depth = Some((n as u32).clamp(1, MAX_DEPTH)),
-                "nodes" => limits.nodes = Some(n.max(1)),
-                "ms" | "movetime" => limits.time_ms = Some(n.max(1)),
-                "hash" => hash = (n as usize).max(1),
-                other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash)")),
-            }
-        }
-        if limits.depth.is_none() && limits.nodes.is_none() && limits.time_ms.is_none() {
-            limits.depth = Some(4);
-        }
+        let (limits, hash) = parse_limits(params, 4)?;
         Ok(AlphaBetaBot::new(limits, hash))
     }
 
@@ -80,21 +65,7 @@ impl AlphaBetaBot {
 
 impl Bot for AlphaBetaBot {
     fn name(&self) -> String {
-        let mut parts = Vec::new();
-        if let Some(d) = self.limits.depth {
-            parts.push(format!("depth={d}"));
-        }
-        if let Some(n) = self.limits.nodes {
-            parts.push(format!("nodes={n}"));
-        }
-        if let Some(t) = self.limits.time_ms {
-            parts.push(format!("ms={t}"));
-        }
-        if parts.is_empty() {
-            "alphabeta".into()
-        } else {
-            format!("alphabeta:{}", parts.join(","))
-        }
+        limits_name(&self.limits)
     }
 
     fn choose(&mut self, d: &crate::search::Decision) -> Action {
@@ -117,5 +88,51 @@ impl Bot for AlphaBetaBot {
             return Action::Answer(crate::variant::state::Answer::Refuse);
         }
         acts[0]
+    }
+}
+
+/// Parses the parameters after `alphabeta:` — `depth=N` (plies), `nodes=N`, `ms=N`
+/// (milliseconds), `hash=N` (MiB), separated by `,` or `:` — into the limits and the table size
+/// (default 8 MiB). Without a depth, node or time limit the search goes to `default_depth`.
+///
+/// # Errors
+/// A message naming the bad parameter.
+pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize), String> {
+    let mut limits = Limits::default();
+    let mut hash = 8usize;
+    for part in params.split([',', ':']).map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("alphabeta parameter {part:?}: expected key=value (depth, nodes, ms, hash)"))?;
+        let n: u64 = v.trim().parse().map_err(|_| format!("alphabeta parameter {k}: {v:?} is not a non-negative integer"))?;
+        match k.trim() {
+            "depth" => limits.depth = Some((n as u32).clamp(1, MAX_DEPTH)),
+            "nodes" => limits.nodes = Some(n.max(1)),
+            "ms" | "movetime" => limits.time_ms = Some(n.max(1)),
+            "hash" => hash = (n as usize).max(1),
+            other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash)")),
+        }
+    }
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.time_ms.is_none() {
+        limits.depth = Some(default_depth.clamp(1, MAX_DEPTH));
+    }
+    Ok((limits, hash))
+}
+
+/// The spec of an `alphabeta` bot with `limits`: `alphabeta:depth=3,nodes=500,ms=100`, or
+/// `alphabeta` without limits.
+pub fn limits_name(limits: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth={d}"));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("nodes={n}"));
+    }
+    if let Some(t) = limits.time_ms {
+        parts.push(format!("ms={t}"));
+    }
+    if parts.is_empty() {
+        "alphabeta".into()
+    } else {
+        format!("alphabeta:{}", parts.join(","))
     }
 }

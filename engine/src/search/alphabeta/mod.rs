@@ -42,6 +42,7 @@
 
 
 mod bot;
+mod game;
 mod order;
 mod position;
 mod pst;
@@ -50,7 +51,8 @@ mod searcher;
 mod tests;
 mod tt;
 
-pub use bot::{action_for_move, oracle_root_moves, AlphaBetaBot};
+pub use bot::{action_for_move, limits_name, oracle_root_moves, parse_limits, AlphaBetaBot};
+pub use game::{GameAlphaBetaBot, GameNode};
 pub use pst::{evaluate, piece_value, SOLDIER_CROSSED};
 pub use position::{CorePosition, SearchPosition, HISTORY_PER_SIDE};
 pub use searcher::{AlphaBeta, Searcher};
