@@ -15,12 +15,7 @@
 
 use std::collections::HashMap;
 
-use std::time::{Duration, Instant};
-
-use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
-
-use crate::game::{Action, Turn};
+use crate::game::Action;
 use crate::search::alphabeta::{GameAlphaBetaBot, Limits};
 use crate::search::Decision;
 use crate::variant::game_state::{encode, VariantGameState};
@@ -103,68 +98,15 @@ impl GameBot<VariantGameState> for crate::search::pimc::PimcBot {
     }
 }
 
-/// PIMC on any [`Scored`] game: `k` determinizations drawn by
-/// [`crate::game::Game::sample_determinization`] from the acting player's information, the one
-/// alpha-beta ([`GameAlphaBetaBot`]) on each within the inner limits; as the variants' PIMC with
-/// `search=alphabeta` aggregates ([`crate::search::pimc`]): the action best in the most
-/// determinizations, ties by the mean score of the searches that chose it, then the first legal.
-/// With `ms`, no determinization starts after `ms` milliseconds (the first always runs) and the
-/// searches stop at that deadline.
-pub struct PimcBot<G: Scored> {
-    k: u32,
-    ms: Option<u64>,
-    inner: GameAlphaBetaBot<G>,
-    rng: Pcg64Mcg,
-}
-
-impl<G: Scored> PimcBot<G> {
-    /// `k` determinizations (at least 1), an optional time budget in milliseconds for the whole
-    /// decision, the inner search's `limits` and table size, `seed`.
-    pub fn new(k: u32, ms: Option<u64>, limits: Limits, hash_mb: usize, seed: u64) -> PimcBot<G> {
-        PimcBot { k: k.max(1), ms, inner: GameAlphaBetaBot::new(limits, hash_mb), rng: Pcg64Mcg::seed_from_u64(seed) }
-    }
-}
+/// The generic PIMC of [`crate::search::pimc`] on any [`Scored`] game.
+pub use crate::search::pimc::GamePimcBot as PimcBot;
 
 impl<G: Scored> GameBot<G> for PimcBot<G> {
     fn name(&self) -> String {
-        let mut s = format!("pimc:k={}", self.k);
-        if let Some(m) = self.ms {
-            s += &format!(",ms={m}");
-        }
-        format!("{s},search={}", self.inner.name())
+        PimcBot::name(self)
     }
     fn choose(&mut self, g: &G) -> Action {
-        let legal = g.legal_actions();
-        let Turn::Player(me) = g.turn() else { return legal[0] };
-        let start = Instant::now();
-        // Per legal action: (votes, score sum of the searches that chose it).
-        let mut acc = vec![(0u32, 0i64); legal.len()];
-        for i in 0..self.k {
-            if i > 0 && self.ms.is_some_and(|ms| start.elapsed() >= Duration::from_millis(ms)) {
-                break;
-            }
-            let d = g.sample_determinization(me, &mut self.rng);
-            let left = self.ms.map(|ms| Duration::from_millis(ms).saturating_sub(start.elapsed()).as_millis().max(1) as u64);
-            let mut l = self.inner.limits().clone();
-            if let Some(left) = left {
-                l.time_ms = Some(l.time_ms.map_or(left, |t| t.min(left)));
-            }
-            let r = self.inner.search_with(&d, &l);
-            if let Some(j) = r.best.and_then(|a| legal.iter().position(|&x| x == a)) {
-                acc[j].0 += 1;
-                acc[j].1 += r.raw_score as i64;
-            }
-        }
-        let key = |j: usize| (acc[j].0, if acc[j].0 > 0 { acc[j].1 as f64 / acc[j].0 as f64 } else { f64::NEG_INFINITY });
-        let mut best = 0;
-        for j in 1..legal.len() {
-            let (v, s) = key(j);
-            let (bv, bs) = key(best);
-            if v > bv || (v == bv && s > bs) {
-                best = j;
-            }
-        }
-        legal[best]
+        PimcBot::choose(self, g)
     }
 }
 
