@@ -14,8 +14,9 @@ use crate::search::alphabeta::{GameAlphaBetaBot, Limits};
 use crate::variant::game_state::{color_of, decode, decode_chance, encode_chance, sees_captured, VariantGameState};
 use crate::variant::ChanceOutcome;
 
-/// A game the search bots can play: a static evaluation, the material an action wins, and the
-/// IS-MCTS hooks (with defaults).
+/// A game the search bots can play: a static evaluation, the material an action wins, the
+/// IS-MCTS hooks and the bots' entry points `alphabeta_bot` / `pimc_bot` (with defaults: the one
+/// alpha-beta on the copy-make adapter).
 pub trait Scored: Game + Send + 'static {
     /// Static evaluation of the state for `player`, in centipawns (positive = good for `player`).
     fn eval_cp(&self, player: PlayerId) -> i32;
