@@ -89,7 +89,13 @@ fn solve(g: &TakeAway) -> (bool, u32) {
         };
         let better = match best {
             None => true,
-            Some((bw, bp)) => (win && !bw) || (win && bw && plies < bp) || (!win && !bw && plies > bp),
+            // A win beats a loss; the shorter win, the longer loss.
+            Some((bw, bp)) => match (win, bw) {
+                (true, false) => true,
+                (true, true) => plies < bp,
+                (false, false) => plies > bp,
+                (false, true) => false,
+            },
         };
         if better {
             best = Some((win, plies));
