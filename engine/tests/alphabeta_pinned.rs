@@ -124,7 +124,7 @@ fn variant_alphabeta_searches_are_pinned() {
 
 /// Through the Game-trait entry point (`more::bots::from_spec` on a `VariantGameState`) the
 /// `alphabeta` and `pimc` specs are the variant bots themselves: the same choices, record
-/// included.
+/// included; and the generic PIMC on a `VariantGameState` chooses as the variant PIMC does.
 #[test]
 fn generic_specs_on_variants_are_the_variant_bots() {
     use engine::more::bots::{self as generic, GameBot};
@@ -145,6 +145,12 @@ fn generic_specs_on_variants_are_the_variant_bots() {
                 assert_eq!(a, b, "{name}: {vs} vs {gs}");
                 compared += 1;
             }
+            // The generic PIMC itself on the variant game (determinizations by
+            // `Game::sample_determinization`, the oracle search per determinization) is the
+            // variant PIMC with `search=alphabeta`.
+            let a = search::from_spec("pimc:k=3,search=alphabeta:depth=2", 9).expect("spec").choose(&Decision::in_game(&game));
+            let b = engine::search::pimc::GamePimcBot::<VariantGameState>::new(3, None, Limits::depth(2), 4, 9).choose(&g);
+            assert_eq!(Some(a), decode(b), "{name}: generic PIMC");
             n += 1;
         }
     }

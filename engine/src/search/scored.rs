@@ -10,7 +10,7 @@
 
 use crate::game::{Action, Game, PlayerId};
 use crate::more::bots::GameBot;
-use crate::search::alphabeta::{GameAlphaBetaBot, Limits};
+use crate::search::alphabeta::{GameAlphaBetaBot, GameSearch, Limits};
 use crate::variant::game_state::{color_of, decode, decode_chance, encode_chance, sees_captured, VariantGameState};
 use crate::variant::ChanceOutcome;
 
@@ -46,6 +46,16 @@ pub trait Scored: Game + Send + 'static {
     /// `limits` with a table of `hash_mb` MiB. The default is the one alpha-beta on the copy-make
     /// adapter ([`GameAlphaBetaBot`]); the variants search their core position instead.
     fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>>
+    where
+        Self: Sized,
+    {
+        Box::new(GameAlphaBetaBot::new(limits, hash_mb))
+    }
+
+    /// The one alpha-beta's search of this game as PIMC runs it on each determinization
+    /// ([`crate::search::pimc::GamePimcBot`]), within `limits`, table `hash_mb` MiB. The default
+    /// is [`GameAlphaBetaBot`] on the copy-make adapter; the variants search their core position.
+    fn alphabeta_search(limits: Limits, hash_mb: usize) -> Box<dyn GameSearch<Self>>
     where
         Self: Sized,
     {
@@ -91,6 +101,11 @@ impl Scored for VariantGameState {
     /// The variants' oracle [`crate::search::alphabeta::AlphaBetaBot`] (the searcher on the core
     /// position), so that a spec means the same bot through either entry point.
     fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>> {
+        Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
+    }
+
+    /// The variants' oracle search on the core position (with the game's record).
+    fn alphabeta_search(limits: Limits, hash_mb: usize) -> Box<dyn GameSearch<Self>> {
         Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
     }
 

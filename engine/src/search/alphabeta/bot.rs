@@ -3,6 +3,7 @@
 use super::{Limits, Searcher, MAX_DEPTH};
 use crate::moves::Move;
 use crate::search::Bot;
+use crate::variant::game_state::{encode, VariantGameState};
 use crate::variant::{Action, State};
 use std::sync::atomic::Ordering;
 
@@ -61,6 +62,36 @@ impl AlphaBetaBot {
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
+
+    /// The oracle's search of `state` after the public `record` within `limits`, from a cleared
+    /// table: the core position's best move among the state's legal [`Action::Move`]s
+    /// ([`oracle_root_moves`]) as the state's action, with its score (internal units), or `None`
+    /// when the state has no such move; and the nodes searched.
+    pub fn oracle_search(&mut self, state: &State, record: &[crate::repetition::RecordPly], limits: &Limits) -> (Option<(Action, i32)>, u64) {
+        let roots = oracle_root_moves(state);
+        if roots.is_empty() {
+            return (None, 0);
+        }
+        self.searcher.clear();
+        self.searcher.stop_flag().store(false, Ordering::Relaxed);
+        let mut limits = limits.clone();
+        limits.searchmoves = roots;
+        let game = crate::repetition::core_tail(state.position(), record);
+        let r = self.searcher.search(state.position(), &game, &limits, &mut |_| {});
+        (r.best.and_then(|m| action_for_move(state, m)).map(|a| (a, r.raw_score)), r.nodes)
+    }
+}
+
+/// The oracle as the one alpha-beta's search of a [`VariantGameState`] (its state and public
+/// record): [`crate::search::Scored::alphabeta_search`] of the variants.
+impl super::GameSearch<VariantGameState> for AlphaBetaBot {
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+    fn search_action(&mut self, g: &VariantGameState, limits: &Limits) -> (Option<(crate::game::Action, i32)>, u64) {
+        let (best, nodes) = self.oracle_search(g.state(), g.record(), limits);
+        (best.map(|(a, v)| (encode(a), v)), nodes)
+    }
 }
 
 impl Bot for AlphaBetaBot {
@@ -72,17 +103,9 @@ impl Bot for AlphaBetaBot {
         // The cheating oracle (issue #4): it searches the full state by name.
         let state = d.oracle_full_state();
         let acts = state.legal_actions();
-        let roots = oracle_root_moves(state);
-        if !roots.is_empty() {
-            self.searcher.clear();
-            self.searcher.stop_flag().store(false, Ordering::Relaxed);
-            let mut limits = self.limits.clone();
-            limits.searchmoves = roots;
-            let game = crate::repetition::core_tail(state.position(), d.record());
-            let r = self.searcher.search(state.position(), &game, &limits, &mut |_| {});
-            if let Some(a) = r.best.and_then(|m| action_for_move(state, m)) {
-                return a;
-            }
+        let limits = self.limits.clone();
+        if let (Some((a, _)), _) = self.oracle_search(state, d.record(), &limits) {
+            return a;
         }
         if acts.contains(&Action::Answer(crate::variant::state::Answer::Refuse)) {
             return Action::Answer(crate::variant::state::Answer::Refuse);

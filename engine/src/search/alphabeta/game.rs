@@ -172,6 +172,28 @@ impl<G: Scored> SearchPosition for GameNode<G> {
     }
 }
 
+/// One search of the one alpha-beta at a game state, as PIMC runs it on each determinization
+/// ([`crate::search::pimc`]): [`GameAlphaBetaBot`] on any [`Scored`] game; on the variants the
+/// oracle [`super::AlphaBetaBot`] (the core position), [`Scored::alphabeta_search`].
+pub trait GameSearch<G>: Send {
+    /// The limits the search was made with.
+    fn limits(&self) -> &Limits;
+    /// Searches `g` (a player's turn) within `limits` from a cleared table: the action the search
+    /// prefers with its score (internal units, [`super::MATE`] scale, for the side to move), or
+    /// `None` when it searched no action; and the nodes searched.
+    fn search_action(&mut self, g: &G, limits: &Limits) -> (Option<(Action, i32)>, u64);
+}
+
+impl<G: Scored> GameSearch<G> for GameAlphaBetaBot<G> {
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+    fn search_action(&mut self, g: &G, limits: &Limits) -> (Option<(Action, i32)>, u64) {
+        let r = self.search_with(g, limits);
+        (r.best.map(|a| (a, r.raw_score)), r.nodes)
+    }
+}
+
 /// The `alphabeta` bot of any [`Scored`] game: the one [`AlphaBeta`] on [`GameNode`], within its
 /// [`Limits`], with a table of `hash_mb` MiB cleared before every decision (its choice is a
 /// function of the state and the limits, unless a time limit is set). On the full state: a

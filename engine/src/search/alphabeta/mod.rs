@@ -52,7 +52,7 @@ mod tests;
 mod tt;
 
 pub use bot::{action_for_move, limits_name, oracle_root_moves, parse_limits, AlphaBetaBot};
-pub use game::{GameAlphaBetaBot, GameNode};
+pub use game::{GameAlphaBetaBot, GameNode, GameSearch};
 pub use pst::{evaluate, piece_value, SOLDIER_CROSSED};
 pub use position::{CorePosition, SearchPosition, HISTORY_PER_SIDE};
 pub use searcher::{AlphaBeta, Searcher};
