@@ -3,8 +3,9 @@
 //! [`engine::variant::game_state::VariantGameState`]): time per move on the same positions, then a
 //! head-to-head match, colours alternating, from random openings.
 //!
-//! `cargo run --release -p anqi-engine --example bots_generic_vs_variant -- [VARIANT] [GAMES]`
-//! (default `xiangqi 6`). `random` and `greedy` are already one implementation (identical games);
+//! `cargo run --release -p anqi-engine --example bots_generic_vs_variant -- [VARIANT] [GAMES] [ONLY]`
+//! (default `xiangqi 6`; `ONLY`: compare only the pairs whose variant spec starts with it, e.g.
+//! `alphabeta`). `random` and `greedy` are already one implementation (identical games);
 //! this compares `alphabeta`, `ismcts` and `pimc`.
 use engine::more::bots::{self as generic, GameBot};
 use engine::search::{self, Decision};
@@ -112,11 +113,12 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let name = args.first().map(String::as_str).unwrap_or("xiangqi");
     let games: u32 = args.get(1).and_then(|g| g.parse().ok()).unwrap_or(6);
+    let only = args.get(2).map(String::as_str).unwrap_or("");
     let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("variant")));
     let states = positions(v, 12, 7);
     println!("{name}: {} positions; {games} games per pair", states.len());
     println!("{:<40} {:>12} {:>12} {:>8} {:>22}", "variant spec | generic spec", "variant ms", "generic ms", "ratio", "generic score (plies)");
-    for (vs, gs) in PAIRS {
+    for (vs, gs) in PAIRS.into_iter().filter(|(vs, _)| vs.starts_with(only)) {
         let (tv, tg) = time_per_move(vs, gs, &states);
         let (p, plies) = if games > 0 { head_to_head(v, vs, gs, games) } else { (0.0, 0) };
         println!(

@@ -170,8 +170,8 @@ fn pimc_defaults_to_the_expectimax() {
     assert_eq!(runs[0], runs[2]);
     assert_eq!(from_spec::<MissileGame>("pimc:k=3,ms=40", 1).expect("spec").name(), "pimc:k=3,ms=40,search=expectimax:depth=2,qdepth=4,nodes=200000");
     // The alpha-beta inner search stays reachable, by name or by its plain keys.
-    assert_eq!(from_spec::<MissileGame>("pimc:k=3,depth=1", 1).expect("spec").name(), "pimc:k=3,depth=1");
-    assert_eq!(from_spec::<MissileGame>("pimc:k=3,search=alphabeta", 1).expect("spec").name(), "pimc:k=3,depth=2");
+    assert_eq!(from_spec::<MissileGame>("pimc:k=3,depth=1", 1).expect("spec").name(), "pimc:k=3,search=alphabeta:depth=1");
+    assert_eq!(from_spec::<MissileGame>("pimc:k=3,search=alphabeta", 1).expect("spec").name(), "pimc:k=3,search=alphabeta:depth=2");
     // A decision budget bounds the time of a search far beyond it.
     let g = MissileGame::preset("missile").expect("preset");
     let mut bot = from_spec::<MissileGame>("pimc:k=10000,ms=60,search=expectimax:depth=8,nodes=0", 1).expect("spec");

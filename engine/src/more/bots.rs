@@ -1,11 +1,14 @@
 //! Bots written against the [`crate::game::Game`] trait only, so that every game of this module (and any
 //! other [`Scored`] game) is played by the same code without special cases: `random`, `greedy`,
-//! `alphabeta` (a negamax on the full state: a cheating oracle under hidden set-ups, as the
-//! variant `alphabeta` is), `ismcts` (the variants' information-set MCTS itself,
-//! [`crate::search::ismcts`], SO or MO, Cowling, Powley and Whitehouse 2012), `expectimax` (the
-//! variants' expectimax itself, [`crate::search::expectimax`], on determinizations) and `pimc` (perfect
-//! information Monte Carlo: the expectimax, by default, or alpha-beta on determinizations drawn
-//! by [`crate::game::Game::sample_determinization`], Long et al. 2010).
+//! `alphabeta` (the one alpha-beta of [`crate::search::alphabeta`] on the full state, through its
+//! copy-make adapter: a cheating oracle under hidden set-ups, as the variant `alphabeta` is),
+//! `ismcts` (the variants' information-set MCTS itself, [`crate::search::ismcts`], SO or MO,
+//! Cowling, Powley and Whitehouse 2012), `expectimax` (the variants' expectimax itself,
+//! [`crate::search::expectimax`], on determinizations) and `pimc` (perfect information Monte
+//! Carlo: that expectimax by default, or the same alpha-beta, on determinizations drawn by
+//! [`crate::game::Game::sample_determinization`], Long et al. 2010). On a [`VariantGameState`]
+//! `alphabeta` and the alpha-beta `pimc` are the variant bots themselves
+//! ([`Scored::alphabeta_bot`], [`Scored::pimc_bot`]).
 //!
 //! `random` and `greedy` are the variant bots themselves ([`crate::search::RandomBot`],
 //! [`crate::search::GreedyBot`]), implemented here for any [`Scored`] game. Specs are parsed as the
@@ -14,12 +17,10 @@
 
 use std::collections::HashMap;
 
-use std::time::{Duration, Instant};
-
-use rand::{Rng, SeedableRng};
-use rand_pcg::Pcg64Mcg;
-
-use crate::game::{Action, Turn};
+use crate::game::Action;
+use crate::search::alphabeta::{GameAlphaBetaBot, Limits};
+use crate::search::Decision;
+use crate::variant::game_state::{encode, VariantGameState};
 
 /// A game the bots can evaluate: the one trait of the search bots, defined with them.
 pub use crate::search::Scored;
@@ -77,158 +78,58 @@ impl<G: Scored> GameBot<G> for GreedyBot {
     }
 }
 
-const MATE: i32 = 1_000_000;
-
-/// A search's budget: nodes per search and an optional wall-clock deadline (the `ms` parameter,
-/// checked every 256 nodes).
-struct Limit {
-    nodes: u64,
-    budget: u64,
-    deadline: Option<Instant>,
-    out_of_time: bool,
-}
-
-impl Limit {
-    fn new(budget: u64, deadline: Option<Instant>) -> Limit {
-        Limit { nodes: 0, budget, deadline, out_of_time: false }
-    }
-
-    /// Counts a node; whether the budget is spent.
-    fn spent(&mut self) -> bool {
-        self.nodes += 1;
-        if !self.out_of_time && self.nodes.is_multiple_of(256) {
-            self.out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
-        }
-        self.out_of_time || self.nodes >= self.budget
-    }
-}
-
-/// The deadline `ms` milliseconds from now.
-fn deadline(ms: Option<u64>) -> Option<Instant> {
-    ms.map(|ms| Instant::now() + Duration::from_millis(ms))
-}
-
-/// Negamax alpha-beta to a fixed depth within a [`Limit`]; captures first.
-fn negamax<G: Scored>(g: &G, depth: u32, mut alpha: i32, beta: i32, lim: &mut Limit, ply: i32) -> i32 {
-    let spent = lim.spent();
-    let me = match g.turn() {
-        Turn::Player(p) => p,
-        // Callers score terminal children themselves (from the mover's side); chance nodes do not
-        // occur in the games here.
-        Turn::Terminal | Turn::Chance => return 0,
-    };
-    if depth == 0 || spent {
-        return g.eval_cp(me);
-    }
-    let mut l = g.legal_actions();
-    l.sort_by_key(|&a| -g.gain_cp(a));
-    let mut best = -MATE - 1;
-    for a in l {
-        let c = g.child(a);
-        let v = match c.turn() {
-            Turn::Terminal => {
-                let r = c.returns(me);
-                if r == 0.0 {
-                    0
-                } else {
-                    (MATE - ply - 1) * r.signum() as i32
-                }
-            }
-            Turn::Player(p) if p == me => negamax(&c, depth - 1, alpha, beta, lim, ply + 1),
-            _ => -negamax(&c, depth - 1, -beta, -alpha, lim, ply + 1),
-        };
-        if v > best {
-            best = v;
-        }
-        alpha = alpha.max(v);
-        if alpha >= beta {
-            break;
-        }
-    }
-    best
-}
-
-/// Scores every legal action of `g` by negamax at `depth` (from the acting player's view).
-fn score_actions<G: Scored>(g: &G, depth: u32, budget: u64, deadline: Option<Instant>) -> Vec<(Action, i32)> {
-    let Turn::Player(me) = g.turn() else { return Vec::new() };
-    let mut lim = Limit::new(budget, deadline);
-    g.legal_actions()
-        .into_iter()
-        .map(|a| {
-            let c = g.child(a);
-            let v = match c.turn() {
-                Turn::Terminal => (c.returns(me) * MATE as f64) as i32,
-                Turn::Player(p) if p == me => negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut lim, 1),
-                _ => -negamax(&c, depth.saturating_sub(1), -MATE - 1, MATE + 1, &mut lim, 1),
-            };
-            (a, v)
-        })
-        .collect()
-}
-
-/// Fixed-depth alpha-beta on the full state (random among equal best), within `nodes` and, if
-/// set, `ms` milliseconds (leaves past the budget are scored statically).
-pub struct AlphaBetaBot {
-    depth: u32,
-    nodes: u64,
-    ms: Option<u64>,
-    rng: Pcg64Mcg,
-}
-
-impl<G: Scored> GameBot<G> for AlphaBetaBot {
+/// The one alpha-beta ([`crate::search::alphabeta`]) on any [`Scored`] game, through the
+/// copy-make adapter [`crate::search::alphabeta::GameNode`].
+impl<G: Scored> GameBot<G> for GameAlphaBetaBot<G> {
     fn name(&self) -> String {
-        format!("alphabeta:depth={}", self.depth)
+        GameAlphaBetaBot::name(self)
     }
     fn choose(&mut self, g: &G) -> Action {
-        let s = score_actions(g, self.depth, self.nodes, deadline(self.ms));
-        let best = s.iter().map(|x| x.1).max().unwrap_or(0);
-        let top: Vec<Action> = s.iter().filter(|x| x.1 == best).map(|x| x.0).collect();
-        top[self.rng.random_range(0..top.len())]
+        GameAlphaBetaBot::choose(self, g)
     }
 }
 
-/// PIMC with the alpha-beta inner search (`pimc:k=N,depth=N,...` or `search=alphabeta:...`; the
-/// default inner search is the expectimax, [`GameExpectimaxBot::pimc`]): `k` determinizations
-/// from the acting player's information, alpha-beta on each; the
-/// action with the best mean score. With `ms`, no determinization starts after `ms`
-/// milliseconds (the first always runs) and the searches stop at that deadline.
-pub struct PimcBot {
-    k: u32,
-    depth: u32,
-    nodes: u64,
-    ms: Option<u64>,
-    rng: Pcg64Mcg,
+/// The variants' `alphabeta` oracle bot (the searcher on the core position) on a
+/// [`VariantGameState`], handed the game's public record: [`Scored::alphabeta_bot`] of the variants.
+impl GameBot<VariantGameState> for crate::search::alphabeta::AlphaBetaBot {
+    fn name(&self) -> String {
+        crate::search::Bot::name(self)
+    }
+    fn choose(&mut self, g: &VariantGameState) -> Action {
+        encode(crate::search::Bot::choose(self, &Decision::with_record(g.state(), g.record())))
+    }
 }
 
-impl<G: Scored> GameBot<G> for PimcBot {
+/// The variants' PIMC ([`crate::search::pimc`]) on a [`VariantGameState`], handed the game's
+/// public record: [`Scored::pimc_bot`] of the variants.
+impl GameBot<VariantGameState> for crate::search::pimc::PimcBot {
     fn name(&self) -> String {
-        format!("pimc:k={},depth={}", self.k, self.depth)
+        crate::search::Bot::name(self)
+    }
+    fn choose(&mut self, g: &VariantGameState) -> Action {
+        encode(crate::search::Bot::choose(self, &Decision::with_record(g.state(), g.record())))
+    }
+}
+
+/// The generic PIMC of [`crate::search::pimc`] on any [`Scored`] game.
+pub use crate::search::pimc::GamePimcBot as PimcBot;
+
+impl<G: Scored> GameBot<G> for PimcBot<G> {
+    fn name(&self) -> String {
+        PimcBot::name(self)
     }
     fn choose(&mut self, g: &G) -> Action {
-        let Turn::Player(me) = g.turn() else { return g.legal_actions()[0] };
-        let legal = g.legal_actions();
-        let mut sum: HashMap<Action, i64> = HashMap::new();
-        let end = deadline(self.ms);
-        for i in 0..self.k.max(1) {
-            if i > 0 && end.is_some_and(|d| Instant::now() >= d) {
-                break;
-            }
-            let d = g.sample_determinization(me, &mut self.rng);
-            for (a, v) in score_actions(&d, self.depth, self.nodes, end) {
-                *sum.entry(a).or_insert(0) += v as i64;
-            }
-        }
-        let best = legal.iter().map(|a| sum.get(a).copied().unwrap_or(i64::MIN)).max().unwrap_or(0);
-        let top: Vec<Action> = legal.iter().copied().filter(|a| sum.get(a).copied().unwrap_or(i64::MIN) == best).collect();
-        top[self.rng.random_range(0..top.len())]
+        PimcBot::choose(self, g)
     }
 }
 
-/// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N,ms=N]`,
-/// `pimc[:k=N,ms=N,search=expectimax:...]` (the variants' PIMC default: the one expectimax
-/// averaged over `k` determinizations, [`GameExpectimaxBot::pimc`]; plain `pimc`, `pimc:k=N` and
-/// `pimc:k=N,ms=N` mean it), `pimc:k=N,depth=N,nodes=N,ms=N` (alpha-beta on each determinization,
-/// [`PimcBot`]; also in the variants' spelling `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`),
+/// Builds a bot from a spec: `random`, `greedy`, `alphabeta[:depth=N,nodes=N,ms=N,hash=N]`
+/// (default depth 3; [`Scored::alphabeta_bot`]: the one alpha-beta, on the variants' core position
+/// for the variants), `pimc[:k=N,ms=N,search=expectimax:...]` (the variants' PIMC default: the one
+/// expectimax averaged over `k` determinizations, [`GameExpectimaxBot::pimc`]; plain `pimc`,
+/// `pimc:k=N` and `pimc:k=N,ms=N` mean it), `pimc:k=N,depth=N,nodes=N,ms=N,hash=N` (alpha-beta on
+/// each determinization, [`Scored::pimc_bot`]; inner depth 2, no node limit by default; also in the
+/// variants' spelling `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`),
 /// `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` (the variants' spec,
 /// [`IsmctsConfig::from_params`]; `ms`: milliseconds per move, as the variant bots take it),
 /// `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` (the variants' spec,
@@ -282,7 +183,6 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
             None => Ok(()),
         }
     };
-    let rng = Pcg64Mcg::seed_from_u64(seed);
     match name {
         "random" => {
             known(&[])?;
@@ -293,18 +193,20 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
             Ok(Box::new(GreedyBot::new(seed)))
         }
         "alphabeta" => {
-            known(&["depth", "nodes", "ms"])?;
-            Ok(Box::new(AlphaBetaBot { depth: num("depth", 3)? as u32, nodes: num("nodes", 2_000_000)?, ms: ms()?, rng }))
+            known(&["depth", "nodes", "ms", "hash"])?;
+            let (limits, hash) = crate::search::alphabeta::parse_limits(params, 3)?;
+            Ok(G::alphabeta_bot(limits, hash))
         }
         "pimc" => {
-            known(&["k", "depth", "nodes", "ms"])?;
+            known(&["k", "depth", "nodes", "ms", "hash"])?;
             if let Some(p) = expecti {
-                if kv.contains_key("depth") || kv.contains_key("nodes") {
-                    return Err("pimc: depth and nodes are the alpha-beta's; give them in search=expectimax:depth=N,nodes=N".into());
+                if kv.contains_key("depth") || kv.contains_key("nodes") || kv.contains_key("hash") {
+                    return Err("pimc: depth, nodes and hash are the alpha-beta's; give the expectimax's in search=expectimax:depth=N,nodes=N".into());
                 }
                 return Ok(Box::new(GameExpectimaxBot::pimc(ExpectimaxConfig::from_params(&p)?, num("k", 8)? as u32, ms()?, seed)));
             }
-            Ok(Box::new(PimcBot { k: num("k", 8)? as u32, depth: num("depth", 2)? as u32, nodes: num("nodes", 200_000)?, ms: ms()?, rng }))
+            let limits = Limits { depth: Some((num("depth", 2)? as u32).clamp(1, crate::search::alphabeta::MAX_DEPTH)), nodes: kv.get("nodes").map(|v| param_u64(name, "nodes", v).map(|n| n.max(1))).transpose()?, ..Limits::default() };
+            Ok(G::pimc_bot(num("k", 8)?.clamp(1, u32::MAX as u64) as u32, ms()?, limits, num("hash", 4)?.max(1) as usize, seed))
         }
         "ismcts" => Ok(Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(params)?, seed))),
         "expectimax" => Ok(Box::new(GameExpectimaxBot::new(ExpectimaxConfig::from_params(params)?, seed))),

@@ -40,6 +40,12 @@ impl<'a> Decision<'a> {
         Decision { state: game.state(), record: game.record() }
     }
 
+    /// A decision at `state` after the public record `record` ([`Decision::record`]), e.g. that of
+    /// a [`crate::variant::game_state::VariantGameState`].
+    pub fn with_record(state: &'a State, record: &'a [RecordPly]) -> Decision<'a> {
+        Decision { state, record }
+    }
+
     /// The public record of the game up to this decision ([`VariantGame::record`]; empty when
     /// the decision was made without history). Public: hashes of what both sides see, checks,
     /// quiet core moves.

@@ -23,7 +23,9 @@
 //! Units: determinizations (`k` per decision, fewer if the `ms` budget runs out first).
 //! Deterministic given the seed when no time budget is set.
 
-use super::alphabeta::{action_for_move, oracle_root_moves, AlphaBetaBot, Limits, Searcher};
+use super::alphabeta::{AlphaBetaBot, GameSearch, Limits};
+use super::Scored;
+use crate::game::{Action as GameAction, Turn};
 use super::expectimax::ExpectimaxConfig;
 use super::ismcts::{self, IsmctsConfig, Observers};
 use super::{ActionStat, Analysis, Bot, Decision, Rank};
@@ -105,7 +107,8 @@ impl PimcConfig {
 pub struct PimcBot {
     cfg: PimcConfig,
     rng: Pcg64Mcg,
-    searcher: Option<Searcher>,
+    /// The inner alpha-beta (`search=alphabeta`), made at the first determinization.
+    searcher: Option<Box<dyn GameSearch<VariantGameState>>>,
 }
 
 impl PimcBot {
@@ -122,26 +125,9 @@ impl PimcBot {
             // Analysed as a whole by the expectimax bot's code (`analyse`).
             Inner::Expectimax(_) => {}
             Inner::AlphaBeta(limits) => {
-                let roots = oracle_root_moves(det);
-                let searcher = self.searcher.get_or_insert_with(|| Searcher::new(4));
-                let pick = if roots.is_empty() {
-                    None
-                } else {
-                    searcher.clear();
-                    let mut l = limits.clone();
-                    l.searchmoves = roots;
-                    let game = crate::repetition::core_tail(det.position(), record);
-                    let r = searcher.search(det.position(), &game, &l, &mut |_| {});
-                    *nodes += r.nodes;
-                    r.best.and_then(|m| action_for_move(det, m)).map(|a| (a, r.raw_score as f64))
-                };
-                if let Some((a, v)) = pick {
-                    if let Some(i) = idx(a) {
-                        acc[i].0 += 1.0;
-                        acc[i].1 += v;
-                        acc[i].2 += 1;
-                    }
-                }
+                let g = VariantGameState::new(det.clone()).with_prior(record);
+                let search = self.searcher.get_or_insert_with(|| VariantGameState::alphabeta_search(limits.clone(), 4));
+                alphabeta_vote(search.as_mut(), &g, limits, |a| crate::variant::game_state::decode(a).and_then(idx), acc, nodes);
             }
             Inner::Mcts(cfg) => {
                 let g = VariantGameState::with_options(det.clone(), cfg.game_options()).with_prior(record);
@@ -207,5 +193,96 @@ impl Bot for PimcBot {
             .map(|(&a, &(votes, sum, n))| ActionStat { action: a, share: votes / done.max(1) as f64, score: sum / n as f64, visits: n })
             .collect();
         Analysis::from_stats(&legal, stats, rank, unit, done, "determinizations", nodes, start)
+    }
+}
+
+/// How PIMC with `search=alphabeta` counts one determinization (the variants' [`PimcBot`] and
+/// [`GamePimcBot`] alike): a vote for the action the search chose, its score added. `acc` holds,
+/// per legal action, (votes, score sum, searches that chose it).
+fn vote(acc: &mut [(f64, f64, u64)], i: usize, score: f64) {
+    acc[i].0 += 1.0;
+    acc[i].1 += score;
+    acc[i].2 += 1;
+}
+
+/// One determinization `det` of PIMC with `search=alphabeta`, for the variants' [`PimcBot`] and
+/// [`GamePimcBot`] alike: the one alpha-beta's search within `limits`, counted by [`vote`] at the
+/// legal action `index` gives (none when the search chose none); its nodes added to `nodes`.
+fn alphabeta_vote<G>(search: &mut dyn GameSearch<G>, det: &G, limits: &Limits, index: impl Fn(GameAction) -> Option<usize>, acc: &mut [(f64, f64, u64)], nodes: &mut u64) {
+    let (best, n) = search.search_action(det, limits);
+    *nodes += n;
+    if let Some((i, v)) = best.and_then(|(a, v)| index(a).map(|i| (i, v))) {
+        vote(acc, i, v as f64);
+    }
+}
+
+/// The action PIMC with `search=alphabeta` plays: the most votes, ties by the mean score of the
+/// searches that chose it, then the first legal ([`Analysis::from_stats`] with [`Rank::Share`]);
+/// `None` when no search chose any.
+fn most_voted(acc: &[(f64, f64, u64)]) -> Option<usize> {
+    let mut best: Option<(usize, (f64, f64))> = None;
+    for (i, &(votes, sum, n)) in acc.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        let key = (votes, sum / n as f64);
+        if best.is_none_or(|(_, b)| key.partial_cmp(&b) == Some(std::cmp::Ordering::Greater)) {
+            best = Some((i, key));
+        }
+    }
+    best.map(|(i, _)| i)
+}
+
+/// PIMC with `search=alphabeta` on any [`Scored`] game (the `pimc` of
+/// [`crate::more::bots::from_spec`]): `k` determinizations drawn by
+/// [`crate::game::Game::sample_determinization`] from the acting player's information, the one
+/// alpha-beta on each within the inner limits ([`Scored::alphabeta_search`]: the copy-make
+/// adapter, or the core position on the variants), counted by the variants' [`PimcBot`]'s code
+/// for its alpha-beta searches ([`Analysis::from_stats`] with [`Rank::Share`]: the
+/// most votes, ties by mean score, then the first legal). With `ms`, no determinization starts
+/// after `ms` milliseconds (the first always runs) and the searches stop at that deadline.
+pub struct GamePimcBot<G: Scored> {
+    k: u32,
+    ms: Option<u64>,
+    inner: Box<dyn GameSearch<G>>,
+    rng: Pcg64Mcg,
+}
+
+impl<G: Scored> GamePimcBot<G> {
+    /// `k` determinizations (at least 1), an optional time budget in milliseconds for the whole
+    /// decision, the inner search's `limits` and table size in MiB, `seed`.
+    pub fn new(k: u32, ms: Option<u64>, limits: Limits, hash_mb: usize, seed: u64) -> GamePimcBot<G> {
+        GamePimcBot { k: k.max(1), ms, inner: G::alphabeta_search(limits, hash_mb), rng: Pcg64Mcg::seed_from_u64(seed) }
+    }
+
+    /// The spec of this bot, `pimc:k=4,search=alphabeta:depth=2`.
+    pub fn name(&self) -> String {
+        let mut s = format!("pimc:k={}", self.k);
+        if let Some(m) = self.ms {
+            s += &format!(",ms={m}");
+        }
+        format!("{s},search={}", super::alphabeta::limits_name(self.inner.limits()))
+    }
+
+    /// The action at `g` (a player's turn with legal actions).
+    pub fn choose(&mut self, g: &G) -> GameAction {
+        let legal = g.legal_actions();
+        let Turn::Player(me) = g.turn() else { return legal[0] };
+        let start = Instant::now();
+        let mut acc = vec![(0.0, 0.0, 0u64); legal.len()];
+        let mut nodes = 0;
+        for i in 0..self.k {
+            if i > 0 && self.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
+                break;
+            }
+            let d = g.sample_determinization(me, &mut self.rng);
+            let mut l = self.inner.limits().clone();
+            if let Some(ms) = self.ms {
+                let left = ms.saturating_sub(start.elapsed().as_millis() as u64).max(1);
+                l.time_ms = Some(l.time_ms.map_or(left, |t| t.min(left)));
+            }
+            alphabeta_vote(self.inner.as_mut(), &d, &l, |a| legal.iter().position(|&x| x == a), &mut acc, &mut nodes);
+        }
+        legal[most_voted(&acc).unwrap_or(0)]
     }
 }

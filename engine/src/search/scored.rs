@@ -9,11 +9,14 @@
 //! states ([`crate::more`]).
 
 use crate::game::{Action, Game, PlayerId};
+use crate::more::bots::GameBot;
+use crate::search::alphabeta::{GameAlphaBetaBot, GameSearch, Limits};
 use crate::variant::game_state::{color_of, decode, decode_chance, encode_chance, sees_captured, VariantGameState};
 use crate::variant::ChanceOutcome;
 
-/// A game the search bots can play: a static evaluation, the material an action wins, and the
-/// IS-MCTS hooks (with defaults).
+/// A game the search bots can play: a static evaluation, the material an action wins, the
+/// IS-MCTS hooks and the bots' entry points `alphabeta_bot` / `pimc_bot` (with defaults: the one
+/// alpha-beta on the copy-make adapter).
 pub trait Scored: Game + Send + 'static {
     /// Static evaluation of the state for `player`, in centipawns (positive = good for `player`).
     fn eval_cp(&self, player: PlayerId) -> i32;
@@ -37,6 +40,37 @@ pub trait Scored: Game + Send + 'static {
     /// right when every chance outcome is public.
     fn chance_observation(&self, outcome: Action, _observer: PlayerId) -> u32 {
         outcome.0
+    }
+
+    /// The `alphabeta` bot of this game ([`crate::more::bots::from_spec`]), searching within
+    /// `limits` with a table of `hash_mb` MiB. The default is the one alpha-beta on the copy-make
+    /// adapter ([`GameAlphaBetaBot`]); the variants search their core position instead.
+    fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>>
+    where
+        Self: Sized,
+    {
+        Box::new(GameAlphaBetaBot::new(limits, hash_mb))
+    }
+
+    /// The one alpha-beta's search of this game as PIMC runs it on each determinization
+    /// ([`crate::search::pimc::GamePimcBot`]), within `limits`, table `hash_mb` MiB. The default
+    /// is [`GameAlphaBetaBot`] on the copy-make adapter; the variants search their core position.
+    fn alphabeta_search(limits: Limits, hash_mb: usize) -> Box<dyn GameSearch<Self>>
+    where
+        Self: Sized,
+    {
+        Box::new(GameAlphaBetaBot::new(limits, hash_mb))
+    }
+
+    /// The `pimc` bot of this game with `k` determinizations, an optional decision budget of `ms`
+    /// milliseconds and the one alpha-beta within `limits` (table `hash_mb` MiB) on each, seeded.
+    /// The default is [`crate::more::bots::PimcBot`]; the variants use [`crate::search::pimc`]
+    /// with `search=alphabeta`.
+    fn pimc_bot(k: u32, ms: Option<u64>, limits: Limits, hash_mb: usize, seed: u64) -> Box<dyn GameBot<Self>>
+    where
+        Self: Sized,
+    {
+        Box::new(crate::more::bots::PimcBot::new(k, ms, limits, hash_mb, seed))
     }
 }
 
@@ -62,6 +96,26 @@ impl Scored for VariantGameState {
 
     fn legal_ascending<'a>(&'a self, _buf: &'a mut Vec<Action>) -> &'a [Action] {
         self.legal()
+    }
+
+    /// The variants' oracle [`crate::search::alphabeta::AlphaBetaBot`] (the searcher on the core
+    /// position), so that a spec means the same bot through either entry point.
+    fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>> {
+        Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
+    }
+
+    /// The variants' oracle search on the core position (with the game's record).
+    fn alphabeta_search(limits: Limits, hash_mb: usize) -> Box<dyn GameSearch<Self>> {
+        Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
+    }
+
+    /// The variants' [`crate::search::pimc::PimcBot`] with `search=alphabeta` (the variant PIMC
+    /// takes no table size: its inner searcher has 4 MiB).
+    fn pimc_bot(k: u32, ms: Option<u64>, limits: Limits, _hash_mb: usize, seed: u64) -> Box<dyn GameBot<Self>> {
+        let inner = crate::search::alphabeta::limits_name(&limits);
+        let ms = ms.map(|m| format!(",ms={m}")).unwrap_or_default();
+        let cfg = crate::search::pimc::PimcConfig::from_params(&format!("k={k}{ms},search={inner}")).expect("a well-formed pimc spec");
+        Box::new(crate::search::pimc::PimcBot::new(cfg, seed))
     }
 
     fn chance_observation(&self, outcome: Action, observer: PlayerId) -> u32 {

@@ -297,6 +297,13 @@ impl VariantGameState {
         self
     }
 
+    /// The public record of the repetition rules (RULES.md §X6), one entry per ply since the game
+    /// began (after [`VariantGameState::with_prior`]'s prior record), as
+    /// [`super::game::VariantGame::record`] keeps it.
+    pub fn record(&self) -> &[RecordPly] {
+        &self.history
+    }
+
     /// The full state (for the oracle, tests and tools).
     pub fn state(&self) -> &State {
         &self.state

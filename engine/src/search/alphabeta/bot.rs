@@ -1,0 +1,161 @@
+//! The oracle bot: the core searcher on a variant state's position.
+
+use super::{Limits, Searcher, MAX_DEPTH};
+use crate::moves::Move;
+use crate::search::Bot;
+use crate::variant::game_state::{encode, VariantGameState};
+use crate::variant::{Action, State};
+use std::sync::atomic::Ordering;
+
+/// The core moves that correspond to `state`'s legal [`Action::Move`]s (plain or not), in the
+/// order of [`Position::legal_moves`]; these are the root moves the oracle searches.
+pub fn oracle_root_moves(state: &State) -> Vec<Move> {
+    let acts = state.legal_actions();
+    let legal = state.position().legal_moves();
+    legal
+        .iter()
+        .copied()
+        .filter(|m| acts.iter().any(|a| matches!(*a, Action::Move { from, to, .. } if from == m.from && to == m.to)))
+        .collect()
+}
+
+/// The action of `state` that plays core move `m`: the plain one (no turning face-down, no marker
+/// transfer) if legal, else the first legal action with the same points.
+pub fn action_for_move(state: &State, m: Move) -> Option<Action> {
+    let acts = state.legal_actions();
+    let plain = Action::Move { from: m.from, to: m.to, turn_down: false, marker: false };
+    if acts.contains(&plain) {
+        return Some(plain);
+    }
+    acts.into_iter().find(|a| matches!(*a, Action::Move { from, to, .. } if from == m.from && to == m.to))
+}
+
+/// Alpha-beta as a [`Bot`]: the **cheating oracle** for hidden-information variants (see the
+/// module documentation). It searches `state.position()` within its [`Limits`] and plays the
+/// matching [`Action::Move`]. Without such a move (only flips or negotiation answers are legal)
+/// it answers a demand with `refuse` and otherwise takes the first legal action. It never flips
+/// and never demands. The transposition table is cleared before every decision, so its choice
+/// is a function of the state and the limits (unless a time limit is set).
+pub struct AlphaBetaBot {
+    searcher: Searcher,
+    limits: Limits,
+}
+
+impl AlphaBetaBot {
+    /// A bot searching within `limits` with a table of `hash_mb` MiB.
+    pub fn new(limits: Limits, hash_mb: usize) -> AlphaBetaBot {
+        AlphaBetaBot { searcher: Searcher::new(hash_mb), limits }
+    }
+
+    /// Parses the parameters after `alphabeta:` — `depth=N` (plies), `nodes=N`, `ms=N`
+    /// (milliseconds), `hash=N` (MiB), separated by `,` or `:`. Without parameters the bot
+    /// searches to depth 4.
+    ///
+    /// # Errors
+    /// A message naming the bad parameter.
+    pub fn from_params(params: &str) -> Result<AlphaBetaBot, String> {
+        let (limits, hash) = parse_limits(params, 4)?;
+        Ok(AlphaBetaBot::new(limits, hash))
+    }
+
+    /// The limits of each decision.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The oracle's search of `state` after the public `record` within `limits`, from a cleared
+    /// table: the core position's best move among the state's legal [`Action::Move`]s
+    /// ([`oracle_root_moves`]) as the state's action, with its score (internal units), or `None`
+    /// when the state has no such move; and the nodes searched.
+    pub fn oracle_search(&mut self, state: &State, record: &[crate::repetition::RecordPly], limits: &Limits) -> (Option<(Action, i32)>, u64) {
+        let roots = oracle_root_moves(state);
+        if roots.is_empty() {
+            return (None, 0);
+        }
+        self.searcher.clear();
+        self.searcher.stop_flag().store(false, Ordering::Relaxed);
+        let mut limits = limits.clone();
+        limits.searchmoves = roots;
+        let game = crate::repetition::core_tail(state.position(), record);
+        let r = self.searcher.search(state.position(), &game, &limits, &mut |_| {});
+        (r.best.and_then(|m| action_for_move(state, m)).map(|a| (a, r.raw_score)), r.nodes)
+    }
+}
+
+/// The oracle as the one alpha-beta's search of a [`VariantGameState`] (its state and public
+/// record): [`crate::search::Scored::alphabeta_search`] of the variants.
+impl super::GameSearch<VariantGameState> for AlphaBetaBot {
+    fn limits(&self) -> &Limits {
+        &self.limits
+    }
+    fn search_action(&mut self, g: &VariantGameState, limits: &Limits) -> (Option<(crate::game::Action, i32)>, u64) {
+        let (best, nodes) = self.oracle_search(g.state(), g.record(), limits);
+        (best.map(|(a, v)| (encode(a), v)), nodes)
+    }
+}
+
+impl Bot for AlphaBetaBot {
+    fn name(&self) -> String {
+        limits_name(&self.limits)
+    }
+
+    fn choose(&mut self, d: &crate::search::Decision) -> Action {
+        // The cheating oracle (issue #4): it searches the full state by name.
+        let state = d.oracle_full_state();
+        let acts = state.legal_actions();
+        let limits = self.limits.clone();
+        if let (Some((a, _)), _) = self.oracle_search(state, d.record(), &limits) {
+            return a;
+        }
+        if acts.contains(&Action::Answer(crate::variant::state::Answer::Refuse)) {
+            return Action::Answer(crate::variant::state::Answer::Refuse);
+        }
+        acts[0]
+    }
+}
+
+/// Parses the parameters after `alphabeta:` — `depth=N` (plies), `nodes=N`, `ms=N`
+/// (milliseconds), `hash=N` (MiB), separated by `,` or `:` — into the limits and the table size
+/// (default 8 MiB). Without a depth, node or time limit the search goes to `default_depth`.
+///
+/// # Errors
+/// A message naming the bad parameter.
+pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize), String> {
+    let mut limits = Limits::default();
+    let mut hash = 8usize;
+    for part in params.split([',', ':']).map(str::trim).filter(|p| !p.is_empty()) {
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("alphabeta parameter {part:?}: expected key=value (depth, nodes, ms, hash)"))?;
+        let n: u64 = v.trim().parse().map_err(|_| format!("alphabeta parameter {k}: {v:?} is not a non-negative integer"))?;
+        match k.trim() {
+            "depth" => limits.depth = Some((n as u32).clamp(1, MAX_DEPTH)),
+            "nodes" => limits.nodes = Some(n.max(1)),
+            "ms" | "movetime" => limits.time_ms = Some(n.max(1)),
+            "hash" => hash = (n as usize).max(1),
+            other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash)")),
+        }
+    }
+    if limits.depth.is_none() && limits.nodes.is_none() && limits.time_ms.is_none() {
+        limits.depth = Some(default_depth.clamp(1, MAX_DEPTH));
+    }
+    Ok((limits, hash))
+}
+
+/// The spec of an `alphabeta` bot with `limits`: `alphabeta:depth=3,nodes=500,ms=100`, or
+/// `alphabeta` without limits.
+pub fn limits_name(limits: &Limits) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = limits.depth {
+        parts.push(format!("depth={d}"));
+    }
+    if let Some(n) = limits.nodes {
+        parts.push(format!("nodes={n}"));
+    }
+    if let Some(t) = limits.time_ms {
+        parts.push(format!("ms={t}"));
+    }
+    if parts.is_empty() {
+        "alphabeta".into()
+    } else {
+        format!("alphabeta:{}", parts.join(","))
+    }
+}

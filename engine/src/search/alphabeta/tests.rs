@@ -1,0 +1,257 @@
+//! Unit tests of the searcher and the oracle bot.
+
+use super::*;
+use super::searcher::CHECK_EVERY;
+use crate::piece::Color;
+use crate::position::Position;
+use crate::repetition::RecordPly;
+use crate::search::Bot;
+use crate::variant::State;
+use std::sync::atomic::Ordering;
+use crate::notation::fen;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+fn search(f: &str, limits: Limits) -> SearchResult {
+    let pos = fen::parse(f).expect("fen");
+    let mut s = Searcher::new(4);
+    s.search(&pos, &[], &limits, &mut |_| {})
+}
+
+fn mv(s: &str) -> Move {
+    let (a, b) = crate::notation::iccs::parse_squares(s).expect("squares");
+    Move::new(a, b)
+}
+
+/// Exhaustive check: does the side to move force mate within `n` of its own moves?
+fn forces_mate(pos: &mut Position, n: u32) -> bool {
+    if n == 0 {
+        return false;
+    }
+    for m in pos.legal_moves().iter().copied() {
+        let u = pos.play(m);
+        let ok = all_replies_mated(pos, n - 1);
+        pos.unplay(m, u);
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// Exhaustive check: is the side to move mated now, or mated within `n` more moves of the
+/// opponent whatever it replies?
+fn all_replies_mated(pos: &mut Position, n: u32) -> bool {
+    let replies = pos.legal_moves();
+    if replies.is_empty() {
+        return true;
+    }
+    if n == 0 {
+        return false;
+    }
+    for r in replies.iter().copied() {
+        let u = pos.play(r);
+        let ok = forces_mate(pos, n);
+        pos.unplay(r, u);
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+const MATE_IN_1: &str = "3k5/1R7/R8/9/9/9/9/9/9/4K4 w - - 0 1";
+const MATE_IN_2: &str = "4k4/9/R8/1R7/9/9/9/9/9/3K5 w - - 0 1";
+
+#[test]
+fn mate_in_one() {
+    let r = search(MATE_IN_1, Limits::depth(3));
+    assert_eq!(r.score, Score::Mate(1));
+    let mut pos = fen::parse(MATE_IN_1).expect("fen");
+    let best = r.best.expect("a move");
+    pos.play(best);
+    assert!(pos.legal_moves().is_empty() && pos.in_check(), "{best} mates");
+}
+
+#[test]
+fn mate_in_two() {
+    let mut pos = fen::parse(MATE_IN_2).expect("fen");
+    assert!(!forces_mate(&mut pos, 1), "not a mate in 1");
+    assert!(forces_mate(&mut pos, 2), "a forced mate in 2");
+    let r = search(MATE_IN_2, Limits::depth(5));
+    assert_eq!(r.score, Score::Mate(2), "pv {:?}", r.pv);
+    let best = r.best.expect("a move");
+    let u = pos.play(best);
+    assert!(all_replies_mated(&mut pos, 1), "{best} forces mate next move");
+    pos.unplay(best, u);
+}
+
+#[test]
+fn mated_side_reports_negative_mate() {
+    // Black to move after a mate-in-2 first move: every reply is mated next move.
+    let mut pos = fen::parse(MATE_IN_2).expect("fen");
+    let r = search(MATE_IN_2, Limits::depth(5));
+    pos.play(r.best.expect("move"));
+    let mut s = Searcher::new(1);
+    let r2 = s.search(&pos, &[], &Limits::depth(4), &mut |_| {});
+    assert_eq!(r2.score, Score::Mate(-1));
+}
+
+#[test]
+fn no_legal_move_is_mate_zero() {
+    let mut pos = fen::parse(MATE_IN_1).expect("fen");
+    let r = search(MATE_IN_1, Limits::depth(2));
+    pos.play(r.best.expect("move"));
+    let mut s = Searcher::new(1);
+    let r2 = s.search(&pos, &[], &Limits::depth(3), &mut |_| {});
+    assert_eq!(r2.best, None);
+    assert_eq!(r2.score, Score::Mate(0));
+}
+
+#[test]
+fn prefers_winning_a_chariot() {
+    // The red chariot can take an undefended black horse on f4 or chariot on b8.
+    let f = "4k4/1r7/9/9/9/1R3n3/9/9/9/3K5 w - - 0 1";
+    for d in 1..=4 {
+        let r = search(f, Limits::depth(d));
+        assert_eq!(r.best, Some(mv("b4b8")), "depth {d}: {:?}", r.pv);
+    }
+}
+
+#[test]
+fn start_position_search_is_sane_and_deterministic() {
+    let mut infos = Vec::new();
+    let pos = Position::start();
+    let mut s = Searcher::new(4);
+    let r = s.search(&pos, &[], &Limits::depth(4), &mut |i| infos.push(i.clone()));
+    assert_eq!(infos.len(), 4);
+    assert!(infos.windows(2).all(|w| w[0].depth + 1 == w[1].depth));
+    let best = r.best.expect("a move");
+    assert!(pos.is_legal(best));
+    assert!(matches!(r.score, Score::Cp(c) if c.abs() < 200), "{:?}", r.score);
+    let mut s2 = Searcher::new(4);
+    let r2 = s2.search(&pos, &[], &Limits::depth(4), &mut |_| {});
+    assert_eq!((r.best, r.raw_score, r.nodes), (r2.best, r2.raw_score, r2.nodes));
+}
+
+#[test]
+fn respects_node_budget() {
+    for budget in [1u64, 10, 100, 1_000, 5_000, 20_000] {
+        let r = search(fen::START, Limits::nodes(budget));
+        assert!(r.nodes <= budget, "{} nodes > {budget}", r.nodes);
+        let best = r.best.expect("a move even on a tiny budget");
+        assert!(Position::start().is_legal(best));
+    }
+}
+
+#[test]
+fn stop_flag_ends_search() {
+    let pos = Position::start();
+    let mut s = Searcher::new(4);
+    s.stop_flag().store(true, Ordering::Relaxed);
+    let r = s.search(&pos, &[], &Limits::default(), &mut |_| {});
+    assert!(r.nodes <= CHECK_EVERY);
+    assert!(pos.is_legal(r.best.expect("a move")));
+}
+
+#[test]
+fn never_returns_an_illegal_move() {
+    let mut rng = Pcg64Mcg::seed_from_u64(7);
+    let mut s = Searcher::new(2);
+    for game in 0..12 {
+        let mut pos = Position::start();
+        let mut hist = Vec::new();
+        for ply in 0..160 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            if ply % 7 == game % 7 {
+                let limits = if ply % 2 == 0 { Limits::depth(3) } else { Limits::nodes(3_000) };
+                let r = s.search(&pos, &hist, &limits, &mut |_| {});
+                let best = r.best.expect("a move when moves exist");
+                assert!(legal.contains(&best), "illegal {best} in {}", fen::write(&pos));
+                // The PV is a legal line.
+                let mut p = pos.clone();
+                for &m in &r.pv {
+                    assert!(p.is_legal(m), "pv move {m} illegal in {}", fen::write(&p));
+                    p.play(m);
+                }
+            }
+            let m = legal[rng.random_range(0..legal.len())];
+            let mover = pos.turn();
+            let quiet = pos.piece_at(m.to).is_none().then_some(m);
+            pos.play(m);
+            hist.push(RecordPly { hash: pos.hash(), mover, gave_check: pos.in_check(), board: true, quiet });
+        }
+    }
+}
+
+#[test]
+fn repetition_scores_as_draw() {
+    // Red is a chariot up; a1a2 would repeat the position of the game's history, so it
+    // scores as a draw, while without that history it scores the material.
+    let pos = fen::parse("4k4/9/9/9/9/9/9/9/R8/3K5 w - - 4 1").expect("fen");
+    let m = mv("a1a2");
+    let mut child = pos.clone();
+    child.play(m);
+    let limits = Limits { depth: Some(3), searchmoves: vec![m], ..Limits::default() };
+    let mut s = Searcher::new(1);
+    let fresh = s.search(&pos, &[], &limits, &mut |_| {});
+    assert!(matches!(fresh.score, Score::Cp(c) if c > 500) || matches!(fresh.score, Score::Mate(n) if n > 0), "{:?}", fresh.score);
+    s.clear();
+    let repeated = s.search(&pos, &[RecordPly::occurrence(child.hash(), Color::Red), RecordPly::occurrence(pos.hash(), Color::Black)], &limits, &mut |_| {});
+    assert_eq!(repeated.score, Score::Cp(0));
+    // Any other move keeps the advantage, so with all moves allowed it avoids the repetition.
+    s.clear();
+    let free = s.search(&pos, &[RecordPly::occurrence(child.hash(), Color::Red), RecordPly::occurrence(pos.hash(), Color::Black)], &Limits::depth(3), &mut |_| {});
+    assert_ne!(free.best, Some(m));
+    assert!(matches!(free.score, Score::Cp(c) if c > 500) || matches!(free.score, Score::Mate(n) if n > 0), "{:?}", free.score);
+}
+
+#[test]
+fn bot_plays_legal_actions_in_variants() {
+    use crate::variant::Variant;
+    for name in ["xiangqi", "jieqi", "fanqi-1", "surprise", "king"] {
+        let v: &'static Variant = Box::leak(Box::new(Variant::preset(name).expect("preset")));
+        let mut state = State::start(v, None).expect("start");
+        let mut bot = AlphaBetaBot::from_params("depth=2").expect("params");
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        for _ in 0..20 {
+            if state.is_chance() {
+                let outs = state.chance_outcomes();
+                state.apply_chance(outs[rng.random_range(0..outs.len())].0);
+                continue;
+            }
+            let acts = state.legal_actions();
+            if acts.is_empty() {
+                break;
+            }
+            let a = bot.choose(&crate::search::Decision::new(&state));
+            assert!(acts.contains(&a), "{name}: {a:?} not legal");
+            state.apply(a);
+        }
+    }
+}
+
+#[test]
+fn spec_parameters() {
+    assert_eq!(AlphaBetaBot::from_params("").expect("ok").limits().depth, Some(4));
+    let b = AlphaBetaBot::from_params("depth=3,nodes=500").expect("ok");
+    assert_eq!((b.limits().depth, b.limits().nodes), (Some(3), Some(500)));
+    assert!(AlphaBetaBot::from_params("depth=x").is_err());
+    assert!(AlphaBetaBot::from_params("width=3").is_err());
+}
+
+/// `cargo test -p anqi-engine --release bench_start_position -- --ignored --nocapture`:
+/// prints the iterations of a depth-7 search of the start position (speed check).
+#[test]
+#[ignore]
+fn bench_start_position() {
+    let mut s = Searcher::new(64);
+    let r = s.search(&Position::start(), &[], &Limits::depth(7), &mut |i| {
+        let pv: Vec<String> = i.pv.iter().map(|m| m.iccs()).collect();
+        println!("depth {} seldepth {} score {} nodes {} nps {} time {} pv {}", i.depth, i.seldepth, i.score, i.nodes, i.nps, i.time_ms, pv.join(" "));
+    });
+    println!("best {:?} nodes {} ms {}", r.best, r.nodes, r.time_ms);
+}

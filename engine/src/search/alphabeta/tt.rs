@@ -1,0 +1,46 @@
+//! The transposition table's entries: bounds, packed moves and mate scores stored relative to
+//! the node.
+
+use super::MATE_BOUND;
+
+pub(super) const BOUND_EXACT: u8 = 1;
+pub(super) const BOUND_LOWER: u8 = 2;
+pub(super) const BOUND_UPPER: u8 = 3;
+
+/// One slot of the table; `K` is the position's packed move ([`super::SearchPosition::Packed`]:
+/// a `u16` on the core, so that an entry is 16 bytes).
+#[derive(Copy, Clone)]
+pub(super) struct TtEntry<K> {
+    pub(super) key: u64,
+    pub(super) score: i16,
+    pub(super) mv: K,
+    pub(super) depth: i8,
+    pub(super) bound: u8,
+    pub(super) age: u8,
+}
+
+/// The empty slot, with `none` as its move.
+pub(super) const fn empty_entry<K: Copy>(none: K) -> TtEntry<K> {
+    TtEntry { key: 0, score: 0, mv: none, depth: -1, bound: 0, age: 0 }
+}
+
+/// Stores mate scores relative to the node (plies to mate from here), not to the root.
+pub(super) fn to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+pub(super) fn from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
