@@ -1,7 +1,8 @@
 //! Training a RULES-more game end to end (#17 item 3) with `configs/train/smoke-missile.toml`:
 //! `anqi train` on the missile game through the generic search runs, writes checkpoints whose
-//! metadata records the missile encoding, resumes from them on a second invocation, and a
-//! config naming neither a variant nor a preset is refused naming the key.
+//! metadata records the missile encoding, resumes from them on a second invocation, exports to
+//! TorchScript checked on the game's own positions, and a config naming neither a variant nor a
+//! preset is refused naming the key.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -55,6 +56,13 @@ fn missile_trains_records_its_encoding_and_resumes() {
     assert!(out.contains("resuming from") && out.contains("(step 6,"), "{out}");
     assert!(out.contains("step     9/9"), "{out}");
     assert_eq!(meta(&run, 9)["encoding"]["game"], "missile");
+
+    // Export: the Rust net's outputs on missile positions, checked against the TorchScript
+    // module the project's Python builds from the recorded encoding.
+    let export = tmp.path().join("export");
+    let o = Command::new(env!("CARGO_BIN_EXE_anqi")).current_dir(root()).arg("export").arg("--checkpoint").arg(&run).arg("--out").arg(&export).output().expect("run anqi export");
+    let out = ok(&o);
+    assert!(out.contains("check ok") && export.join("model.pt").is_file(), "{out}");
 
     // Neither a variant nor a RULES-more preset: refused, naming the key.
     let bad = train(&tmp.path().join("bad"), &["--set", "variant=no-such-game"]);

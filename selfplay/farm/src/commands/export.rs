@@ -74,7 +74,12 @@ pub fn run(a: Options) -> anyhow::Result<()> {
             let (net, e) = zoo::load(&dir, q, Device::Cpu, Expect::default())?;
             (net, e.meta.checkpoint, e.json)
         }
-        (None, Some(path)) => checkpoint::load(path, Device::Cpu, Expect::default())?,
+        (None, Some(path)) => {
+            // The checkpoint's own game decides the encoding (a variant, or a RULES-more preset).
+            let meta = checkpoint::read_meta(&checkpoint::resolve(path)?)?;
+            let (_, enc) = load_game(&meta.variant)?;
+            checkpoint::load_for(path, Device::Cpu, Expect::default(), &enc)?
+        }
         _ => bail!("export needs either --checkpoint or --zoo"),
     };
     std::fs::create_dir_all(&a.out).with_context(|| a.out.display().to_string())?;
