@@ -464,7 +464,7 @@ pub fn play_spec(
     mut on_result: impl FnMut(&GameResult),
 ) -> Result<(Vec<GameResult>, FarmStats), engine::more::MoreError> {
     match game {
-        GameSpec::Variant(v) => Ok(play(*v, nets, jobs, cfg, on_result)),
+        GameSpec::Variant(v) => Ok(play(v, nets, jobs, cfg, on_result)),
         GameSpec::More(name) => {
             struct Body<'a> {
                 nets: &'a [&'a Net],
