@@ -2,7 +2,7 @@
 //! `anqi train` on the missile game through the generic search runs, writes checkpoints whose
 //! metadata records the missile encoding, resumes from them on a second invocation, exports to
 //! TorchScript checked on the game's own positions, and a config naming neither a variant nor a
-//! preset is refused naming the key.
+//! preset, or a warm start (variant-only), is refused naming the key.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -69,4 +69,23 @@ fn missile_trains_records_its_encoding_and_resumes() {
     assert!(!bad.status.success());
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("config key `variant`") && err.contains("no-such-game"), "{err}");
+
+    // A warm start needs the variant bots' analyses: refused for a RULES-more game, naming the key.
+    let text = fs::read_to_string(root().join("configs/train/smoke-missile.toml")).expect("config")
+        + "\n[warmstart]\nteacher = \"greedy\"\ngames = 2\nsteps = 2\n";
+    let cfg = tmp.path().join("warm.toml");
+    fs::write(&cfg, text).expect("write config");
+    let o = Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .current_dir(root())
+        .arg("train")
+        .arg("--config")
+        .arg(&cfg)
+        .arg("--run-dir")
+        .arg(tmp.path().join("warm"))
+        .arg("--no-progress")
+        .output()
+        .expect("run anqi train");
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("config key `warmstart`") && err.contains("missile"), "{err}");
 }
