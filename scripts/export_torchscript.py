@@ -10,7 +10,9 @@ torch.jit.load and, if DIR/check.safetensors exists (inputs and the Rust net's o
 that the outputs agree. Exit status 1 on any mismatch.
 
 The module maps observations [n, 58, 10, 9] (encoding v1, docs/encoding.md) to
-(policy logits [n, 24411], win/draw/loss logits [n, 3]).
+(policy logits [n, 24411], win/draw/loss logits [n, 3]); for a net of another game (a RULES-more
+game, #17 item 3) the sizes come from model.json's `encoding` (observation planes x rows x files,
+policy board channels per point plus extra slots).
 """
 import argparse
 import json
@@ -102,11 +104,11 @@ class Block(nn.Module):
 
 
 class PolicyHead(nn.Module):
-    def __init__(self, c: int, cp: int):
+    def __init__(self, c: int, cp: int, board_channels: int = BOARD_CHANNELS):
         super().__init__()
         self.conv = nn.Conv2d(c, cp, 1, bias=False)
         self.bn = nn.BatchNorm2d(cp)
-        self.out = nn.Conv2d(cp, BOARD_CHANNELS, 1)
+        self.out = nn.Conv2d(cp, board_channels, 1)
 
     def forward(self, h):
         p = F.relu(self.bn(self.conv(h)))
@@ -114,13 +116,13 @@ class PolicyHead(nn.Module):
 
 
 class ValueHead(nn.Module):
-    def __init__(self, c: int, cv: int, hidden: int):
+    def __init__(self, c: int, cv: int, hidden: int, points: int = POINTS, extra: int = EXTRA_SLOTS):
         super().__init__()
         self.conv = nn.Conv2d(c, cv, 1, bias=False)
         self.bn = nn.BatchNorm2d(cv)
-        self.fc1 = nn.Linear(cv * POINTS, hidden)
+        self.fc1 = nn.Linear(cv * points, hidden)
         self.fc2 = nn.Linear(hidden, 3)
-        self.extra = nn.Linear(hidden, EXTRA_SLOTS)
+        self.extra = nn.Linear(hidden, extra)
 
     def forward(self, h):
         v = F.relu(self.bn(self.conv(h))).flatten(1)
@@ -131,12 +133,13 @@ class ValueHead(nn.Module):
 class Net(nn.Module):
     """The anqi policy/value net: observations -> (policy logits, win/draw/loss logits)."""
 
-    def __init__(self, planes: int, blocks: int, channels: int, policy_channels: int = 16, value_channels: int = 4, value_hidden: int = 64):
+    def __init__(self, planes: int, blocks: int, channels: int, policy_channels: int = 16, value_channels: int = 4, value_hidden: int = 64,
+                 points: int = POINTS, board_channels: int = BOARD_CHANNELS, extra: int = EXTRA_SLOTS):
         super().__init__()
         self.input = ConvBn(planes, channels, 3)
         self.tower = nn.ModuleList([Block(channels) for _ in range(blocks)])
-        self.policy = PolicyHead(channels, policy_channels)
-        self.value = ValueHead(channels, value_channels, value_hidden)
+        self.policy = PolicyHead(channels, policy_channels, board_channels)
+        self.value = ValueHead(channels, value_channels, value_hidden, points, extra)
 
     def forward(self, x):
         h = F.relu(self.input(x))
@@ -149,7 +152,12 @@ class Net(nn.Module):
     @staticmethod
     def from_meta(meta):
         a = meta["architecture"]
-        return Net(meta["planes"], a["blocks"], a["channels"], a["policy_channels"], a["value_channels"], a["value_hidden"])
+        e = meta.get("encoding")
+        if not e:  # checkpoints from before encodings were recorded: the variants'
+            return Net(meta["planes"], a["blocks"], a["channels"], a["policy_channels"], a["value_channels"], a["value_hidden"])
+        o, p = e["observation"], e["policy"]
+        return Net(o["planes"], a["blocks"], a["channels"], a["policy_channels"], a["value_channels"], a["value_hidden"],
+                   o["rows"] * o["files"], p["board_channels"], p["extra"])
 
 
 def load(dir_):
@@ -159,6 +167,10 @@ def load(dir_):
         raise SystemExit(f"{dir_}/model.json: encoding version {meta.get('encoding_version')}, this script knows {ENCODING_VERSION}")
     net = Net.from_meta(meta)
     weights = read_safetensors(f"{dir_}/{meta['weights_file']}")
+    if net.value.extra.out_features == 0:
+        # A game without extra slots (e.g. missile): the Rust net has no such layer.
+        weights.setdefault("value.extra.weight", net.value.extra.weight.detach().clone())
+        weights.setdefault("value.extra.bias", net.value.extra.bias.detach().clone())
     missing, unexpected = net.load_state_dict(weights, strict=False)
     missing = [m for m in missing if not m.endswith("num_batches_tracked")]
     if missing or unexpected:

@@ -6,8 +6,8 @@
 //! the shapes `scripts/bench_train.py` gives the same net in PyTorch.
 
 use super::config::RunConfig;
-use super::run::{device, init_threads, load_variant};
-use super::{game_seed, play, GameJob, Player};
+use super::run::{device, init_threads, load_run_game};
+use super::{game_seed, play_spec, GameJob, Player};
 use models::net::Net;
 use models::shard::Sample;
 use models::train::{Batch, SyntheticShape, Trainer};
@@ -16,13 +16,13 @@ use std::time::Instant;
 /// Runs the benchmark, `seconds` per measurement.
 pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
     let threads = init_threads(cfg.threads);
-    let (variant, encoding) = load_variant(&cfg.variant)?;
+    let (game, encoding) = load_run_game(cfg)?;
     let device = device(cfg)?;
     let net = Net::with_encoding(&cfg.net, &encoding, device, cfg.seed);
     let obs_len = encoding.obs_len();
     println!(
         "bench: variant {}, net {}x{} ({} parameters), {} simulations, {} concurrent games, {threads} threads, {device:?}",
-        variant.name,
+        game.name(),
         cfg.net.blocks,
         cfg.net.channels,
         net.parameter_count(),
@@ -46,7 +46,7 @@ pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
         })
         .collect();
     let t = Instant::now();
-    let (results, st) = play(variant, &[&net], jobs, &cfg.selfplay.game(), |_| {});
+    let (results, st) = play_spec(&game, &[&net], jobs, &cfg.selfplay.game(), |_| {})?;
     let sp_secs = t.elapsed().as_secs_f64();
     let samples: Vec<Sample> = results.into_iter().flat_map(|r| r.samples).collect();
     let sp_rate = samples.len() as f64 / sp_secs;
@@ -113,7 +113,7 @@ pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
         1000.0 * bs as f64 / train_rate
     );
     let json = serde_json::json!({
-        "variant": variant.name,
+        "variant": game.name(),
         "blocks": cfg.net.blocks,
         "channels": cfg.net.channels,
         "threads": threads,

@@ -3,8 +3,8 @@
 //! colours alternating, no root noise, a few opening plies at temperature 1 so that games differ.
 
 use super::search::SearchConfig;
-use super::{game_seed, play, GameConfig, GameJob, GameResult, Player};
-use engine::variant::Variant;
+use super::games::GameSpec;
+use super::{game_seed, play_spec, GameConfig, GameJob, GameResult, Player};
 use engine::Color;
 use models::net::Net;
 use serde::{Deserialize, Serialize};
@@ -79,7 +79,7 @@ impl MatchResult {
 /// `on_game` sees each finished game.
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
-    variant: &'static Variant,
+    game: &GameSpec,
     net: &Net,
     opponent: Opponent<'_>,
     opponent_name: &str,
@@ -89,7 +89,7 @@ pub fn play_match(
     temperature_plies: u32,
     seed: u64,
     mut on_game: impl FnMut(&GameResult),
-) -> MatchResult {
+) -> Result<MatchResult, engine::more::MoreError> {
     let start = std::time::Instant::now();
     let me = Player::Net { net: 0, search: search.clone() };
     let them = match opponent {
@@ -116,7 +116,7 @@ pub fn play_match(
     if let Opponent::Net(o) = opponent {
         nets.push(o);
     }
-    let (results, stats) = play(variant, &nets, jobs, game_cfg, &mut on_game);
+    let (results, stats) = play_spec(game, &nets, jobs, game_cfg, &mut on_game)?;
     let mut m = MatchResult { opponent: opponent_name.into(), games, ..Default::default() };
     let mut plies = 0u64;
     for r in &results {
@@ -146,5 +146,5 @@ pub fn play_match(
     let net_moves = if matches!(opponent, Opponent::Net(_)) { plies as f64 } else { plies as f64 / 2.0 };
     m.ms_per_move = 1000.0 * (stats.net_seconds + stats.search_seconds) / net_moves.max(1.0);
     m.seconds = start.elapsed().as_secs_f64();
-    m
+    Ok(m)
 }

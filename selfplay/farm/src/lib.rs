@@ -17,6 +17,7 @@ pub mod bench;
 pub mod commands;
 pub mod config;
 pub mod eval;
+pub mod games;
 pub mod hybrid;
 pub mod netbot;
 pub mod replay;
@@ -25,16 +26,18 @@ pub mod search;
 pub mod teacher;
 pub mod worker;
 
-use engine::variant::game::VariantGame;
-use engine::variant::{State, Variant, View};
+use engine::more::presets::{Playable, WithGame};
+use engine::observe::Encoding;
+use engine::variant::{State, Variant};
 use engine::Color;
+use games::{GameLoop, GameSpec, MoreLoop, VariantLoop};
 use models::encoding::CompactObs;
 use models::net::Net;
 use models::shard::Sample;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use rayon::prelude::*;
-use search::{sample_chance, Search, SearchConfig};
+use search::{Search, SearchConfig};
 use serde::{Deserialize, Serialize};
 
 /// Surprise layout names (RULES.md §S2), in the order of their set-up actions.
@@ -54,7 +57,8 @@ pub enum Player {
     Random,
     /// A classical bot of `engine::search::from_spec` (`greedy`, `ismcts:ms=50`, …), built for
     /// each game with the game's seed and handed the game's history (`Decision::in_game`): the
-    /// opponents of the evaluation matches.
+    /// opponents of the evaluation matches. In a RULES-more game, a bot of
+    /// `engine::more::bots::from_spec` (the same specs, on any `Scored` game).
     Bot(String),
 }
 
@@ -70,7 +74,8 @@ pub struct GameConfig {
     pub max_plies: u32,
     /// Adjudication of unfinished games: a material lead of at least this many soldier units
     /// (chariot 9, cannon 4.5, horse 4, advisor/elephant 2, soldier 1; pieces by the type they
-    /// move as) wins, less is a draw; 0 makes every unfinished game a draw.
+    /// move as; in a RULES-more game its `Scored::eval_cp` material over 100) wins, less is a
+    /// draw; 0 makes every unfinished game a draw.
     #[serde(default = "default_adjudicate")]
     pub adjudicate_material: f32,
     /// If positive, the training samples of an adjudicated game carry the graded result
@@ -193,14 +198,14 @@ struct Record {
     q: f32,
 }
 
-struct Slot {
+struct Slot<L: GameLoop> {
     job: GameJob,
-    game: VariantGame,
+    game: L,
     rng: Pcg64Mcg,
-    search: Option<Search>,
+    search: Option<Search<L::S>>,
     /// Each net player's last search, by colour index, kept for its next decision
     /// ([`SearchConfig::reuse_tree`]).
-    trees: [Option<Search>; 2],
+    trees: [Option<Search<L::S>>; 2],
     /// The net's answers to the search's requests, in request order.
     results: Vec<(Vec<f32>, f32)>,
     records: Vec<Record>,
@@ -209,7 +214,7 @@ struct Slot {
     /// Set-up actions played (not counted as plies of the game).
     setup_plies: u32,
     /// The classical bots of [`Player::Bot`] players, by colour index, built on first use.
-    bots: [Option<Box<dyn engine::search::Bot>>; 2],
+    bots: [Option<L::Bot>; 2],
 }
 
 enum Status {
@@ -234,11 +239,10 @@ pub fn start_state(variant: &'static Variant, rng: &mut impl Rng) -> State {
     s
 }
 
-impl Slot {
-    fn new(variant: &'static Variant, job: GameJob) -> Slot {
+impl<L: GameLoop> Slot<L> {
+    fn new(game: L, job: GameJob) -> Slot<L> {
         let rng = Pcg64Mcg::seed_from_u64(job.seed);
         // The players make the set-up decisions (secret layouts, owner's-choice arrangements).
-        let game = VariantGame::new(State::new_game(variant));
         Slot { job, game, rng, search: None, trees: [None, None], results: Vec::new(), records: Vec::new(), evals: 0, reused_roots: 0, setup_plies: 0, bots: [None, None] }
     }
 
@@ -249,23 +253,21 @@ impl Slot {
         }
     }
 
-    fn play(&mut self, action: engine::variant::Action) {
-        if self.game.state().in_setup() {
+    fn play(&mut self, action: <L::S as search::SearchGame>::Action) {
+        if self.game.in_setup() {
             self.setup_plies += 1;
         }
-        let rng = &mut self.rng;
-        self.game.play(action, |outs| engine::variant::game::draw_outcome(outs, rng));
+        self.game.play(action, &mut self.rng);
     }
 
     fn advance(&mut self, cfg: &GameConfig) -> Status {
         loop {
-            if let Some(end) = self.game.outcome() {
-                return Status::Finished(end.winner(), end.reason().to_string(), None);
+            if let Some((winner, reason)) = self.game.outcome() {
+                return Status::Finished(winner, reason, None);
             }
-            let plies = self.game.plies().len() as u32 - self.setup_plies;
+            let plies = self.game.plies() - self.setup_plies;
             if plies >= cfg.max_plies {
-                let s = self.game.state();
-                let diff = models::encoding::material(s.position(), Color::Red) - models::encoding::material(s.position(), Color::Black);
+                let diff = self.game.material_lead();
                 let t = cfg.adjudicate_material;
                 let winner = if t > 0.0 && diff >= t {
                     Some(Color::Red)
@@ -276,19 +278,13 @@ impl Slot {
                 };
                 return Status::Finished(winner, "adjudicated".into(), Some(diff));
             }
-            let state = self.game.state();
-            if state.is_chance() {
-                // VariantGame resolves chance inside `play`; a chance state here only arises from
-                // a start FEN.
-                let mut s = state.clone();
-                sample_chance(&mut s, &mut self.rng);
-                self.game = VariantGame::new(s);
+            if self.game.resolve_chance(&mut self.rng) {
                 continue;
             }
-            let me = state.turn();
+            let me = self.game.to_act();
             match self.player(me).clone() {
                 Player::Random => {
-                    let acts = state.legal_actions();
+                    let acts = self.game.legal();
                     let a = acts[self.rng.random_range(0..acts.len())];
                     self.play(a);
                 }
@@ -296,7 +292,7 @@ impl Slot {
                     if self.bots[me.index()].is_none() {
                         let seed = game_seed(&[self.job.seed, 0xB07, me.index() as u64]);
                         // A spec that does not build forfeits the game, naming the error.
-                        match engine::search::from_spec(&spec, seed) {
+                        match L::bot(&spec, seed) {
                             Ok(b) => self.bots[me.index()] = Some(b),
                             Err(e) => return Status::Finished(Some(me.opponent()), format!("forfeit: {e}"), None),
                         }
@@ -304,43 +300,40 @@ impl Slot {
                     let Some(bot) = self.bots[me.index()].as_mut() else {
                         return Status::Finished(Some(me.opponent()), "forfeit: no bot".into(), None);
                     };
-                    let decision = engine::search::Decision::in_game(&self.game);
-                    let a = if self.job.record && !state.in_setup() {
-                        // A teacher's decision (warm start): record what the mover saw and the
-                        // teacher's preferences (teacher.rs).
-                        let an = bot.analyse(&decision);
-                        let (policy, q) = teacher::targets(&an, me, &cfg.teacher);
-                        let a = if plies < self.job.temperature_plies && self.job.temperature > 0.0 {
-                            teacher::sample(&policy, &mut self.rng).unwrap_or(an.best)
-                        } else {
-                            an.best
-                        };
-                        let legal = state.legal_actions();
-                        self.records.push(Record {
-                            player: me,
-                            obs: {
-                                let enc = search::encoding();
-                                let mut dense = vec![0.0; enc.obs_len()];
-                                models::encoding::encode_into(&View::new(state, me), &mut dense);
-                                CompactObs::from_dense_shape(&dense, &enc.observation)
-                            },
-                            legal: models::encoding::indices(&legal, me),
-                            policy: policy.iter().map(|p| (p.1, p.2)).collect(),
-                            ply: plies.min(u32::from(u16::MAX)) as u16,
-                            q,
-                        });
-                        a
-                    } else {
-                        bot.choose(&decision)
+                    // A teacher's decision (warm start): record what the mover saw and the
+                    // teacher's preferences (teacher.rs), where the game's bots analyse.
+                    let taught = if self.job.record && !self.game.in_setup() { self.game.teach(bot, me, &cfg.teacher) } else { None };
+                    let a = match taught {
+                        Some((policy, q, best)) => {
+                            let a = if plies < self.job.temperature_plies && self.job.temperature > 0.0 {
+                                teacher::sample(&policy, &mut self.rng).unwrap_or(best)
+                            } else {
+                                best
+                            };
+                            let legal = self.game.legal();
+                            let enc = self.game.encoding();
+                            self.records.push(Record {
+                                player: me,
+                                obs: CompactObs::from_dense_shape(&self.game.observe(me), &enc.observation),
+                                legal: self.game.slots(&legal, me),
+                                policy: policy.iter().map(|p| (p.1, p.2)).collect(),
+                                ply: plies.min(u32::from(u16::MAX)) as u16,
+                                q,
+                            });
+                            a
+                        }
+                        None => self.game.bot_choose(bot),
                     };
                     self.play(a);
                 }
                 Player::Net { net, search } => {
                     if self.search.is_none() {
-                        let view = View::new(state, me);
                         // The player's tree from its last decision, if the line since is in it.
                         let prev = self.trees[me.index()].take();
-                        let s = Search::reuse(prev, view, state.legal_actions(), &search, self.job.noise, self.game.record(), &mut self.rng);
+                        let s = match self.game.search(prev, me, &search, self.job.noise, &mut self.rng) {
+                            Ok(s) => s,
+                            Err(e) => return Status::Finished(None, format!("error: {e}"), None),
+                        };
                         self.reused_roots += u32::from(s.is_reused());
                         self.search = Some(s);
                     }
@@ -405,7 +398,7 @@ impl Slot {
             id: self.job.id,
             winner,
             reason,
-            plies: self.game.plies().len() as u32 - self.setup_plies,
+            plies: self.game.plies() - self.setup_plies,
             adjudicated,
             samples,
             evals: self.evals,
@@ -435,7 +428,70 @@ pub fn play(
     cfg: &GameConfig,
     mut on_result: impl FnMut(&GameResult),
 ) -> (Vec<GameResult>, FarmStats) {
-    let encoding = search::encoding();
+    play_loops(&|| VariantLoop::new(variant), &search::encoding(), nets, jobs, cfg, &mut on_result)
+}
+
+/// [`play`] for any [`Playable`] game (a RULES-more preset), every game from a copy of `start`
+/// (set-up phase included): the generic search ([`search::Generic`]) for net players, the
+/// `engine::more::bots` bots for [`Player::Bot`], the game's own end rules, and its
+/// `Scored::eval_cp` material for the adjudication.
+///
+/// # Panics
+/// When a net is of another encoding than `start`'s (see [`play`]).
+pub fn play_more<G: Playable>(
+    start: &G,
+    nets: &[&Net],
+    jobs: Vec<GameJob>,
+    cfg: &GameConfig,
+    mut on_result: impl FnMut(&GameResult),
+) -> (Vec<GameResult>, FarmStats) {
+    let encoding = start.encoding();
+    // Lanes start games on their own threads; a `Playable` game is `Send`, not necessarily `Sync`.
+    let start = std::sync::Mutex::new(start.clone());
+    let new = || MoreLoop::new(start.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone());
+    play_loops(&new, &encoding, nets, jobs, cfg, &mut on_result)
+}
+
+/// [`play`] or [`play_more`], by the run's game.
+///
+/// # Errors
+/// A RULES-more preset that does not build ([`engine::more::MoreError`]).
+pub fn play_spec(
+    game: &GameSpec,
+    nets: &[&Net],
+    jobs: Vec<GameJob>,
+    cfg: &GameConfig,
+    mut on_result: impl FnMut(&GameResult),
+) -> Result<(Vec<GameResult>, FarmStats), engine::more::MoreError> {
+    match game {
+        GameSpec::Variant(v) => Ok(play(v, nets, jobs, cfg, on_result)),
+        GameSpec::More(name) => {
+            struct Body<'a> {
+                nets: &'a [&'a Net],
+                jobs: Vec<GameJob>,
+                cfg: &'a GameConfig,
+                on_result: &'a mut dyn FnMut(&GameResult),
+            }
+            impl WithGame for Body<'_> {
+                type Output = (Vec<GameResult>, FarmStats);
+                fn run<G: Playable>(self, g: G) -> Self::Output {
+                    play_more(&g, self.nets, self.jobs, self.cfg, self.on_result)
+                }
+            }
+            engine::more::presets::with_game(name, None, Body { nets, jobs, cfg, on_result: &mut on_result })
+        }
+    }
+}
+
+/// The body of [`play`] for any [`GameLoop`]: every game starts as `new()`.
+fn play_loops<L: GameLoop>(
+    new: &(dyn Fn() -> L + Sync),
+    encoding: &Encoding,
+    nets: &[&Net],
+    jobs: Vec<GameJob>,
+    cfg: &GameConfig,
+    on_result: &mut dyn FnMut(&GameResult),
+) -> (Vec<GameResult>, FarmStats) {
     for n in nets {
         if let Err(e) = encoding.check_same(n.encoding()) {
             panic!("play: a net of another encoding than the search's: {e}");
@@ -444,7 +500,7 @@ pub fn play(
     let lanes = cfg.lanes.max(1).min(jobs.len().max(1));
     if lanes == 1 {
         let mut results = Vec::new();
-        let stats = play_lane(variant, nets, jobs, cfg.concurrent_games, true, cfg, &mut |r| {
+        let stats = play_lane(new, nets, jobs, cfg.concurrent_games, true, cfg, &mut |r| {
             on_result(&r);
             results.push(r);
         });
@@ -468,7 +524,7 @@ pub fn play(
                 let tx = tx.clone();
                 scope.spawn(move || {
                     let refs: Vec<&Net> = own.iter().collect();
-                    play_lane(variant, &refs, jobs, width, false, cfg, &mut |r| {
+                    play_lane(new, &refs, jobs, width, false, cfg, &mut |r| {
                         let _ = tx.send(r);
                     })
                 })
@@ -493,9 +549,10 @@ pub fn play(
     (results, stats)
 }
 
-/// One batcher over `width` games in flight; `parallel` advances them with rayon.
-fn play_lane(
-    variant: &'static Variant,
+/// One batcher over `width` games in flight, each started as `new()`; `parallel` advances them
+/// with rayon.
+fn play_lane<L: GameLoop>(
+    new: &(dyn Fn() -> L + Sync),
     nets: &[&Net],
     jobs: Vec<GameJob>,
     width: usize,
@@ -504,17 +561,17 @@ fn play_lane(
     on_result: &mut dyn FnMut(GameResult),
 ) -> FarmStats {
     let mut queue = jobs.into_iter();
-    let mut slots: Vec<Option<Slot>> = Vec::new();
+    let mut slots: Vec<Option<Slot<L>>> = Vec::new();
     let mut stats = FarmStats::default();
     let width = width.max(1);
     let mut obs: Vec<f32> = Vec::new();
     loop {
         for s in slots.iter_mut().filter(|s| s.is_none()) {
-            *s = queue.next().map(|j| Slot::new(variant, j));
+            *s = queue.next().map(|j| Slot::new(new(), j));
         }
         while slots.len() < width {
             match queue.next() {
-                Some(j) => slots.push(Some(Slot::new(variant, j))),
+                Some(j) => slots.push(Some(Slot::new(new(), j))),
                 None => break,
             }
         }

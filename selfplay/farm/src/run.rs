@@ -7,10 +7,10 @@ use super::config::{RunConfig, Source};
 use super::eval::{play_match, MatchResult, Opponent};
 use super::replay::Replay;
 use super::search::SearchConfig;
-use super::{game_seed, play, GameConfig, GameJob, Player};
+use super::games::GameSpec;
+use super::{game_seed, play_spec, GameConfig, GameJob, Player};
 use anyhow::Context;
 use engine::observe::Encoding;
-use engine::variant::Variant;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use models::checkpoint::{self, Expect, SaveInfo};
 use models::device::DeviceSpec;
@@ -57,14 +57,19 @@ impl Ui {
     }
 }
 
-/// Loads a variant preset or file for the life of the process, with the encoding every size of
-/// a run on it comes from (its nets' input planes and policy, its shards and checkpoints): the
-/// one encoding the farm chooses per run. A variant the encoding cannot lay out is refused with
-/// the config key and the variant named.
-pub fn load_variant(spec: &str) -> anyhow::Result<(&'static Variant, Encoding)> {
-    let v = Variant::load(spec).with_context(|| format!("variant {spec:?}"))?;
-    let encoding = models::encoding::encoding_for(&v).with_context(|| format!("config key `variant` = {spec:?}: no encoding for this game"))?;
-    Ok((Box::leak(Box::new(v)), encoding))
+/// The game of a run's config (a variant or a RULES-more preset, [`crate::games::load_game`])
+/// with its encoding; a warm start ([`crate::config::WarmStart`]) is refused for a RULES-more
+/// game, whose bots do not analyse.
+///
+/// # Errors
+/// [`crate::games::GameError`]: the game does not load, or the config asks for what only the
+/// variants offer.
+pub fn load_run_game(cfg: &RunConfig) -> Result<(GameSpec, Encoding), crate::games::GameError> {
+    let (game, encoding) = crate::games::load_game(&cfg.variant)?;
+    if let (GameSpec::More(name), Some(_)) = (&game, &cfg.warmstart) {
+        return Err(crate::games::GameError::VariantOnly { key: "warmstart", game: name.clone(), why: "the teacher's targets come from the variant bots' analyses" });
+    }
+    Ok((game, encoding))
 }
 
 /// libgomp (libtorch's OpenMP) reads its spin settings once, when it is loaded: before `main`.
@@ -157,7 +162,7 @@ pub struct ShardStats {
 /// to `dir` (atomically).
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay_shard(
-    variant: &'static Variant,
+    game: &GameSpec,
     net: &Net,
     net_step: u64,
     cfg: &RunConfig,
@@ -168,24 +173,24 @@ pub fn selfplay_shard(
 ) -> anyhow::Result<ShardStats> {
     let player = Player::Net { net: 0, search: cfg.search.clone() };
     let games = cfg.selfplay.games_per_iteration;
-    play_shard(variant, net, net_step, cfg, (worker, seq), dir, ui, (player, games, cfg.selfplay.temperature_plies), &cfg.selfplay.game())
+    play_shard(game, net, net_step, cfg, (worker, seq), dir, ui, (player, games, cfg.selfplay.temperature_plies), &cfg.selfplay.game())
 }
 
 /// Plays and writes teacher shard `seq` of the run's warm start ([`crate::config::WarmStart`]):
 /// the teacher against itself, its decisions recorded (`teacher.rs`).
-fn teacher_shard(variant: &'static Variant, net: &Net, cfg: &RunConfig, seq: u64, dir: &Path, ui: &Ui) -> anyhow::Result<ShardStats> {
+fn teacher_shard(game: &GameSpec, net: &Net, cfg: &RunConfig, seq: u64, dir: &Path, ui: &Ui) -> anyhow::Result<ShardStats> {
     let ws = cfg.warmstart.as_ref().context("no [warmstart]")?;
     let games = ws.games_per_shard.min(ws.games - (seq as u32 * ws.games_per_shard).min(ws.games)).max(1);
     let game_cfg = super::GameConfig { teacher: ws.targets(), ..cfg.selfplay.game() };
     let player = Player::Bot(ws.teacher.clone());
-    play_shard(variant, net, 0, cfg, (crate::config::TEACHER_WORKER, seq), dir, ui, (player, games, ws.temperature_plies), &game_cfg)
+    play_shard(game, net, 0, cfg, (crate::config::TEACHER_WORKER, seq), dir, ui, (player, games, ws.temperature_plies), &game_cfg)
 }
 
 /// Plays `games` recorded games of `player` against itself as shard `seq` of `worker` and writes
 /// the shard to `dir` (atomically).
 #[allow(clippy::too_many_arguments)]
 fn play_shard(
-    variant: &'static Variant,
+    game: &GameSpec,
     net: &Net,
     net_step: u64,
     cfg: &RunConfig,
@@ -210,8 +215,8 @@ fn play_shard(
         .collect();
     let bar = ui.bar(u64::from(games), "games");
     let mut samples_so_far = 0usize;
-    let (results, stats) = play(
-        variant,
+    let (results, stats) = play_spec(
+        game,
         &[net],
         jobs,
         game_cfg,
@@ -220,7 +225,7 @@ fn play_shard(
             bar.inc(1);
             bar.set_message(format!("{samples_so_far} samples"));
         },
-    );
+    )?;
     bar.finish_and_clear();
     let mut st = ShardStats { games, evals: stats.evals, ..Default::default() };
     let mut samples = Vec::new();
@@ -234,7 +239,7 @@ fn play_shard(
     let header = ShardHeader {
         encoding_version: net.encoding().version,
         encoding: net.encoding().clone(),
-        variant: variant.name.clone(),
+        variant: game.name().to_string(),
         worker,
         seq,
         net_step,
@@ -287,7 +292,7 @@ fn trainer_json(iteration: u64, samples_trained: u64, last: &Losses) -> serde_js
     serde_json::json!({ "iteration": iteration, "samples_trained": samples_trained, "loss": last })
 }
 
-fn save_checkpoint(cfg: &RunConfig, variant: &Variant, trainer: &Trainer, trainer_state: serde_json::Value) -> anyhow::Result<PathBuf> {
+fn save_checkpoint(cfg: &RunConfig, game: &GameSpec, trainer: &Trainer, trainer_state: serde_json::Value) -> anyhow::Result<PathBuf> {
     let opt = trainer.optimizer_state();
     let path = checkpoint::save(
         &cfg.checkpoint_dir(),
@@ -295,7 +300,7 @@ fn save_checkpoint(cfg: &RunConfig, variant: &Variant, trainer: &Trainer, traine
         Some(&opt),
         SaveInfo {
             step: trainer.step,
-            variant: &variant.name,
+            variant: game.name(),
             config: cfg.to_json(),
             git_revision: GIT_REVISION,
             trainer: trainer_state,
@@ -353,7 +358,8 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     let started = Instant::now();
     let ui = Ui::new(progress);
     let threads = init_threads(cfg.threads);
-    let (variant, encoding) = load_variant(&cfg.variant)?;
+    let (game, encoding) = load_run_game(cfg)?;
+    let game = &game;
     let device = device(cfg)?;
     let ck_dir = cfg.checkpoint_dir();
     let shard_dir = cfg.shard_dir();
@@ -367,7 +373,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         let (net, meta, json) = checkpoint::load_for(
             &ck_dir,
             device,
-            Expect { variant: Some(&variant.name), architecture: Some(&cfg.net) },
+            Expect { variant: Some(game.name()), architecture: Some(&cfg.net) },
             &encoding,
         )
         .with_context(|| format!("resuming {}", cfg.run_dir.display()))?;
@@ -385,14 +391,14 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     } else {
         let net = Net::with_encoding(&cfg.net, &encoding, device, cfg.seed);
         let t = Trainer::new(net, cfg.optimizer.clone(), total);
-        let p = save_checkpoint(cfg, variant, &t, trainer_json(0, 0, &Losses::default()))?;
+        let p = save_checkpoint(cfg, game, &t, trainer_json(0, 0, &Losses::default()))?;
         ui.say(format!("new run in {}; untrained net saved as {}", cfg.run_dir.display(), p.display()));
         (t, 0, 0)
     };
     ui.say(format!(
         "train {}: variant {}, net {}x{} ({} parameters), {} simulations, {} games/iteration, {} steps of {} ({} per iteration), {threads} threads, {:?}",
         cfg.run_dir.display(),
-        variant.name,
+        game.name(),
         cfg.net.blocks,
         cfg.net.channels,
         trainer.net.parameter_count(),
@@ -404,7 +410,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         device
     ));
 
-    let mut replay = Replay::new(&shard_dir, &variant.name, Some(&cfg.net), &encoding, cfg.train.replay_samples);
+    let mut replay = Replay::new(&shard_dir, game.name(), Some(&cfg.net), &encoding, cfg.train.replay_samples);
     let metrics_path = cfg.run_dir.join("metrics.jsonl");
     let mut metrics = fs::OpenOptions::new()
         .create(true)
@@ -423,7 +429,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         let shards = u64::from(ws.games.div_ceil(ws.games_per_shard.max(1)));
         let first = shard::next_seq(&shard_dir, crate::config::TEACHER_WORKER)?;
         for seq in first..shards {
-            let st = teacher_shard(variant, &trainer.net, cfg, seq, &shard_dir, &ui)?;
+            let st = teacher_shard(game, &trainer.net, cfg, seq, &shard_dir, &ui)?;
             ui.say(format!(
                 "warm start: teacher shard {}/{shards} ({}): {} games, {} samples, {:.1} plies/game, {:.0} s",
                 seq + 1,
@@ -454,7 +460,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
             match cfg.selfplay.source {
             Source::InProcess => {
                 let seq = shard::next_seq(&shard_dir, 0)?;
-                let sp = selfplay_shard(variant, &trainer.net, trainer.step, cfg, 0, seq, &shard_dir, &ui)?;
+                let sp = selfplay_shard(game, &trainer.net, trainer.step, cfg, 0, seq, &shard_dir, &ui)?;
                 new_samples = refresh_replay(&mut replay, &ui);
                 Some(sp)
             }
@@ -520,14 +526,14 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         let mut checkpointed = None;
         if steps_done > 0 && (trainer.step >= last_checkpoint + every || trainer.step >= total) {
             last_checkpoint = trainer.step;
-            checkpointed = Some(save_checkpoint(cfg, variant, &trainer, trainer_json(iteration, samples_trained, &losses))?);
+            checkpointed = Some(save_checkpoint(cfg, game, &trainer, trainer_json(iteration, samples_trained, &losses))?);
         }
         // 4. Gate against the previous net.
         let mut vs_prev: Option<MatchResult> = None;
         if let (true, Some(prev), Some(ck)) = (gate, previous.as_ref(), checkpointed.as_ref()) {
             let bar = ui.bar(u64::from(cfg.eval.gate_games), "gate");
             let m = play_match(
-                variant,
+                game,
                 &trainer.net,
                 Opponent::Net(prev),
                 "previous",
@@ -537,7 +543,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
                 cfg.eval.temperature_plies,
                 game_seed(&[cfg.seed, 0x6A7E, trainer.step]),
                 |_| bar.inc(1),
-            );
+            )?;
             bar.finish_and_clear();
             if m.score() >= cfg.eval.gate_threshold {
                 let stem = ck.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
@@ -618,13 +624,13 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
     let step = trainer.step;
     let final_match = |opponent: Opponent<'_>, name: &str, n: u32, search: &SearchConfig, salt: u64| {
         let bar = ui.bar(u64::from(n), &format!("vs {name}"));
-        let m = play_match(variant, &trainer.net, opponent, name, n, search, &games, cfg.eval.temperature_plies, game_seed(&[cfg.seed, salt, step]), |_| bar.inc(1));
+        let m = play_match(game, &trainer.net, opponent, name, n, search, &games, cfg.eval.temperature_plies, game_seed(&[cfg.seed, salt, step]), |_| bar.inc(1));
         bar.finish_and_clear();
         m
     };
     if cfg.eval.vs_random_games > 0 {
         let search = SearchConfig { simulations: cfg.eval.vs_random_simulations.unwrap_or(search.simulations), ..search.clone() };
-        let m = final_match(Opponent::Random, "random", cfg.eval.vs_random_games, &search, 0x7A4D);
+        let m = final_match(Opponent::Random, "random", cfg.eval.vs_random_games, &search, 0x7A4D)?;
         let ok = m.win_rate() >= cfg.eval.vs_random_target;
         ui.say(format!(
             "eval step {} vs random ({} simulations): {} -> won {:.1}% (target >= {:.0}%): {}",
@@ -638,7 +644,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         report.vs_random = Some(m);
     }
     if cfg.eval.vs_initial_games > 0 {
-        let expect = Expect { variant: Some(&variant.name), architecture: Some(&cfg.net) };
+        let expect = Expect { variant: Some(game.name()), architecture: Some(&cfg.net) };
         let initial = match checkpoint::load_for(&ck_dir.join("step-0.json"), device, expect, trainer.net.encoding()) {
             Ok((n, _, _)) => n,
             Err(e) => {
@@ -646,7 +652,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
                 Net::with_encoding(&cfg.net, trainer.net.encoding(), device, cfg.seed)
             }
         };
-        let m = final_match(Opponent::Net(&initial), "untrained (step 0)", cfg.eval.vs_initial_games, &search, 0x1417);
+        let m = final_match(Opponent::Net(&initial), "untrained (step 0)", cfg.eval.vs_initial_games, &search, 0x1417)?;
         let ok = m.score() >= cfg.eval.vs_initial_target;
         ui.say(format!(
             "eval step {} vs untrained net, same search ({} simulations): {} -> score {:.1}% (target >= {:.0}%): {}",
@@ -660,7 +666,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         report.vs_initial = Some(m);
     }
     if cfg.eval.vs_greedy_games > 0 {
-        let m = final_match(Opponent::Bot("greedy"), "greedy", cfg.eval.vs_greedy_games, &search, 0x6EED);
+        let m = final_match(Opponent::Bot("greedy"), "greedy", cfg.eval.vs_greedy_games, &search, 0x6EED)?;
         let ok = m.score() >= cfg.eval.vs_greedy_target;
         ui.say(format!(
             "eval step {} vs greedy ({} simulations, {:.1} ms of net and search per move): {} -> score {:.1}% (target >= {:.0}%): {}",
@@ -679,7 +685,7 @@ pub fn run(cfg: &RunConfig, progress: bool) -> anyhow::Result<RunReport> {
         // `ismcts_movetime_ms` when there was none).
         let ms = report.vs_greedy.as_ref().map(|m| m.ms_per_move.ceil() as u64).unwrap_or(cfg.eval.ismcts_movetime_ms).max(1);
         let spec = format!("ismcts:ms={ms}");
-        let m = final_match(Opponent::Bot(&spec), &spec, cfg.eval.vs_ismcts_games, &search, 0x15C7);
+        let m = final_match(Opponent::Bot(&spec), &spec, cfg.eval.vs_ismcts_games, &search, 0x15C7)?;
         ui.say(format!(
             "eval step {} vs {spec} (equal time as measured against greedy; the net took {:.1} ms per move here, so ismcts had {:.0}% of its time): {} -> score {:.1}% (reported)",
             step,

@@ -82,8 +82,8 @@ pub fn targets(an: &Analysis, player: Color, t: &TeacherTargets) -> (Vec<(Action
     (policy, q)
 }
 
-/// Draws an action from a policy target (probabilities summing to 1).
-pub fn sample(policy: &[(Action, u16, f32)], rng: &mut impl Rng) -> Option<Action> {
+/// Draws an action (of any game) from a policy target (probabilities summing to 1).
+pub fn sample<A: Copy>(policy: &[(A, u16, f32)], rng: &mut impl Rng) -> Option<A> {
     let mut x: f32 = rng.random();
     for (a, _, p) in policy {
         if x < *p {

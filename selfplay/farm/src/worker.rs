@@ -3,7 +3,7 @@
 //! but the directories, so any number of them on any number of machines can feed one trainer.
 
 use super::config::RunConfig;
-use super::run::{device, init_threads, load_variant, selfplay_shard, Ui};
+use super::run::{device, init_threads, load_run_game, selfplay_shard, Ui};
 use models::checkpoint::{self, Expect};
 use models::net::Net;
 use models::shard;
@@ -26,9 +26,9 @@ pub struct WorkerOptions {
 pub fn run(cfg: &RunConfig, opts: &WorkerOptions, progress: bool) -> anyhow::Result<()> {
     let ui = Ui::new(progress);
     let threads = init_threads(cfg.threads);
-    let (variant, encoding) = load_variant(&cfg.variant)?;
+    let (game, encoding) = load_run_game(cfg)?;
     let device = device(cfg)?;
-    let expect = Expect { variant: Some(&variant.name), architecture: Some(&cfg.net) };
+    let expect = Expect { variant: Some(game.name()), architecture: Some(&cfg.net) };
     std::fs::create_dir_all(&opts.out)?;
     let mut written = 0u64;
     while opts.shards == 0 || written < opts.shards {
@@ -45,7 +45,7 @@ pub fn run(cfg: &RunConfig, opts: &WorkerOptions, progress: bool) -> anyhow::Res
             None => (Net::with_encoding(&cfg.net, &encoding, device, cfg.seed), 0),
         };
         let seq = shard::next_seq(&opts.out, opts.worker)?;
-        let st = selfplay_shard(variant, &net, step, cfg, opts.worker, seq, &opts.out, &ui)?;
+        let st = selfplay_shard(&game, &net, step, cfg, opts.worker, seq, &opts.out, &ui)?;
         ui.say(format!(
             "worker {} shard {}: {} games, {} samples in {:.1}s ({:.1} samples/s, {} net evals, net step {step}, {threads} threads)",
             opts.worker,

@@ -5,10 +5,13 @@
 //! project's `.venv` Python; it then reloads `model.pt` and checks that its outputs equal this
 //! binary's on fixed inputs (`check.safetensors`: positions from seeded random games).
 
-use crate::run::load_variant;
-use crate::search::sample_chance;
+use crate::games::{load_game, GameSpec};
+use crate::search::{resolve_chance, sample_chance};
 use anyhow::{bail, Context};
-use engine::variant::View;
+use engine::game::Turn;
+use engine::more::presets::{Playable, WithGame};
+use engine::observe::Encoding;
+use engine::variant::{Variant, View};
 use models::checkpoint::{self, Expect};
 use models::encoding;
 use models::net::obs_tensor_for;
@@ -71,7 +74,12 @@ pub fn run(a: Options) -> anyhow::Result<()> {
             let (net, e) = zoo::load(&dir, q, Device::Cpu, Expect::default())?;
             (net, e.meta.checkpoint, e.json)
         }
-        (None, Some(path)) => checkpoint::load(path, Device::Cpu, Expect::default())?,
+        (None, Some(path)) => {
+            // The checkpoint's own game decides the encoding (a variant, or a RULES-more preset).
+            let meta = checkpoint::read_meta(&checkpoint::resolve(path)?)?;
+            let (_, enc) = load_game(&meta.variant)?;
+            checkpoint::load_for(path, Device::Cpu, Expect::default(), &enc)?
+        }
         _ => bail!("export needs either --checkpoint or --zoo"),
     };
     std::fs::create_dir_all(&a.out).with_context(|| a.out.display().to_string())?;
@@ -84,31 +92,13 @@ pub fn run(a: Options) -> anyhow::Result<()> {
     out_meta.optimizer_crc32 = None;
     checkpoint::write_atomic(&a.out.join("model.json"), serde_json::to_string_pretty(&out_meta)?.as_bytes())?;
 
-    // Fixed inputs: views along seeded random games of the checkpoint's variant.
-    let (variant, enc) = load_variant(&meta.variant)?;
+    // Fixed inputs: views along seeded random games of the checkpoint's game.
+    let (game, enc) = load_game(&meta.variant)?;
     enc.check_same(net.encoding()).with_context(|| format!("{}: variant {:?}", json.display(), meta.variant))?;
-    let mut rng = Pcg64Mcg::seed_from_u64(0xE4_0127);
-    let mut obs = Vec::with_capacity(a.check_positions * enc.obs_len());
-    let mut n = 0;
-    while n < a.check_positions {
-        let mut s = crate::start_state(variant, &mut rng);
-        for ply in 0..60 {
-            if s.is_chance() {
-                sample_chance(&mut s, &mut rng);
-            }
-            let acts = s.legal_actions();
-            if acts.is_empty() || n >= a.check_positions {
-                break;
-            }
-            if ply % 7 == 0 {
-                let at = obs.len();
-                obs.resize(at + enc.obs_len(), 0.0);
-                encoding::encode_into(&View::new(&s, s.turn()), &mut obs[at..]);
-                n += 1;
-            }
-            s.apply(acts[rng.random_range(0..acts.len())]);
-        }
-    }
+    let obs = match &game {
+        GameSpec::Variant(variant) => variant_check_obs(variant, &enc, a.check_positions),
+        GameSpec::More(name) => engine::more::presets::with_game(name, None, CheckObs { positions: a.check_positions })?,
+    };
     let input = obs_tensor_for(&obs, &enc, Device::Cpu);
     let (policy, value) = tch::no_grad(|| net.forward_t(&input, false));
     Tensor::write_safetensors(&[("input", &input), ("policy", &policy), ("value", &value)], a.out.join("check.safetensors"))
@@ -132,4 +122,69 @@ pub fn run(a: Options) -> anyhow::Result<()> {
         bail!("{} {} failed ({})", py.display(), script.display(), out.status);
     }
     Ok(())
+}
+
+/// `positions` observations of the player to act every 7th ply along seeded random games of
+/// `variant` (`enc`'s layout, concatenated).
+fn variant_check_obs(variant: &'static Variant, enc: &Encoding, positions: usize) -> Vec<f32> {
+    let mut rng = Pcg64Mcg::seed_from_u64(0xE4_0127);
+    let mut obs = Vec::with_capacity(positions * enc.obs_len());
+    let mut n = 0;
+    while n < positions {
+        let mut s = crate::start_state(variant, &mut rng);
+        for ply in 0..60 {
+            if s.is_chance() {
+                sample_chance(&mut s, &mut rng);
+            }
+            let acts = s.legal_actions();
+            if acts.is_empty() || n >= positions {
+                break;
+            }
+            if ply % 7 == 0 {
+                let at = obs.len();
+                obs.resize(at + enc.obs_len(), 0.0);
+                encoding::encode_into(&View::new(&s, s.turn()), &mut obs[at..]);
+                n += 1;
+            }
+            s.apply(acts[rng.random_range(0..acts.len())]);
+        }
+    }
+    obs
+}
+
+/// The check positions of a RULES-more game: the observation (`Observe::observe_into`) of the
+/// player to act every 7th ply along seeded random games from the start (set-up included).
+struct CheckObs {
+    positions: usize,
+}
+
+impl WithGame for CheckObs {
+    type Output = Vec<f32>;
+    fn run<G: Playable>(self, start: G) -> Vec<f32> {
+        let mut rng = Pcg64Mcg::seed_from_u64(0xE4_0127);
+        let len = start.encoding().obs_len();
+        let mut obs = Vec::with_capacity(self.positions * len);
+        let mut n = 0;
+        let mut games = 0;
+        while n < self.positions && games < 10 * self.positions.max(1) {
+            games += 1;
+            let mut s = start.clone();
+            for ply in 0..60 {
+                resolve_chance(&mut s, &mut rng);
+                let Turn::Player(p) = s.turn() else { break };
+                let acts = s.legal_actions();
+                if acts.is_empty() || n >= self.positions {
+                    break;
+                }
+                if ply % 7 == 0 {
+                    let at = obs.len();
+                    obs.resize(at + len, 0.0);
+                    s.observe_into(p, &mut obs[at..]);
+                    n += 1;
+                }
+                s.apply(acts[rng.random_range(0..acts.len())]);
+            }
+        }
+        obs
+    }
 }

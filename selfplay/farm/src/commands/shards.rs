@@ -90,8 +90,8 @@ pub fn check(o: &Options) -> anyhow::Result<Report> {
     // written so far is of).
     let (variant, encoding) = match &cfg {
         Some(c) => {
-            let (v, e) = crate::run::load_variant(&c.variant)?;
-            (Some(v.name.clone()), e)
+            let (g, e) = crate::games::load_game(&c.variant)?;
+            (Some(g.name().to_string()), e)
         }
         None => (None, models::encoding::encoding()),
     };

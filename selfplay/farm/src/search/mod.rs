@@ -24,21 +24,26 @@
 //! node the public record leads to after the player's move and the opponent's reply becomes the
 //! next root, visits and values kept, when the player's information set there is the one the tree
 //! searched (`reuse.rs`).
+//!
+//! The search is generic over the game ([`SearchGame`], `game.rs`): [`VariantSearch`] is the
+//! variants' (all of the above, the default type of [`Search`]), [`Generic`] any
+//! `engine::game::Game` + `engine::observe::Observe` (the RULES-more games: children keyed by the
+//! root player's information set key, the game's own end and repetition rules, no root checks,
+//! no tactical value and no tree reuse).
 
+mod game;
 mod reuse;
 mod root;
 mod setup;
 mod tree;
 
 use engine::repetition::RecordPly;
-use engine::search::expectimax::{Expectimax, ExpectimaxConfig, MATE};
-use engine::variant::game_state::public_hash;
-use engine::variant::{Action, State, View};
-use engine::Color;
+use engine::variant::{State, View};
 use engine::observe::Encoding;
 use models::encoding;
 use rand::Rng;
 use std::time::Instant;
+pub use game::{resolve_chance, Generic, GenericError, SearchGame, Step, VariantSearch};
 pub use root::terminal_value;
 use serde::{Deserialize, Serialize};
 pub use reuse::REUSE_CHECK_SAMPLES;
@@ -183,10 +188,12 @@ impl SearchConfig {
 /// A leaf waiting for the net: its node, the player to act there, its legal actions, and the
 /// edges that lead to it as (node, slot) (which carry a virtual loss until the evaluation is
 /// delivered; slots, not edge indices, since a later descent may insert edges).
-struct Pending {
+struct Pending<S: SearchGame> {
     leaf: u32,
-    player: Color,
-    actions: Vec<Action>,
+    player: S::Player,
+    actions: Vec<S::Action>,
+    /// The policy slots of `actions`, in their order.
+    slots: Vec<u16>,
     path: Vec<(u32, u32)>,
     done: bool,
     /// The tactical value of the leaf's determinized state for `player`
@@ -204,19 +211,20 @@ enum Sim {
     Collision,
 }
 
-/// One decision's search.
-pub struct Search {
+/// One decision's search, over the game side `S` ([`SearchGame`]; the variants' by default).
+pub struct Search<S: SearchGame = VariantSearch> {
     cfg: SearchConfig,
     noise: bool,
-    view: View,
-    root_actions: Vec<Action>,
-    nodes: Vec<Node>,
+    /// The game side: the root player's information and the rules' bookkeeping.
+    game: S,
+    root_actions: Vec<S::Action>,
+    nodes: Vec<Node<S::Action, S::Player>>,
     /// Simulations finished (backed up).
     sims: u32,
     /// The current descent's edges (node, action slot).
     path: Vec<(u32, u32)>,
     /// The leaves of the current batch, in request order.
-    pending: Vec<Pending>,
+    pending: Vec<Pending<S>>,
     /// The encoding of the observations ([`encoding`]): the size of each request.
     encoding: Encoding,
     /// Their observations, `encoding.obs_len()` each, in request order.
@@ -225,10 +233,6 @@ pub struct Search {
     slots: Vec<Vec<u16>>,
     root_obs: Vec<f32>,
     root_slots: Vec<u16>,
-    /// The game's public record, then the plies of the current simulation (see [`Search::new`]).
-    line: Vec<RecordPly>,
-    /// Entries of `line` that belong to the game (the rest is the simulation's).
-    base: usize,
     /// Root slots the loss check excludes (sorted; empty when none or all would be).
     root_banned: Vec<u16>,
     /// Stop starting simulations at this instant ([`Search::set_deadline`]).
@@ -237,10 +241,6 @@ pub struct Search {
     setup: bool,
     /// The layout mixture's weights over the root actions, when one applies.
     setup_weights: Option<Vec<f64>>,
-    /// The leaf searcher of [`SearchConfig::value_mix`], made on first use.
-    tactics: Option<Expectimax>,
-    /// Entries of `line` that are the game's record (`history` of [`Search::new`]).
-    record_len: usize,
     /// The root checks (win, mate in two, loss) have run.
     root_checked: bool,
     /// Root visits kept from the previous decision's tree ([`Search::reuse`]; 0 when fresh).
@@ -273,7 +273,7 @@ pub fn encoding() -> Encoding {
     encoding::encoding()
 }
 
-impl Search {
+impl Search<VariantSearch> {
     /// A search for the player of `view`, whose legal actions are `actions` (non-empty).
     /// `noise` adds Dirichlet noise at the root (self-play). `history` is the game's public record
     /// so far ([`engine::variant::game::VariantGame::record`]; empty when unknown): a move inside
@@ -281,41 +281,64 @@ impl Search {
     /// repetition rules at once (the engine's two-fold rule inside a search: a draw, which steers
     /// play away from the §X6 repetition draw when ahead, or a loss for a perpetual checker or
     /// chaser).
-    pub fn new(view: View, actions: Vec<Action>, cfg: &SearchConfig, noise: bool, history: &[RecordPly]) -> Search {
-        let player = view.player();
-        let mut line = history.to_vec();
-        let root = public_hash(view.known());
-        if line.last().is_none_or(|p| p.hash != root) {
-            line.push(RecordPly::occurrence(root, player.opponent()));
-        }
-        let base = line.len();
-        let root_slots = encoding::indices(&actions, player);
+    pub fn new(view: View, actions: Vec<engine::variant::Action>, cfg: &SearchConfig, noise: bool, history: &[RecordPly]) -> Search {
+        Search::with_game(VariantSearch::new(view, history), actions, cfg, noise)
+    }
+
+    /// The deciding player's view.
+    pub fn view(&self) -> &View {
+        self.game.view()
+    }
+}
+
+impl<G: engine::game::Game + engine::observe::Observe + Send> Search<Generic<G>> {
+    /// A search of any `Game` + `Observe` for the player to act in `root` (the true state: only
+    /// that player's information enters, through `Game::sample_determinization`), whose legal
+    /// actions are `root.legal_actions()`; `setup` marks a set-up decision. Neither repetitions
+    /// nor tree reuse apply ([`Generic`]).
+    ///
+    /// # Errors
+    /// [`GenericError`] when `root` is not a player's turn.
+    pub fn generic(root: G, setup: bool, cfg: &SearchConfig, noise: bool) -> Result<Self, GenericError> {
+        let actions = root.legal_actions();
+        Ok(Search::with_game(Generic::new(root, setup)?, actions, cfg, noise))
+    }
+}
+
+impl<S: SearchGame> Search<S> {
+    /// A search on the game side `game` whose root player's legal actions are `actions`
+    /// (non-empty). `noise` adds Dirichlet noise at the root (self-play).
+    pub fn with_game(game: S, actions: Vec<S::Action>, cfg: &SearchConfig, noise: bool) -> Search<S> {
+        let root_slots = game.root_slots(&actions);
+        let root = game.root_key();
+        let setup = game.is_setup(&actions);
         Search {
             cfg: cfg.clone(),
             noise: noise && cfg.dirichlet_fraction > 0.0,
-            view,
-            nodes: vec![Node::new(player, root)],
+            nodes: vec![Node::new(game.player(), root)],
             sims: 0,
             path: Vec::new(),
             pending: Vec::new(),
-            encoding: encoding(),
+            encoding: game.encoding(),
             obs: Vec::new(),
             slots: Vec::new(),
             root_obs: Vec::new(),
             root_slots,
-            line,
-            base,
             root_banned: Vec::new(),
             deadline: None,
-            setup: setup::is_setup(&actions),
+            setup,
             setup_weights: None,
-            tactics: None,
             root_actions: actions,
-            record_len: history.len(),
             root_checked: false,
             reused: 0,
             reused_tree: false,
+            game,
         }
+    }
+
+    /// The game side of this search.
+    pub fn game(&self) -> &S {
+        &self.game
     }
 
     /// Stops the search at `deadline` (wall clock): [`Search::advance`] starts no simulation
@@ -372,7 +395,7 @@ impl Search {
             // A forced move needs no search.
             self.encode_root();
             if !self.nodes[0].expanded {
-                self.expand(0, self.view.player(), 0.0, &[1.0], self.root_actions.clone());
+                self.expand(0, self.game.player(), 0.0, &[1.0], self.root_actions.clone(), &self.root_slots.clone());
                 self.nodes[0].edges[0].n = 1;
             }
             return false;
@@ -385,11 +408,11 @@ impl Search {
             self.root_checked = true;
             self.encode_root();
             if self.cfg.root_win_check && !self.setup {
-                let win = self.immediate_win(rng).or_else(|| if self.cfg.root_mate_in_two { self.mate_in_two(rng) } else { None });
+                let win = self.game.root_win(&self.root_actions, &self.cfg, rng);
                 if let Some(i) = win {
                     self.clear_tree();
                     let n = self.root_actions.len();
-                    self.expand(0, self.view.player(), 1.0, &vec![1.0 / n as f32; n], self.root_actions.clone());
+                    self.expand(0, self.game.player(), 1.0, &vec![1.0 / n as f32; n], self.root_actions.clone(), &self.root_slots.clone());
                     let slot = self.root_slots[i];
                     if let Some(e) = self.nodes[0].edges.iter_mut().find(|e| e.slot == slot) {
                         e.n = 1;
@@ -399,7 +422,7 @@ impl Search {
                 }
             }
             if self.cfg.root_loss_check && !self.setup {
-                let mut banned = self.losing_root_slots(rng);
+                let mut banned = self.game.root_losing(&self.root_actions, &self.root_slots, rng);
                 banned.sort_unstable();
                 banned.dedup();
                 if banned.len() < self.root_actions.len() {
@@ -412,7 +435,7 @@ impl Search {
             self.obs.extend_from_slice(&self.root_obs);
             self.slots.push(self.root_slots.clone());
             self.nodes[0].waiting = true;
-            self.pending.push(Pending { leaf: 0, player: self.view.player(), actions: self.root_actions.clone(), path: Vec::new(), done: false, tactical: None });
+            self.pending.push(Pending { leaf: 0, player: self.game.player(), actions: self.root_actions.clone(), slots: self.root_slots.clone(), path: Vec::new(), done: false, tactical: None });
             return true;
         }
         let batch = self.cfg.batch.max(1) as usize;
@@ -428,27 +451,9 @@ impl Search {
         !self.pending.is_empty()
     }
 
-    /// The tactical value of `det` for its side to move ([`SearchConfig::value_mix`]), or
-    /// `None` when no mixing is configured.
-    fn tactical_value(&mut self, det: &State) -> Option<f32> {
-        if self.cfg.value_mix <= 0.0 {
-            return None;
-        }
-        let cfg = &self.cfg;
-        let x = self.tactics.get_or_insert_with(|| {
-            Expectimax::new(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1 })
-        });
-        let cp = x.leaf_value(det);
-        Some(if cp.abs() >= MATE - 1_000.0 {
-            cp.signum() as f32
-        } else {
-            0.9 * (cp as f32 / self.cfg.value_scale_cp.max(1.0)).tanh()
-        })
-    }
-
     /// A draw's value for `player` under [`SearchConfig::draw_contempt`].
-    pub(super) fn draw_value(&self, player: Color) -> f32 {
-        if player == self.view.player() {
+    pub(super) fn draw_value(&self, player: S::Player) -> f32 {
+        if player == self.game.player() {
             -self.cfg.draw_contempt
         } else {
             self.cfg.draw_contempt
@@ -457,7 +462,7 @@ impl Search {
 
     fn encode_root(&mut self) {
         if self.root_obs.is_empty() {
-            self.root_obs = encoding::encode(&self.view);
+            self.root_obs = self.game.observe_root();
         }
     }
 
@@ -499,7 +504,7 @@ impl Search {
             return;
         }
         p.done = true;
-        let (leaf, player, actions, path) = (p.leaf, p.player, std::mem::take(&mut p.actions), std::mem::take(&mut p.path));
+        let (leaf, player, actions, slots, path) = (p.leaf, p.player, std::mem::take(&mut p.actions), std::mem::take(&mut p.slots), std::mem::take(&mut p.path));
         let value = match p.tactical {
             Some(t) => (1.0 - self.cfg.value_mix) * value + self.cfg.value_mix * t,
             None => value,
@@ -511,9 +516,9 @@ impl Search {
             let mut q: Vec<f32> = priors.iter().map(|&x| x.max(1e-12).powf(1.0 / t)).collect();
             let sum: f32 = q.iter().sum();
             q.iter_mut().for_each(|x| *x /= sum);
-            self.expand(leaf, player, value, &q, actions);
+            self.expand(leaf, player, value, &q, actions, &slots);
         } else {
-            self.expand(leaf, player, value, priors, actions);
+            self.expand(leaf, player, value, priors, actions, &slots);
         }
         if leaf == 0 && self.noise {
             self.add_noise(rng);
@@ -525,17 +530,13 @@ impl Search {
     /// One simulation: a determinization, a descent to a leaf, and either a value backed up or
     /// the leaf added to the requests (with a virtual loss on its path).
     fn simulate(&mut self, rng: &mut impl Rng) -> Sim {
-        let mut det = self.view.sample(rng);
-        if det.is_chance() {
-            sample_chance(&mut det, rng);
-        }
+        let mut det = self.game.determinize(rng);
         let mut node = 0u32;
         self.path.clear();
-        self.line.truncate(self.base);
+        self.game.begin();
         loop {
-            let player = det.turn();
-            let actions = det.legal_actions();
-            if let Some(v) = terminal_value(&det, actions.is_empty()) {
+            let actions = self.game.legal(&det);
+            if let Some((player, v)) = self.game.end_value(&det, actions.is_empty()) {
                 let v = if v == 0.0 { self.draw_value(player) } else { v };
                 let path = std::mem::take(&mut self.path);
                 self.backup(&path, player, v);
@@ -543,67 +544,57 @@ impl Search {
                 self.sims += 1;
                 return Sim::Backed;
             }
+            let player = self.game.to_act(&det);
             if !self.nodes[node as usize].expanded {
                 if self.nodes[node as usize].waiting {
                     return Sim::Collision;
                 }
                 let (k, n) = (self.pending.len(), self.encoding.obs_len());
                 self.obs.resize((k + 1) * n, 0.0);
-                encoding::encode_into(&View::new(&det, player), &mut self.obs[k * n..]);
-                self.slots.push(encoding::indices(&actions, player));
+                self.game.observe_into(&det, player, &mut self.obs[k * n..]);
+                let slots = self.game.slots(&det, &actions, player);
+                self.slots.push(slots.clone());
                 let n = &mut self.nodes[node as usize];
                 n.player = player;
                 n.waiting = true;
                 let path = std::mem::take(&mut self.path);
                 self.virtual_loss(&path, true);
-                let tactical = self.tactical_value(&det);
-                self.pending.push(Pending { leaf: node, player, actions, path, done: false, tactical });
+                let tactical = self.game.leaf_tactics(&det, &self.cfg);
+                self.pending.push(Pending { leaf: node, player, actions, slots, path, done: false, tactical });
                 return Sim::Leaf;
             }
-            let e = self.select(node, &actions, player);
+            let slots = self.game.slots(&det, &actions, player);
+            let e = self.select(node, &actions, &slots);
             self.path.push((node, u32::from(self.nodes[node as usize].edges[e].slot)));
             let action = self.nodes[node as usize].edges[e].action;
-            let quiet = det.quiet_move(action);
-            det.apply(action);
-            if det.is_chance() {
-                sample_chance(&mut det, rng);
+            let step = self.game.step(&mut det, action, player, rng);
+            if let Some(winner) = step.ended {
+                let me = self.game.to_act(&det);
+                let v = match winner {
+                    Some(w) if w == me => 1.0,
+                    Some(_) => -1.0,
+                    None => self.draw_value(me),
+                };
+                let path = std::mem::take(&mut self.path);
+                self.backup(&path, me, v);
+                self.path = path;
+                self.sims += 1;
+                return Sim::Backed;
             }
-            // What both players see after the action and its chance outcome (a revealed type is
-            // public): the children of one edge are kept apart by it.
-            let seen = public_hash(&det);
-            if matches!(action, Action::Move { .. } | Action::Flip { .. }) {
-                let pos = det.position();
-                self.line.push(RecordPly { hash: seen, mover: player, gave_check: pos.in_check(), board: true, quiet });
-                let end = &pos.rules().end;
-                if end.repetition {
-                    if let Some(o) = engine::repetition::in_search(end, pos, &self.line, pos.halfmove() as usize) {
-                        let me = det.turn();
-                        let v = match o.winner() {
-                            Some(w) if w == me => 1.0,
-                            Some(_) => -1.0,
-                            None => self.draw_value(me),
-                        };
-                        let path = std::mem::take(&mut self.path);
-                        self.backup(&path, me, v);
-                        self.path = path;
-                        self.sims += 1;
-                        return Sim::Backed;
-                    }
-                }
-            }
-            node = self.child(node, e, seen, det.turn());
+            let next = self.game.to_act(&det);
+            node = self.child(node, e, step.key, next);
         }
     }
 
     /// Root actions with their slots and visit counts.
-    pub fn visits(&self) -> Vec<(Action, u16, u32)> {
+    pub fn visits(&self) -> Vec<(S::Action, u16, u32)> {
         self.nodes[0].edges.iter().map(|e| (e.action, e.slot, e.n)).collect()
     }
 
     /// Root actions with the net's prior, the visit count and the mean value (for the deciding
     /// player; `None` when unvisited), sorted by policy slot. Priors are 0 before the root's
     /// evaluation is delivered.
-    pub fn root_policy(&self) -> Vec<(Action, f32, u32, Option<f32>)> {
+    pub fn root_policy(&self) -> Vec<(S::Action, f32, u32, Option<f32>)> {
         self.nodes[0].edges.iter().map(|e| (e.action, e.prior, e.n, (e.n > 0).then(|| e.w / e.n as f32))).collect()
     }
 
@@ -630,7 +621,7 @@ impl Search {
     ///
     /// At a set-up decision the choice is drawn whatever the temperature (a layout mixture if
     /// one was set, else the net's priors; see [`setup`]).
-    pub fn choose(&self, temperature: f32, rng: &mut impl Rng) -> Action {
+    pub fn choose(&self, temperature: f32, rng: &mut impl Rng) -> S::Action {
         if self.setup {
             return self.choose_setup(rng);
         }
@@ -639,7 +630,7 @@ impl Search {
             return self.root_actions[0];
         }
         if temperature <= 1e-3 {
-            let q = |e: &Edge| if e.n > 0 { e.w / e.n as f32 } else { f32::NEG_INFINITY };
+            let q = |e: &Edge<S::Action>| if e.n > 0 { e.w / e.n as f32 } else { f32::NEG_INFINITY };
             let best = edges
                 .iter()
                 .max_by(|a, b| {

@@ -19,7 +19,7 @@
 //! (or is ambiguous in it), the search starts afresh.
 
 use super::tree::{Node, NO_CHILD};
-use super::{Search, SearchConfig};
+use super::{Search, SearchConfig, SearchGame, VariantSearch};
 use engine::repetition::RecordPly;
 use engine::variant::game_state::public_hash;
 use engine::variant::{Action, State, View};
@@ -30,7 +30,7 @@ use rand::Rng;
 /// information set at the new root is the one the tree searched.
 pub const REUSE_CHECK_SAMPLES: usize = 8;
 
-impl Search {
+impl Search<VariantSearch> {
     /// The search for the next decision of the player of `prev` (the previous decision's search,
     /// after its move was played), or a fresh [`Search::new`] with the same arguments when
     /// `prev` is `None`, `cfg.reuse_tree` is off, or the tree cannot be reused (see the module
@@ -54,7 +54,7 @@ impl Search {
             return fresh;
         }
         let Some(root) = prev.line_node(history) else { return fresh };
-        if !prev.fits(root, &fresh) || !prev.same_information(root, &fresh.view, history, rng) {
+        if !prev.fits(root, &fresh) || !prev.same_information(root, &fresh.game.view, history, rng) {
             return fresh;
         }
         fresh.nodes = subtree(prev.nodes, root);
@@ -66,48 +66,9 @@ impl Search {
         fresh
     }
 
-    /// Whether this search's root was taken over from the previous decision's tree.
-    pub fn is_reused(&self) -> bool {
-        self.reused_tree
-    }
-
-    /// The root's actions with their priors (after the policy temperature, and the root noise
-    /// where it applies), in slot order.
-    pub fn root_priors(&self) -> Vec<(Action, f32)> {
-        self.nodes[0].edges.iter().map(|e| (e.action, e.prior)).collect()
-    }
-
-    /// The visits (over its edges) of the node reached from the root by `line`: each action
-    /// followed by the public observation after it ([`public_hash`] of the state after the action
-    /// and its chance outcome, as a record names it); `None` when the line leaves the tree.
-    pub fn visits_along(&self, line: &[(Action, u64)]) -> Option<u32> {
-        let mut node = 0u32;
-        for &(action, key) in line {
-            let e = self.nodes[node as usize].edges.iter().find(|e| e.action == action)?;
-            let mut c = e.child;
-            while c != NO_CHILD && self.nodes[c as usize].key != key {
-                c = self.nodes[c as usize].sibling;
-            }
-            if c == NO_CHILD {
-                return None;
-            }
-            node = c;
-        }
-        Some(self.nodes[node as usize].edges.iter().map(|e| e.n).sum())
-    }
-
-    /// Drops the tree and starts from an unexpanded root (the win check's move needs none).
-    pub(super) fn clear_tree(&mut self) {
-        let (player, key) = (self.nodes[0].player, self.nodes[0].key);
-        self.nodes.clear();
-        self.nodes.push(Node::new(player, key));
-        self.reused = 0;
-        self.reused_tree = false;
-    }
-
     /// The plies of `history` past this search's record, if `history` extends it by at least one.
     fn new_plies<'h>(&self, history: &'h [RecordPly]) -> Option<&'h [RecordPly]> {
-        let old = &self.line[..self.record_len];
+        let old = &self.game.line[..self.game.record_len];
         (history.len() > old.len() && history[..old.len()] == *old).then(|| &history[old.len()..])
     }
 
@@ -168,7 +129,7 @@ impl Search {
         slots.sort_unstable();
         n.expanded
             && !n.waiting
-            && n.player == fresh.view.player()
+            && n.player == fresh.game.player()
             && n.key == fresh.nodes[0].key
             && n.edges.len() == slots.len()
             && n.edges.iter().zip(&slots).all(|(e, &s)| e.slot == s)
@@ -181,7 +142,7 @@ impl Search {
         let path = self.path_to(node, history);
         let mut reached = 0;
         for _ in 0..REUSE_CHECK_SAMPLES {
-            let d = self.view.sample(rng);
+            let d = self.game.view.sample(rng);
             if d.is_chance() || !follow(&d, &path, now, &mut reached) {
                 return false;
             }
@@ -222,8 +183,8 @@ fn follow(s: &State, path: &[(Action, u64)], now: &View, reached: &mut u32) -> b
 
 /// The subtree of `nodes` under `root`, renumbered with `root` first (its sibling link cut, no
 /// node waiting for the net).
-fn subtree(mut nodes: Vec<Node>, root: u32) -> Vec<Node> {
-    let take = |nodes: &mut Vec<Node>, i: u32| {
+fn subtree(mut nodes: Vec<Node<Action, Color>>, root: u32) -> Vec<Node<Action, Color>> {
+    let take = |nodes: &mut Vec<Node<Action, Color>>, i: u32| {
         let mut n = std::mem::replace(&mut nodes[i as usize], Node::new(Color::Red, 0));
         n.waiting = false;
         n
@@ -252,4 +213,45 @@ fn subtree(mut nodes: Vec<Node>, root: u32) -> Vec<Node> {
         i += 1;
     }
     out
+}
+
+impl<S: SearchGame> Search<S> {
+    /// Whether this search's root was taken over from the previous decision's tree.
+    pub fn is_reused(&self) -> bool {
+        self.reused_tree
+    }
+
+    /// The root's actions with their priors (after the policy temperature, and the root noise
+    /// where it applies), in slot order.
+    pub fn root_priors(&self) -> Vec<(S::Action, f32)> {
+        self.nodes[0].edges.iter().map(|e| (e.action, e.prior)).collect()
+    }
+
+    /// The visits (over its edges) of the node reached from the root by `line`: each action
+    /// followed by the public observation after it ([`public_hash`] of the state after the action
+    /// and its chance outcome, as a record names it); `None` when the line leaves the tree.
+    pub fn visits_along(&self, line: &[(S::Action, u64)]) -> Option<u32> {
+        let mut node = 0u32;
+        for &(action, key) in line {
+            let e = self.nodes[node as usize].edges.iter().find(|e| e.action == action)?;
+            let mut c = e.child;
+            while c != NO_CHILD && self.nodes[c as usize].key != key {
+                c = self.nodes[c as usize].sibling;
+            }
+            if c == NO_CHILD {
+                return None;
+            }
+            node = c;
+        }
+        Some(self.nodes[node as usize].edges.iter().map(|e| e.n).sum())
+    }
+
+    /// Drops the tree and starts from an unexpanded root (the win check's move needs none).
+    pub(super) fn clear_tree(&mut self) {
+        let (player, key) = (self.nodes[0].player, self.nodes[0].key);
+        self.nodes.clear();
+        self.nodes.push(Node::new(player, key));
+        self.reused = 0;
+        self.reused_tree = false;
+    }
 }

@@ -2,9 +2,8 @@
 //! at once, and moves that allow an immediate loss excluded ([`super::SearchConfig`]'s
 //! `root_win_check`, `root_mate_in_two`, `root_loss_check`), plus the rules' end values.
 
-use super::Search;
 use engine::variant::state::Agreement;
-use engine::variant::{Action, Hidden, State};
+use engine::variant::{Action, Hidden, State, View};
 use engine::Color;
 use rand::Rng;
 
@@ -54,108 +53,108 @@ fn has_win_in_one(s: &State) -> bool {
     won
 }
 
-impl Search {
-    /// A root action after which the opponent has lost in every one of a few determinizations
-    /// (one when the variant hides nothing); actions leading to chance are not considered.
-    pub(super) fn immediate_win(&self, rng: &mut impl Rng) -> Option<usize> {
-        // One determinization says it all when nothing is hidden.
-        let samples = if self.view.known().variant().caps.hidden == Hidden::None { 1 } else { 4 };
-        let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
-        'actions: for (i, &a) in self.root_actions.iter().enumerate() {
-            if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
-                continue;
-            }
-            for d in &dets {
-                if d.is_chance() {
-                    return None;
-                }
-                let c = d.child(a);
-                if c.is_chance() || terminal_value(&c, c.legal_actions().is_empty()) != Some(-1.0) || c.turn() == d.turn() {
-                    continue 'actions;
-                }
-            }
-            return Some(i);
+/// A root action (index into `root_actions`, the legal actions of `view`'s player) after which
+/// the opponent has lost in every one of a few determinizations (one when the variant hides
+/// nothing); actions leading to chance are not considered.
+pub(super) fn immediate_win(view: &View, root_actions: &[Action], rng: &mut impl Rng) -> Option<usize> {
+    // One determinization says it all when nothing is hidden.
+    let samples = if view.known().variant().caps.hidden == Hidden::None { 1 } else { 4 };
+    let dets: Vec<State> = (0..samples).map(|_| view.sample(rng)).collect();
+    'actions: for (i, &a) in root_actions.iter().enumerate() {
+        if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
+            continue;
         }
-        None
+        for d in &dets {
+            if d.is_chance() {
+                return None;
+            }
+            let c = d.child(a);
+            if c.is_chance() || terminal_value(&c, c.legal_actions().is_empty()) != Some(-1.0) || c.turn() == d.turn() {
+                continue 'actions;
+            }
+        }
+        return Some(i);
     }
+    None
+}
 
-    /// A root move that gives check and after which every reply of the opponent allows a win
-    /// in one ([`SearchConfig::root_mate_in_two`]), in each of a few determinizations (one
-    /// when the variant hides nothing); actions leading to chance are not considered.
-    pub(super) fn mate_in_two(&self, rng: &mut impl Rng) -> Option<usize> {
-        let samples = if self.view.known().variant().caps.hidden == Hidden::None { 1 } else { 2 };
-        let me = self.view.player();
-        let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
-        if dets.iter().any(State::is_chance) {
-            return None;
+/// A root move that gives check and after which every reply of the opponent allows a win
+/// in one ([`super::SearchConfig::root_mate_in_two`]), in each of a few determinizations (one
+/// when the variant hides nothing); actions leading to chance are not considered.
+pub(super) fn mate_in_two(view: &View, root_actions: &[Action], rng: &mut impl Rng) -> Option<usize> {
+    let samples = if view.known().variant().caps.hidden == Hidden::None { 1 } else { 2 };
+    let me = view.player();
+    let dets: Vec<State> = (0..samples).map(|_| view.sample(rng)).collect();
+    if dets.iter().any(State::is_chance) {
+        return None;
+    }
+    'actions: for (i, &a) in root_actions.iter().enumerate() {
+        if !matches!(a, Action::Move { .. }) {
+            continue;
         }
-        'actions: for (i, &a) in self.root_actions.iter().enumerate() {
-            if !matches!(a, Action::Move { .. }) {
-                continue;
+        for d in &dets {
+            let c = d.child(a);
+            if c.is_chance() || c.turn() == me || !c.position().in_check() {
+                continue 'actions;
             }
-            for d in &dets {
-                let c = d.child(a);
-                if c.is_chance() || c.turn() == me || !c.position().in_check() {
+            let replies = c.legal_actions();
+            if replies.is_empty() {
+                continue 'actions; // a win in one: immediate_win's case
+            }
+            for &b in &replies {
+                let cc = c.child(b);
+                if cc.is_chance() || cc.turn() != me || !has_win_in_one(&cc) {
                     continue 'actions;
                 }
-                let replies = c.legal_actions();
-                if replies.is_empty() {
-                    continue 'actions; // a win in one: immediate_win's case
-                }
-                for &b in &replies {
-                    let cc = c.child(b);
-                    if cc.is_chance() || cc.turn() != me || !has_win_in_one(&cc) {
-                        continue 'actions;
-                    }
-                }
             }
-            return Some(i);
         }
-        None
+        return Some(i);
     }
+    None
+}
 
-    /// Root slots of actions after which the opponent wins at once in one of a few
-    /// determinizations (one when the variant hides nothing). Replies are tested only when they
-    /// give check (or in King chess, where the king piece may not be the general), since a
-    /// position without check where the side to move has no action (a stalemate, §X4) is rare.
-    pub(super) fn losing_root_slots(&self, rng: &mut impl Rng) -> Vec<u16> {
-        let caps = self.view.known().variant().caps;
-        let samples = if caps.hidden == Hidden::None { 1 } else { 2 };
-        let me = self.view.player();
-        let dets: Vec<State> = (0..samples).map(|_| self.view.sample(rng)).collect();
-        let mut out = Vec::new();
-        'actions: for (i, &a) in self.root_actions.iter().enumerate() {
-            if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
+/// Root slots (from `root_slots`, parallel to `root_actions`) of actions after which the
+/// opponent wins at once in one of a few determinizations (one when the variant hides nothing).
+/// Replies are tested only when they give check (or in King chess, where the king piece may not
+/// be the general), since a position without check where the side to move has no action (a
+/// stalemate, §X4) is rare.
+pub(super) fn losing_root_slots(view: &View, root_actions: &[Action], root_slots: &[u16], rng: &mut impl Rng) -> Vec<u16> {
+    let caps = view.known().variant().caps;
+    let samples = if caps.hidden == Hidden::None { 1 } else { 2 };
+    let me = view.player();
+    let dets: Vec<State> = (0..samples).map(|_| view.sample(rng)).collect();
+    let mut out = Vec::new();
+    'actions: for (i, &a) in root_actions.iter().enumerate() {
+        if !matches!(a, Action::Move { .. } | Action::Flip { .. }) {
+            continue;
+        }
+        for d in &dets {
+            if d.is_chance() {
+                return Vec::new();
+            }
+            let c = d.child(a);
+            if c.is_chance() || c.turn() == me {
                 continue;
             }
-            for d in &dets {
-                if d.is_chance() {
-                    return Vec::new();
+            let mut lost = false;
+            c.visit_actions(&mut |b| {
+                if lost || !matches!(b, Action::Move { .. } | Action::Flip { .. }) {
+                    return;
                 }
-                let c = d.child(a);
-                if c.is_chance() || c.turn() == me {
-                    continue;
+                let cc = c.child(b);
+                if cc.is_chance() || cc.turn() != me {
+                    return;
                 }
-                let mut lost = false;
-                c.visit_actions(&mut |b| {
-                    if lost || !matches!(b, Action::Move { .. } | Action::Flip { .. }) {
-                        return;
-                    }
-                    let cc = c.child(b);
-                    if cc.is_chance() || cc.turn() != me {
-                        return;
-                    }
-                    if !caps.king_pieces && !cc.position().in_check() && cc.grind_loss().is_none() {
-                        return;
-                    }
-                    lost = terminal_value(&cc, cc.legal_actions().is_empty()) == Some(-1.0);
-                });
-                if lost {
-                    out.push(self.root_slots[i]);
-                    continue 'actions;
+                if !caps.king_pieces && !cc.position().in_check() && cc.grind_loss().is_none() {
+                    return;
                 }
+                lost = terminal_value(&cc, cc.legal_actions().is_empty()) == Some(-1.0);
+            });
+            if lost {
+                out.push(root_slots[i]);
+                continue 'actions;
             }
         }
-        out
     }
+    out
 }

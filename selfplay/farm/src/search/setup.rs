@@ -4,7 +4,7 @@
 //! ([`LayoutMixture`], the output of `anqi solve layouts`), else by the net's policy over the
 //! set-up actions at the decision (one evaluation of the chooser's view, no simulations).
 
-use super::Search;
+use super::{Search, SearchGame, VariantSearch};
 use engine::variant::state::LAYOUT_NAMES;
 use engine::variant::Action;
 use engine::Color;
@@ -118,18 +118,21 @@ fn draw(weights: &[f64], rng: &mut impl Rng) -> usize {
     weights.len() - 1
 }
 
-impl Search {
+impl Search<VariantSearch> {
     /// Uses `mixture` at a set-up decision of Surprise layouts (the root's actions are layouts):
     /// [`Search::advance`] then asks nothing of the net and [`Search::choose`] draws from it.
     /// Ignored at other decisions, and when it gives every legal layout probability 0.
     pub fn set_layout_mixture(&mut self, mixture: Option<&LayoutMixture>) {
-        let player = self.view.player();
+        let player = self.game.player();
         self.setup_weights = mixture.and_then(|m| {
             let w: Option<Vec<f64>> = self.root_actions.iter().map(|&a| m.weight(player, a)).collect();
             w.filter(|w| w.iter().sum::<f64>() > 0.0)
         });
     }
 
+}
+
+impl<S: SearchGame> Search<S> {
     /// Whether this is a set-up decision (then the search runs no simulations: see the module docs).
     pub fn is_setup(&self) -> bool {
         self.setup
@@ -137,7 +140,7 @@ impl Search {
 
     /// The set-up choice: drawn from the layout mixture if one applies, else from the net's
     /// priors at the root (after its evaluation), else uniformly.
-    pub(super) fn choose_setup(&self, rng: &mut impl Rng) -> Action {
+    pub(super) fn choose_setup(&self, rng: &mut impl Rng) -> S::Action {
         if let Some(w) = &self.setup_weights {
             return self.root_actions[draw(w, rng)];
         }

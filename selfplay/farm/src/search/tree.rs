@@ -1,16 +1,14 @@
 //! The tree of [`Search`]: nodes and edges, PUCT selection, expansion, root noise and backup.
 
-use super::Search;
-use engine::variant::Action;
+use super::{Search, SearchGame};
 use engine::Color;
-use models::encoding;
 use rand::Rng;
 
 /// An action out of a node, with its prior and statistics (values for the node's player).
 #[derive(Clone, Debug)]
-pub(super) struct Edge {
+pub(super) struct Edge<A> {
     pub(super) slot: u16,
-    pub(super) action: Action,
+    pub(super) action: A,
     pub(super) prior: f32,
     pub(super) n: u32,
     pub(super) w: f32,
@@ -19,15 +17,16 @@ pub(super) struct Edge {
 
 /// A node of the searching player's tree.
 #[derive(Clone, Debug)]
-pub(super) struct Node {
-    pub(super) player: Color,
+pub(super) struct Node<A, P> {
+    pub(super) player: P,
     pub(super) expanded: bool,
     /// Net value for `player`.
     pub(super) value: f32,
     /// Edges sorted by slot.
-    pub(super) edges: Vec<Edge>,
-    /// What both players see on reaching this node ([`engine::variant::game_state::public_hash`]
-    /// of the state): the key among the children of one edge.
+    pub(super) edges: Vec<Edge<A>>,
+    /// What separates this node from the other children of its edge ([`super::Step::key`]: for
+    /// the variants what both players see on reaching it,
+    /// [`engine::variant::game_state::public_hash`] of the state).
     pub(super) key: u64,
     /// The next child of the same edge (another public outcome), or [`NO_CHILD`].
     pub(super) sibling: u32,
@@ -35,9 +34,9 @@ pub(super) struct Node {
     pub(super) waiting: bool,
 }
 
-impl Node {
+impl<A, P> Node<A, P> {
     /// An unexpanded node reached with public observation `key`.
-    pub(super) fn new(player: Color, key: u64) -> Node {
+    pub(super) fn new(player: P, key: u64) -> Node<A, P> {
         Node { player, expanded: false, value: 0.0, edges: Vec::new(), key, sibling: NO_CHILD, waiting: false }
     }
 }
@@ -45,8 +44,9 @@ impl Node {
 /// A child of one root edge: the public observation it was reached with, its visits and the
 /// net's value there for the player to act ([`Search::outcome_children`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct OutcomeChild {
-    /// [`engine::variant::game_state::public_hash`] of the states in this child.
+pub struct OutcomeChild<P = Color> {
+    /// The child's key ([`super::Step::key`]; for the variants
+    /// [`engine::variant::game_state::public_hash`] of the states in this child).
     pub key: u64,
     /// Visits of the child (sum over its edges; 0 while it is a leaf).
     pub visits: u32,
@@ -55,7 +55,7 @@ pub struct OutcomeChild {
     /// The mean backed-up value over the child's edges, for its player to act (0 unvisited).
     pub q: f32,
     /// The player to act at the child.
-    pub player: Color,
+    pub player: P,
 }
 
 pub(super) const NO_CHILD: u32 = u32::MAX;
@@ -84,14 +84,17 @@ fn gamma(alpha: f64, rng: &mut impl Rng) -> f64 {
     }
 }
 
-impl Search {
+impl<S: SearchGame> Search<S> {
 
-    pub(super) fn expand(&mut self, node: u32, player: Color, value: f32, priors: &[f32], actions: Vec<Action>) {
-        let mut edges: Vec<Edge> = actions
+    /// Expands `node` for `player` with the net's `value` and `priors` over `actions` (whose
+    /// policy slots are `slots`, in order).
+    pub(super) fn expand(&mut self, node: u32, player: S::Player, value: f32, priors: &[f32], actions: Vec<S::Action>, slots: &[u16]) {
+        let mut edges: Vec<Edge<S::Action>> = actions
             .iter()
             .zip(priors)
-            .map(|(&action, &prior)| Edge {
-                slot: encoding::action_index(action, player) as u16,
+            .zip(slots)
+            .map(|((&action, &prior), &slot)| Edge {
+                slot,
                 action,
                 prior,
                 n: 0,
@@ -120,7 +123,7 @@ impl Search {
 
     /// Adds `value` (for `leaf_player`) to every edge of `path` ((node, slot) pairs), negated
     /// for the edges of the other player.
-    pub(super) fn backup(&mut self, path: &[(u32, u32)], leaf_player: Color, value: f32) {
+    pub(super) fn backup(&mut self, path: &[(u32, u32)], leaf_player: S::Player, value: f32) {
         for &(node, slot) in path {
             let n = &mut self.nodes[node as usize];
             let x = if n.player == leaf_player { value } else { -value };
@@ -146,7 +149,7 @@ impl Search {
 
     /// The child of edge `e` of `node` reached with public observation `key` (created, with
     /// `player` to act, when first reached).
-    pub(super) fn child(&mut self, node: u32, e: usize, key: u64, player: Color) -> u32 {
+    pub(super) fn child(&mut self, node: u32, e: usize, key: u64, player: S::Player) -> u32 {
         let mut c = self.nodes[node as usize].edges[e].child;
         let mut last = NO_CHILD;
         while c != NO_CHILD {
@@ -169,7 +172,7 @@ impl Search {
     /// The children of the root edge of `action`, one per public observation reached after it
     /// (a revealed type, §P2), in order of creation; empty when the action is not a root edge
     /// or was never followed.
-    pub fn outcome_children(&self, action: Action) -> Vec<OutcomeChild> {
+    pub fn outcome_children(&self, action: S::Action) -> Vec<OutcomeChild<S::Player>> {
         let mut out = Vec::new();
         let Some(edge) = self.nodes[0].edges.iter().find(|e| e.action == action) else { return out };
         let mut c = edge.child;
@@ -185,10 +188,9 @@ impl Search {
 
 
     /// PUCT choice among the edges of `node` legal in this determinization (adding any legal
-    /// action not met before).
-    pub(super) fn select(&mut self, node: u32, actions: &[Action], player: Color) -> usize {
-        let mut legal: Vec<(u16, Action)> =
-            actions.iter().map(|&a| (encoding::action_index(a, player) as u16, a)).collect();
+    /// action not met before); `slots` are the policy slots of `actions`, in order.
+    pub(super) fn select(&mut self, node: u32, actions: &[S::Action], slots: &[u16]) -> usize {
+        let mut legal: Vec<(u16, S::Action)> = slots.iter().copied().zip(actions.iter().copied()).collect();
         legal.sort_by_key(|x| x.0);
         let n = &mut self.nodes[node as usize];
         if legal.iter().any(|(s, _)| n.edges.binary_search_by_key(s, |e| e.slot).is_err()) {

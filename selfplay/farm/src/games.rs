@@ -1,0 +1,331 @@
+//! The games the farm plays (#17 item 3): a run names either a variant (`engine::variant`, the
+//! u128 bitboard games of RULES.md) or a RULES-more preset (`missile`, `skill`, `camel-5`, …,
+//! `engine::more::presets`), and [`GameLoop`] is what one game of the farm ([`crate::play`])
+//! needs of it: the state, the end, chance, a search for a net player's decision, classical bots
+//! and the material adjudication at the ply limit. [`VariantLoop`] plays the variants exactly as
+//! the farm always did; [`MoreLoop`] plays any [`Playable`] game through the generic search
+//! ([`crate::search::Generic`]) and the `engine::more::bots` bots. Design:
+//! `docs/train-any-game.md`.
+
+use crate::search::{resolve_chance, sample_chance, Generic, Search, SearchConfig, SearchGame, VariantSearch};
+use crate::teacher::{self, TeacherTargets};
+use engine::game::{PlayerId, Turn};
+use engine::more::bots::GameBot;
+use engine::more::presets::{Playable, WithGame};
+use engine::observe::Encoding;
+use engine::variant::game::VariantGame;
+use engine::variant::{State, Variant, View};
+use engine::Color;
+use rand::Rng;
+
+/// Why a run's game cannot be played.
+#[derive(Debug, thiserror::Error)]
+pub enum GameError {
+    /// The config's `variant` names neither a variant nor a RULES-more preset.
+    #[error("config key `variant` = {value:?}: neither a variant ({variant}) nor a RULES-more preset ({more})")]
+    Unknown {
+        /// The value given.
+        value: String,
+        /// Why the variants refused it.
+        variant: String,
+        /// Why the RULES-more presets refused it.
+        more: String,
+    },
+    /// A variant the encoding cannot lay out.
+    #[error("config key `variant` = {value:?}: no encoding for this game: {reason}")]
+    NoEncoding {
+        /// The value given.
+        value: String,
+        /// The encoding's error.
+        reason: String,
+    },
+    /// A feature the farm offers for the variants only.
+    #[error("config key `{key}`: not available for {game:?} (a RULES-more game): {why}")]
+    VariantOnly {
+        /// The config key.
+        key: &'static str,
+        /// The game.
+        game: String,
+        /// Why.
+        why: &'static str,
+    },
+}
+
+/// The game of a run: a variant, or a RULES-more preset (or rule file) by name.
+#[derive(Clone, Debug)]
+pub enum GameSpec {
+    /// A variant of RULES.md, loaded for the life of the process.
+    Variant(&'static Variant),
+    /// A RULES-more preset name ([`engine::more::presets::with_game`]).
+    More(String),
+}
+
+impl GameSpec {
+    /// The name recorded in checkpoints and shards (the variant's or the preset's).
+    pub fn name(&self) -> &str {
+        match self {
+            GameSpec::Variant(v) => &v.name,
+            GameSpec::More(n) => n,
+        }
+    }
+
+    /// The variant, when the game is one.
+    pub fn variant(&self) -> Option<&'static Variant> {
+        match self {
+            GameSpec::Variant(v) => Some(*v),
+            GameSpec::More(_) => None,
+        }
+    }
+}
+
+impl From<&'static Variant> for GameSpec {
+    fn from(v: &'static Variant) -> GameSpec {
+        GameSpec::Variant(v)
+    }
+}
+
+/// Loads the game named by a config's `variant` with the encoding every size of the run follows:
+/// a variant preset or file (`Variant::load`, with `encoding_for`), else a RULES-more preset or
+/// rule file (its game's `Observe::encoding`).
+///
+/// # Errors
+/// [`GameError::Unknown`] when neither loads it, [`GameError::NoEncoding`] for a variant the
+/// encoding cannot lay out.
+pub fn load_game(spec: &str) -> Result<(GameSpec, Encoding), GameError> {
+    let variant_err = match Variant::load(spec) {
+        Ok(v) => {
+            let encoding = models::encoding::encoding_for(&v).map_err(|e| GameError::NoEncoding { value: spec.into(), reason: e.to_string() })?;
+            return Ok((GameSpec::Variant(Box::leak(Box::new(v))), encoding));
+        }
+        Err(e) => e.to_string(),
+    };
+    struct Enc;
+    impl WithGame for Enc {
+        type Output = Encoding;
+        fn run<G: Playable>(self, g: G) -> Encoding {
+            g.encoding()
+        }
+    }
+    match engine::more::presets::with_game(spec, None, Enc) {
+        Ok(enc) => Ok((GameSpec::More(spec.to_string()), enc)),
+        Err(e) => Err(GameError::Unknown { value: spec.into(), variant: variant_err, more: e.to_string() }),
+    }
+}
+
+/// A teacher decision's training targets: the policy over `(action, slot, probability)`, the
+/// search value for the mover and the teacher's best action.
+pub type Teaching<A> = (Vec<(A, u16, f32)>, f32, A);
+
+/// One game of the farm, as [`crate::play`] drives it. Players are colours (seat 0 is Red).
+pub trait GameLoop: Send + Sized {
+    /// The search side of a net player's decision.
+    type S: SearchGame;
+    /// A classical bot ([`crate::Player::Bot`]).
+    type Bot: Send;
+
+    /// `(winner, reason)` once the game is over.
+    fn outcome(&self) -> Option<(Option<Color>, String)>;
+    /// Actions played so far (set-up actions included).
+    fn plies(&self) -> u32;
+    /// Whether the game is in its set-up phase.
+    fn in_setup(&self) -> bool;
+    /// Resolves a chance state with `rng`; whether there was one.
+    fn resolve_chance(&mut self, rng: &mut impl Rng) -> bool;
+    /// The colour to act (at a player's turn).
+    fn to_act(&self) -> Color;
+    /// The legal actions of the player to act.
+    fn legal(&self) -> Vec<<Self::S as SearchGame>::Action>;
+    /// Plays `action`, drawing any chance outcome after it with `rng`.
+    fn play(&mut self, action: <Self::S as SearchGame>::Action, rng: &mut impl Rng);
+    /// Red's material lead in soldier units (chariot 9, cannon 4.5, horse 4, …), for the
+    /// adjudication at the ply limit.
+    fn material_lead(&self) -> f32;
+    /// The search for the decision of `me` (to act), taking over `prev` where the game can.
+    ///
+    /// # Errors
+    /// A message when the state cannot be searched.
+    fn search(&self, prev: Option<Search<Self::S>>, me: Color, cfg: &SearchConfig, noise: bool, rng: &mut impl Rng) -> Result<Search<Self::S>, String>;
+    /// Builds the bot of `spec` with `seed`.
+    ///
+    /// # Errors
+    /// The spec's error.
+    fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String>;
+    /// The bot's choice for the player to act.
+    fn bot_choose(&self, bot: &mut Self::Bot) -> <Self::S as SearchGame>::Action;
+    /// The bot's analysed choice as training targets for `me` (a warm-start teacher), when the
+    /// game's bots can analyse; `None` otherwise.
+    fn teach(&self, bot: &mut Self::Bot, me: Color, t: &TeacherTargets) -> Option<Teaching<<Self::S as SearchGame>::Action>>;
+    /// `me`'s observation of the current state (`encoding().obs_len()` floats).
+    fn observe(&self, me: Color) -> Vec<f32>;
+    /// The policy slots of `actions` (legal for `me` now), in order.
+    fn slots(&self, actions: &[<Self::S as SearchGame>::Action], me: Color) -> Vec<u16>;
+    /// The encoding of [`GameLoop::observe`].
+    fn encoding(&self) -> Encoding;
+}
+
+/// A variant game of the farm: [`VariantGame`] (public record, end rules), the variant search
+/// with tree reuse, `engine::search` bots, teacher analyses and `models::encoding::material`.
+pub struct VariantLoop(pub VariantGame);
+
+impl VariantLoop {
+    /// A new game of `variant`, set-up decisions left to the players.
+    pub fn new(variant: &'static Variant) -> VariantLoop {
+        VariantLoop(VariantGame::new(State::new_game(variant)))
+    }
+}
+
+impl GameLoop for VariantLoop {
+    type S = VariantSearch;
+    type Bot = Box<dyn engine::search::Bot>;
+
+    fn outcome(&self) -> Option<(Option<Color>, String)> {
+        self.0.outcome().map(|end| (end.winner(), end.reason().to_string()))
+    }
+    fn plies(&self) -> u32 {
+        self.0.plies().len() as u32
+    }
+    fn in_setup(&self) -> bool {
+        self.0.state().in_setup()
+    }
+    fn resolve_chance(&mut self, rng: &mut impl Rng) -> bool {
+        let state = self.0.state();
+        if !state.is_chance() {
+            return false;
+        }
+        // VariantGame resolves chance inside `play`; a chance state here only arises from a
+        // start FEN.
+        let mut s = state.clone();
+        sample_chance(&mut s, rng);
+        self.0 = VariantGame::new(s);
+        true
+    }
+    fn to_act(&self) -> Color {
+        self.0.state().turn()
+    }
+    fn legal(&self) -> Vec<engine::variant::Action> {
+        self.0.state().legal_actions()
+    }
+    fn play(&mut self, action: engine::variant::Action, rng: &mut impl Rng) {
+        self.0.play(action, |outs| engine::variant::game::draw_outcome(outs, rng));
+    }
+    fn material_lead(&self) -> f32 {
+        let s = self.0.state();
+        models::encoding::material(s.position(), Color::Red) - models::encoding::material(s.position(), Color::Black)
+    }
+    fn search(&self, prev: Option<Search>, me: Color, cfg: &SearchConfig, noise: bool, rng: &mut impl Rng) -> Result<Search, String> {
+        let state = self.0.state();
+        Ok(Search::reuse(prev, View::new(state, me), state.legal_actions(), cfg, noise, self.0.record(), rng))
+    }
+    fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String> {
+        engine::search::from_spec(spec, seed).map_err(|e| e.to_string())
+    }
+    fn bot_choose(&self, bot: &mut Self::Bot) -> engine::variant::Action {
+        bot.choose(&engine::search::Decision::in_game(&self.0))
+    }
+    fn teach(&self, bot: &mut Self::Bot, me: Color, t: &TeacherTargets) -> Option<Teaching<engine::variant::Action>> {
+        let an = bot.analyse(&engine::search::Decision::in_game(&self.0));
+        let (policy, q) = teacher::targets(&an, me, t);
+        Some((policy, q, an.best))
+    }
+    fn observe(&self, me: Color) -> Vec<f32> {
+        let mut dense = vec![0.0; self.encoding().obs_len()];
+        models::encoding::encode_into(&View::new(self.0.state(), me), &mut dense);
+        dense
+    }
+    fn slots(&self, actions: &[engine::variant::Action], me: Color) -> Vec<u16> {
+        models::encoding::indices(actions, me)
+    }
+    fn encoding(&self) -> Encoding {
+        crate::search::encoding()
+    }
+}
+
+fn seat(c: Color) -> PlayerId {
+    engine::more::history::player_of(c)
+}
+
+/// A RULES-more game of the farm: the game itself (its own end and repetition rules), the
+/// generic search ([`Generic`]: no tree reuse), the `engine::more::bots` bots (no teacher
+/// analyses) and [`engine::search::Scored::eval_cp`] as material (centipawns / 100).
+#[derive(Clone)]
+pub struct MoreLoop<G> {
+    game: G,
+    plies: u32,
+}
+
+impl<G: Playable> MoreLoop<G> {
+    /// A game from `start`.
+    pub fn new(start: G) -> MoreLoop<G> {
+        MoreLoop { game: start, plies: 0 }
+    }
+
+    /// The state.
+    pub fn state(&self) -> &G {
+        &self.game
+    }
+}
+
+impl<G: Playable> GameLoop for MoreLoop<G> {
+    type S = Generic<G>;
+    type Bot = Box<dyn GameBot<G>>;
+
+    fn outcome(&self) -> Option<(Option<Color>, String)> {
+        if self.game.turn() != Turn::Terminal {
+            return None;
+        }
+        let r = self.game.returns(PlayerId::FIRST);
+        let winner = if r > 0.0 {
+            Some(Color::Red)
+        } else if r < 0.0 {
+            Some(Color::Black)
+        } else {
+            None
+        };
+        let reason = self.game.result().map_or_else(|| "ended".to_string(), |(_, why)| why.to_string());
+        Some((winner, reason))
+    }
+    fn plies(&self) -> u32 {
+        self.plies
+    }
+    fn in_setup(&self) -> bool {
+        self.game.in_setup()
+    }
+    fn resolve_chance(&mut self, rng: &mut impl Rng) -> bool {
+        resolve_chance(&mut self.game, rng)
+    }
+    fn to_act(&self) -> Color {
+        engine::more::history::color_of(self.game.turn().player().unwrap_or(PlayerId::FIRST))
+    }
+    fn legal(&self) -> Vec<engine::game::Action> {
+        self.game.legal_actions()
+    }
+    fn play(&mut self, action: engine::game::Action, rng: &mut impl Rng) {
+        self.game.apply(action);
+        self.plies += 1;
+        resolve_chance(&mut self.game, rng);
+    }
+    fn material_lead(&self) -> f32 {
+        self.game.eval_cp(PlayerId::FIRST) as f32 / 100.0
+    }
+    fn search(&self, _prev: Option<Search<Generic<G>>>, _me: Color, cfg: &SearchConfig, noise: bool, _rng: &mut impl Rng) -> Result<Search<Generic<G>>, String> {
+        Search::generic(self.game.clone(), self.game.in_setup(), cfg, noise).map_err(|e| e.to_string())
+    }
+    fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String> {
+        engine::more::bots::from_spec::<G>(spec, seed)
+    }
+    fn bot_choose(&self, bot: &mut Self::Bot) -> engine::game::Action {
+        bot.choose(&self.game)
+    }
+    fn teach(&self, _bot: &mut Self::Bot, _me: Color, _t: &TeacherTargets) -> Option<Teaching<engine::game::Action>> {
+        None
+    }
+    fn observe(&self, me: Color) -> Vec<f32> {
+        self.game.observation(seat(me))
+    }
+    fn slots(&self, actions: &[engine::game::Action], _me: Color) -> Vec<u16> {
+        actions.iter().map(|&a| self.game.action_index(a) as u16).collect()
+    }
+    fn encoding(&self) -> Encoding {
+        self.game.encoding()
+    }
+}

@@ -1,0 +1,340 @@
+//! What the search needs of a game ([`SearchGame`]), implemented once for the variants
+//! ([`VariantSearch`]: their `State`/`View` pair, public-hash tree keys, the in-tree repetition
+//! rule and the variant-only tactics, exactly the calls the search made before it was generic)
+//! and once for any [`Game`] + [`Observe`] ([`Generic`]: the RULES-more games).
+//!
+//! A [`SearchGame`] value is the searching player's side of one decision: what that player knows
+//! at the root (from which determinizations are drawn) plus whatever per-search bookkeeping the
+//! game's rules need (the variants' line of [`RecordPly`]s for repetitions). The search core
+//! (`mod.rs`, `tree.rs`) only sees the associated `Action`, `Player` and `State` types through it.
+//! Design: `docs/train-any-game.md`.
+
+use super::{sample_chance, SearchConfig};
+use engine::game::{Game, PlayerId, Turn};
+use engine::observe::{Encoding, Observe};
+use engine::repetition::RecordPly;
+use engine::search::expectimax::{Expectimax, ExpectimaxConfig, MATE};
+use engine::variant::game_state::public_hash;
+use engine::variant::{Action, State, View};
+use engine::Color;
+use models::encoding;
+use rand::Rng;
+use std::fmt::Debug;
+
+/// What one step of a simulation ([`SearchGame::step`]) led to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step<P> {
+    /// The key of the child reached (what the searching player's tree separates children by).
+    pub key: u64,
+    /// `Some(winner)` when the rules end the line here by repetition (`Some(None)`: a draw).
+    pub ended: Option<Option<P>>,
+}
+
+/// The game side of a [`super::Search`]: the searching player's information at the root and the
+/// game's rules as the tree needs them. Values are in [-1, 1] for the player named with them.
+pub trait SearchGame: Send + Sized {
+    /// A player action.
+    type Action: Copy + Eq + Debug + Send + Sync + 'static;
+    /// A player (seat or colour).
+    type Player: Copy + Eq + Debug + Send + Sync + 'static;
+    /// A full (determinized) state.
+    type State: Clone;
+
+    /// The searching player (to act at the root).
+    fn player(&self) -> Self::Player;
+    /// The key of the root node (the one [`Step::key`] would give on reaching the root).
+    fn root_key(&self) -> u64;
+    /// The encoding of every observation this search asks the net about.
+    fn encoding(&self) -> Encoding;
+    /// The root player's observation (`encoding().obs_len()` floats).
+    fn observe_root(&self) -> Vec<f32>;
+    /// The policy slots of the root's legal `actions`, in their order.
+    fn root_slots(&self, actions: &[Self::Action]) -> Vec<u16>;
+    /// Whether `actions` (the root's) are a set-up decision (no simulations, a mixed choice).
+    fn is_setup(&self, actions: &[Self::Action]) -> bool;
+    /// A full state consistent with the root player's information, chance resolved.
+    fn determinize<R: Rng>(&self, rng: &mut R) -> Self::State;
+    /// Called at the start of every simulation (drops the previous simulation's bookkeeping).
+    fn begin(&mut self);
+    /// The legal actions of the player to act in `s` (empty at the end).
+    fn legal(&self, s: &Self::State) -> Vec<Self::Action>;
+    /// The player to act in `s` (at a player's turn).
+    fn to_act(&self, s: &Self::State) -> Self::Player;
+    /// When `s` is finished: a player and the value for them (0 a draw, scored by the search's
+    /// draw contempt). `no_actions`: `legal(s)` is empty.
+    fn end_value(&self, s: &Self::State, no_actions: bool) -> Option<(Self::Player, f32)>;
+    /// `player`'s observation of `s` into `out` (`encoding().obs_len()` floats, overwritten).
+    fn observe_into(&self, s: &Self::State, player: Self::Player, out: &mut [f32]);
+    /// The policy slots of `actions` (legal in `s` for `player`), in their order.
+    fn slots(&self, s: &Self::State, actions: &[Self::Action], player: Self::Player) -> Vec<u16>;
+    /// Plays `action` of `player` on `s`, then any chance outcome (drawn with `rng`).
+    fn step<R: Rng>(&mut self, s: &mut Self::State, action: Self::Action, player: Self::Player, rng: &mut R) -> Step<Self::Player>;
+    /// A tactical value of the leaf `s` for its player to act ([`SearchConfig::value_mix`]), when
+    /// the game has one and it is configured.
+    fn leaf_tactics(&mut self, _s: &Self::State, _cfg: &SearchConfig) -> Option<f32> {
+        None
+    }
+    /// The index of a root action that wins at once ([`SearchConfig::root_win_check`],
+    /// [`SearchConfig::root_mate_in_two`]); `None` by default.
+    fn root_win<R: Rng>(&self, _actions: &[Self::Action], _cfg: &SearchConfig, _rng: &mut R) -> Option<usize> {
+        None
+    }
+    /// Root slots of actions that allow the opponent an immediate win
+    /// ([`SearchConfig::root_loss_check`]); none by default.
+    fn root_losing<R: Rng>(&self, _actions: &[Self::Action], _slots: &[u16], _rng: &mut R) -> Vec<u16> {
+        Vec::new()
+    }
+}
+
+/// The variants' search: the deciding player's [`View`], children keyed by [`public_hash`], the
+/// game's public record plus the simulated line for the in-tree repetition rule
+/// ([`engine::repetition::in_search`]), the §X end rules ([`super::terminal_value`]), the
+/// expectimax leaf value and the root's win, mate-in-two and loss checks (`root.rs`).
+pub struct VariantSearch {
+    pub(super) view: View,
+    /// The game's public record, then the plies of the current simulation.
+    pub(super) line: Vec<RecordPly>,
+    /// Entries of `line` that belong to the game (the rest is the simulation's).
+    pub(super) base: usize,
+    /// Entries of `line` that are the game's record (`history` of [`VariantSearch::new`]).
+    pub(super) record_len: usize,
+    /// The leaf searcher of [`SearchConfig::value_mix`], made on first use.
+    tactics: Option<Expectimax>,
+}
+
+impl VariantSearch {
+    /// The search side of the player of `view`, with the game's public record `history` (see
+    /// [`super::Search::new`]).
+    pub fn new(view: View, history: &[RecordPly]) -> VariantSearch {
+        let player = view.player();
+        let mut line = history.to_vec();
+        let root = public_hash(view.known());
+        if line.last().is_none_or(|p| p.hash != root) {
+            line.push(RecordPly::occurrence(root, player.opponent()));
+        }
+        let base = line.len();
+        VariantSearch { view, line, base, record_len: history.len(), tactics: None }
+    }
+
+    /// The deciding player's view.
+    pub fn view(&self) -> &View {
+        &self.view
+    }
+}
+
+impl SearchGame for VariantSearch {
+    type Action = Action;
+    type Player = Color;
+    type State = State;
+
+    fn player(&self) -> Color {
+        self.view.player()
+    }
+    fn root_key(&self) -> u64 {
+        public_hash(self.view.known())
+    }
+    fn encoding(&self) -> Encoding {
+        encoding::encoding()
+    }
+    fn observe_root(&self) -> Vec<f32> {
+        encoding::encode(&self.view)
+    }
+    fn root_slots(&self, actions: &[Action]) -> Vec<u16> {
+        encoding::indices(actions, self.view.player())
+    }
+    fn is_setup(&self, actions: &[Action]) -> bool {
+        super::setup::is_setup(actions)
+    }
+    fn determinize<R: Rng>(&self, rng: &mut R) -> State {
+        let mut det = self.view.sample(rng);
+        if det.is_chance() {
+            sample_chance(&mut det, rng);
+        }
+        det
+    }
+    fn begin(&mut self) {
+        self.line.truncate(self.base);
+    }
+    fn legal(&self, s: &State) -> Vec<Action> {
+        s.legal_actions()
+    }
+    fn to_act(&self, s: &State) -> Color {
+        s.turn()
+    }
+    fn end_value(&self, s: &State, no_actions: bool) -> Option<(Color, f32)> {
+        super::terminal_value(s, no_actions).map(|v| (s.turn(), v))
+    }
+    fn observe_into(&self, s: &State, player: Color, out: &mut [f32]) {
+        encoding::encode_into(&View::new(s, player), out);
+    }
+    fn slots(&self, _s: &State, actions: &[Action], player: Color) -> Vec<u16> {
+        encoding::indices(actions, player)
+    }
+    fn step<R: Rng>(&mut self, det: &mut State, action: Action, player: Color, rng: &mut R) -> Step<Color> {
+        let quiet = det.quiet_move(action);
+        det.apply(action);
+        if det.is_chance() {
+            sample_chance(det, rng);
+        }
+        // What both players see after the action and its chance outcome (a revealed type is
+        // public): the children of one edge are kept apart by it.
+        let seen = public_hash(det);
+        let mut ended = None;
+        if matches!(action, Action::Move { .. } | Action::Flip { .. }) {
+            let pos = det.position();
+            self.line.push(RecordPly { hash: seen, mover: player, gave_check: pos.in_check(), board: true, quiet });
+            let end = &pos.rules().end;
+            if end.repetition {
+                if let Some(o) = engine::repetition::in_search(end, pos, &self.line, pos.halfmove() as usize) {
+                    ended = Some(o.winner());
+                }
+            }
+        }
+        Step { key: seen, ended }
+    }
+    fn leaf_tactics(&mut self, det: &State, cfg: &SearchConfig) -> Option<f32> {
+        if cfg.value_mix <= 0.0 {
+            return None;
+        }
+        let x = self.tactics.get_or_insert_with(|| {
+            Expectimax::new(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1 })
+        });
+        let cp = x.leaf_value(det);
+        Some(if cp.abs() >= MATE - 1_000.0 {
+            cp.signum() as f32
+        } else {
+            0.9 * (cp as f32 / cfg.value_scale_cp.max(1.0)).tanh()
+        })
+    }
+    fn root_win<R: Rng>(&self, actions: &[Action], cfg: &SearchConfig, rng: &mut R) -> Option<usize> {
+        super::root::immediate_win(&self.view, actions, rng).or_else(|| if cfg.root_mate_in_two { super::root::mate_in_two(&self.view, actions, rng) } else { None })
+    }
+    fn root_losing<R: Rng>(&self, actions: &[Action], slots: &[u16], rng: &mut R) -> Vec<u16> {
+        super::root::losing_root_slots(&self.view, actions, slots, rng)
+    }
+}
+
+/// Any [`Game`] + [`Observe`] as a [`SearchGame`] (the RULES-more games): determinizations by
+/// [`Game::sample_determinization`] for the root player, children keyed by the root player's
+/// [`Game::infoset_key`] after the action and its chance outcomes (so determinizations the root
+/// player cannot tell apart share a node and different observations never mix), the end of the
+/// game by [`Turn::Terminal`] with [`Game::returns`] scaled to [-1, 1] by the game's utility
+/// bounds. Repetitions are the game's own business (its `turn()` ends repeated positions); no
+/// tactics, no root checks, no tree reuse.
+#[derive(Clone, Debug)]
+pub struct Generic<G> {
+    root: G,
+    player: PlayerId,
+    setup: bool,
+}
+
+/// Why a [`Generic`] search cannot start.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum GenericError {
+    /// The root is not a player's turn (chance or the end of the game).
+    #[error("the root state is not a player's turn ({0:?})")]
+    NotAPlayersTurn(Turn),
+}
+
+impl<G: Game + Observe> Generic<G> {
+    /// The search side of the player to act in `root`; `setup` marks a set-up decision (then the
+    /// search draws from the net's priors without simulations, as for the variants' layouts).
+    ///
+    /// # Errors
+    /// [`GenericError::NotAPlayersTurn`] at a chance or terminal state.
+    pub fn new(root: G, setup: bool) -> Result<Generic<G>, GenericError> {
+        let player = root.turn().player().ok_or(GenericError::NotAPlayersTurn(root.turn()))?;
+        Ok(Generic { root, player, setup })
+    }
+
+    /// The root state.
+    pub fn root(&self) -> &G {
+        &self.root
+    }
+}
+
+/// Resolves every chance node at `s` in turn, each outcome drawn by its probability with `rng`;
+/// whether there was one.
+pub fn resolve_chance<G: Game, R: Rng>(s: &mut G, rng: &mut R) -> bool {
+    let mut any = false;
+    while s.turn().is_chance() {
+        any = true;
+        let outs = s.chance_outcomes();
+        let Some(last) = outs.last().map(|o| o.0) else { break };
+        let x: f64 = rng.random();
+        let mut acc = 0.0;
+        let mut pick = last;
+        for (o, p) in &outs {
+            acc += p;
+            if x < acc {
+                pick = *o;
+                break;
+            }
+        }
+        s.apply(pick);
+    }
+    any
+}
+
+impl<G: Game + Observe + Send> SearchGame for Generic<G> {
+    type Action = engine::game::Action;
+    type Player = PlayerId;
+    type State = G;
+
+    fn player(&self) -> PlayerId {
+        self.player
+    }
+    fn root_key(&self) -> u64 {
+        self.root.infoset_key(self.player)
+    }
+    fn encoding(&self) -> Encoding {
+        self.root.encoding()
+    }
+    fn observe_root(&self) -> Vec<f32> {
+        self.root.observation(self.player)
+    }
+    fn root_slots(&self, actions: &[Self::Action]) -> Vec<u16> {
+        actions.iter().map(|&a| self.root.action_index(a) as u16).collect()
+    }
+    fn is_setup(&self, _actions: &[Self::Action]) -> bool {
+        self.setup
+    }
+    fn determinize<R: Rng>(&self, rng: &mut R) -> G {
+        let mut s = self.root.sample_determinization(self.player, rng);
+        resolve_chance(&mut s, rng);
+        s
+    }
+    fn begin(&mut self) {}
+    fn legal(&self, s: &G) -> Vec<Self::Action> {
+        s.legal_actions()
+    }
+    fn to_act(&self, s: &G) -> PlayerId {
+        s.turn().player().unwrap_or(self.player)
+    }
+    fn end_value(&self, s: &G, no_actions: bool) -> Option<(PlayerId, f32)> {
+        match s.turn() {
+            Turn::Terminal => {
+                let info = s.info();
+                let r = s.returns(self.player);
+                let span = info.max_utility - info.min_utility;
+                let v = if span > 0.0 { (2.0 * r - (info.max_utility + info.min_utility)) / span } else { r.signum() };
+                Some((self.player, v.clamp(-1.0, 1.0) as f32))
+            }
+            // A player with nothing to play outside the end: the contract forbids it; scored as a
+            // draw rather than searched into.
+            Turn::Player(p) if no_actions => Some((p, 0.0)),
+            _ => None,
+        }
+    }
+    fn observe_into(&self, s: &G, player: PlayerId, out: &mut [f32]) {
+        s.observe_into(player, out);
+    }
+    fn slots(&self, s: &G, actions: &[Self::Action], _player: PlayerId) -> Vec<u16> {
+        actions.iter().map(|&a| s.action_index(a) as u16).collect()
+    }
+    fn step<R: Rng>(&mut self, s: &mut G, action: Self::Action, _player: PlayerId, rng: &mut R) -> Step<PlayerId> {
+        s.apply(action);
+        resolve_chance(s, rng);
+        Step { key: s.infoset_key(self.player), ended: None }
+    }
+}
