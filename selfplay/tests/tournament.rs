@@ -549,9 +549,13 @@ fn uci_players_are_refused_for_presets() {
         _ => panic!("expected PresetError::Uci, got {e:#}"),
     }
     // A bot the presets' bot set does not have is named at load.
-    let cfg = config("name = \"bad-bot\"\nvariant = \"camel-1\"\npairs = 1\n[[player]]\nspec = \"expectimax\"\n[[player]]\nspec = \"random\"\n");
+    let cfg = config("name = \"bad-bot\"\nvariant = \"camel-1\"\npairs = 1\n[[player]]\nspec = \"minimax\"\n[[player]]\nspec = \"random\"\n");
     let e = tournament::run(&cfg, &quiet(&tmp("bad-bot.pgn"))).expect_err("unknown bot");
-    assert!(format!("{e:#}").contains("expectimax"), "{e:#}");
+    assert!(format!("{e:#}").contains("minimax"), "{e:#}");
+    // The one expectimax (#17 item 1) is one of them now: it is seated and plays.
+    let cfg = config("name = \"expectimax-camel\"\nvariant = \"camel-1\"\npairs = 1\nmax_plies = 40\n[[player]]\nspec = \"expectimax:depth=1\"\n[[player]]\nspec = \"random\"\n");
+    let s = tournament::run(&cfg, &quiet(&tmp("expectimax-camel.pgn"))).expect("expectimax plays camel-1");
+    assert_eq!(s.games, 2);
 }
 
 #[test]
