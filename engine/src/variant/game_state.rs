@@ -123,14 +123,7 @@ pub struct VariantGameState {
     end: Option<GameEnd>,
 }
 
-/// splitmix64-style combiner.
-#[inline]
-fn mix(h: u64, x: u64) -> u64 {
-    let mut z = h.rotate_left(23) ^ x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use crate::more::history::mix;
 
 /// Hash of what both sides see of the position: the core position (side to move included), the
 /// face-down layer, flip rights and markers. Hidden identities do not change while a position
