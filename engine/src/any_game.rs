@@ -27,7 +27,7 @@ pub enum Start<'a> {
     Setup,
     /// After the set-up, as perft counts it (RULES.md §P4): Surprise layouts `RED,BLACK` by
     /// §S2 names (`C3,A`; default `A,A`), the open array of RULES-more.md §3.6 for every missile
-    /// set-up, tiles T1-T8 for skill-tile xiangqi. Only Surprise takes `layouts`.
+    /// set-up, tiles T1-T8 for skill-tile xiangqi. Games without Surprise discs ignore `layouts`.
     AfterSetup {
         /// Surprise layouts `RED,BLACK`, e.g. `C3,A`.
         layouts: Option<&'a str>,
@@ -192,11 +192,14 @@ mod tests {
     }
 
     #[test]
-    fn layouts_are_surprise_only_and_checked() {
+    fn layouts_are_checked_where_surprise_has_them() {
         assert!(with_any_game("surprise", Start::AfterSetup { layouts: Some("C3,A") }, Probe).is_ok());
         let e = with_any_game("surprise", Start::AfterSetup { layouts: Some("C3") }, Probe).expect_err("one layout");
         assert!(matches!(e, AnyGameError::Layouts { .. }), "{e:?}");
-        let e = with_any_game("missile", Start::AfterSetup { layouts: Some("C3,A") }, Probe).expect_err("missile has no layouts");
-        assert!(matches!(e, AnyGameError::More(MoreError::Fen(_))), "{e:?}");
+        // Games without discs ignore layouts, in both rule books.
+        for spec in ["missile", "xiangqi"] {
+            let with = with_any_game(spec, Start::AfterSetup { layouts: Some("C3,A") }, Probe).expect(spec);
+            assert_eq!(with, with_any_game(spec, Start::AfterSetup { layouts: None }, Probe).expect(spec));
+        }
     }
 }

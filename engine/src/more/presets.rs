@@ -105,8 +105,11 @@ pub fn with_game<W: WithGame>(name: &str, fen: Option<&str>, body: W) -> Result<
 /// open array of §3.6 for every missile set-up, tiles T1-T8 in recess order for skill-tile
 /// xiangqi, the camel start as it is.
 ///
+/// These games have no Surprise layouts: [`Start::AfterSetup`]'s `layouts` is ignored, as the
+/// RULES.md variants without discs ignore it.
+///
 /// # Errors
-/// As [`with_game`]; [`MoreError::Fen`] for Surprise layouts asked of these games.
+/// As [`with_game`].
 pub fn with_game_at<W: WithGame>(name: &str, start: Start<'_>, body: W) -> Result<W::Output, MoreError> {
     // docs/open-twins.md §O6: an open twin is the hidden game wrapped in `Open`.
     let (base, open) = super::open::split(name)?.unwrap_or_else(|| (name.to_string(), false));
@@ -116,9 +119,6 @@ pub fn with_game_at<W: WithGame>(name: &str, start: Start<'_>, body: W) -> Resul
             Some(n) => body.run(super::open::Open::new(g, n)),
             None => body.run(g),
         }
-    }
-    if let Start::AfterSetup { layouts: Some(l) } = start {
-        return Err(MoreError::Fen(format!("{name}: layouts {l:?} are Surprise's (RULES.md §S2); this game has none")));
     }
     Ok(match MoreVariant::resolve(&base)? {
         MoreVariant::Missile(preset) => {
@@ -452,9 +452,9 @@ pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<
 }
 
 /// Perft of `g` to `depth`; with `divide`, the rows below each legal move too (their counts sum
-/// to the total).
+/// to the total; at depth 0 there are no rows and the total is 1).
 pub fn perft_rows<G: Playable>(g: &G, depth: u32, divide: bool) -> (Vec<(String, u64)>, u64) {
-    if divide {
+    if divide && depth > 0 {
         let rows = g.divide(depth);
         let total = rows.iter().map(|r| r.1).sum();
         (rows, total)
