@@ -133,6 +133,21 @@ pub fn with_any_game<W: WithGame>(spec: &str, start: Start<'_>, body: W) -> Resu
     Ok(body.run(g))
 }
 
+/// The resolved rule table of game `spec` as a rule file that loads back to the same rules
+/// (for `anqi variants --show`): a RULES-more.md preset's typed table
+/// ([`crate::more::presets::describe`]) or a RULES.md variant's, inheritance applied
+/// ([`Variant::to_toml`]).
+///
+/// # Errors
+/// [`AnyGameError::Unknown`] naming `spec` when neither rule book knows it; a rule file's error.
+pub fn describe(spec: &str) -> Result<String, AnyGameError> {
+    if is_spec(spec) {
+        return Ok(crate::more::presets::describe(spec)?);
+    }
+    let v = load_variant(spec).map_err(|variant| AnyGameError::Unknown { spec: spec.to_string(), variant })?;
+    Ok(v.to_toml())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +197,14 @@ mod tests {
         assert_eq!(seen, view);
         let (viewer, _) = with_any_game("jieqi", Start::AfterSetup { layouts: None }, Viewer).expect("jieqi");
         assert_eq!(viewer, None);
+    }
+
+    #[test]
+    fn both_rule_books_describe_their_tables() {
+        assert!(describe("camel-1").expect("camel-1").contains("camel"));
+        let t = describe("xiangqi").expect("xiangqi");
+        assert_eq!(t, Variant::load("xiangqi").expect("xiangqi").to_toml());
+        assert!(matches!(describe("no-such-game"), Err(AnyGameError::Unknown { spec, .. }) if spec == "no-such-game"));
     }
 
     #[test]

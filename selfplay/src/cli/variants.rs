@@ -6,21 +6,16 @@ use engine::variant::config::{preset_names, Variant};
 /// List the variant presets (one line each), or show one resolved rule table.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Print the resolved table (inheritance applied) of this preset or TOML file.
+    /// Print the resolved table (inheritance applied) of this preset or rule file (either rule book).
     #[arg(long)]
     pub show: Option<String>,
 }
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    if let Some(spec) = a.show.as_deref().filter(|s| engine::more::presets::is_spec(s)) {
-        // RULES-more.md presets: their typed rule table (options with the resolved values).
-        print!("{}", engine::more::presets::describe(spec)?);
-        return Ok(());
-    }
     if let Some(spec) = a.show {
-        let v = super::variant_arg::load(&spec)?;
-        print!("{}", v.to_toml());
+        // Any game's resolved rule table (RULES-more.md presets: options with resolved values).
+        print!("{}", engine::any_game::describe(&spec)?);
         return Ok(());
     }
     for name in preset_names() {
