@@ -123,6 +123,9 @@ impl<G: Playable + ObserveAll> Playable for Open<G> {
     fn geometry(&self) -> &'static super::Geometry {
         self.inner.geometry()
     }
+    fn board(&self) -> super::presets::Board<'_> {
+        self.inner.board()
+    }
 }
 
 /// Splits `spec` into the hidden game's spec and whether the open twin is asked for: by the

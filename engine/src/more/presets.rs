@@ -79,6 +79,27 @@ pub trait Playable: Scored + crate::observe::Observe {
     fn view_fen(&self, c: Color) -> String;
     /// The board: size, river and palaces (for pictures of the position).
     fn geometry(&self) -> &'static super::Geometry;
+    /// What a picture of the position is drawn from ([`Board`]).
+    fn board(&self) -> Board<'_> {
+        Board::Grid(self.geometry())
+    }
+}
+
+/// What a picture of a game's position is drawn from.
+#[derive(Clone, Copy)]
+pub enum Board<'a> {
+    /// A RULES.md variant: its full state (a side's picture is drawn from that side's
+    /// [`crate::variant::View`] of it, so it holds nothing the side does not know) and the last
+    /// player action applied, to mark.
+    Variant {
+        /// The full state.
+        state: &'a crate::variant::State,
+        /// The last player action applied.
+        last: Option<crate::variant::Action>,
+    },
+    /// A RULES-more.md board: the pieces are read from the viewer's view FEN
+    /// ([`Playable::view_fen`]) or the full FEN.
+    Grid(&'static super::Geometry),
 }
 
 /// Something done with a preset's game whatever its concrete type: [`with_game`] builds the

@@ -123,6 +123,8 @@ pub struct VariantGameState {
     end: Option<GameEnd>,
     /// The player whose view FEN the game was built from ([`VariantGameState::given_as_view`]).
     viewer: Option<Color>,
+    /// The last player action applied (for pictures that mark it).
+    last: Option<VAction>,
 }
 
 use crate::more::history::mix;
@@ -258,6 +260,7 @@ impl VariantGameState {
             legal: Vec::new(),
             end: None,
             viewer: None,
+            last: None,
         };
         g.refresh();
         g
@@ -274,6 +277,11 @@ impl VariantGameState {
     /// The player whose view FEN the game was built from, `None` for a full state.
     pub fn viewer(&self) -> Option<Color> {
         self.viewer
+    }
+
+    /// The last player action applied since this game was built, if any.
+    pub fn last_action(&self) -> Option<VAction> {
+        self.last
     }
 
     /// A game whose root is a chance node dealing one of `states` (with probabilities summing to
@@ -537,6 +545,7 @@ impl Game for VariantGameState {
         self.public_path = mix(self.public_path, public as u64);
         let quiet = self.state.quiet_move(a);
         self.state.apply(a);
+        self.last = Some(a);
         if self.state.is_chance() {
             self.waiting = Some((mover, is_board_action(a)));
             self.legal.clear();

@@ -12,7 +12,7 @@ use super::game_state::{color_of, decode, encode_chance, GameEnd, VariantGameSta
 use super::{fen as vfen, notation, perft as vperft, Hidden, View};
 use crate::game::{Action, Game, Turn};
 use crate::more::geometry::{Palace, River};
-use crate::more::presets::Playable;
+use crate::more::presets::{Board, Playable};
 use crate::more::{Geometry, MoreError};
 use crate::piece::Color;
 
@@ -135,5 +135,9 @@ impl Playable for VariantGameState {
 
     fn geometry(&self) -> &'static Geometry {
         board()
+    }
+
+    fn board(&self) -> Board<'_> {
+        Board::Variant { state: self.state(), last: self.last_action() }
     }
 }

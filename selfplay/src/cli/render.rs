@@ -1,12 +1,10 @@
 //! `anqi render`: a picture of a position of any game as one viewer sees it, as SVG or PNG.
 
-use crate::viewer::{more_picture, png, svg, variant_picture, Picture, Viewpoint};
+use crate::viewer::{picture_of, png, svg, Picture, Viewpoint};
 use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
-use engine::more::presets::{with_game, Playable, WithGame};
-use engine::variant::game::VariantGame;
-use engine::variant::given::Given;
-use engine::variant::{notation, View};
+use engine::any_game::{with_any_game, Start};
+use engine::more::presets::{Playable, WithGame};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::path::PathBuf;
@@ -54,13 +52,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if ext != "svg" && ext != "png" {
         bail!("--out {}: the file name must end in .svg or .png", a.out.display());
     }
-    let (picture, title) = if engine::more::presets::is_spec(&a.variant) {
-        let vp = asked.unwrap_or(Viewpoint::Full);
-        let body = MoreRender { play: &a.play, viewpoint: vp };
-        (with_game(&a.variant, a.fen.as_deref(), body).with_context(|| format!("--variant {}", a.variant))??, a.variant.clone())
-    } else {
-        (variant_picture_of(&a, asked)?, a.variant.clone())
-    };
+    let body = Render { play: &a.play, seed: a.seed, asked, beliefs: a.beliefs };
+    let picture = with_any_game(&a.variant, Start::fen_or(a.fen.as_deref(), Start::Setup), body)??;
+    let title = a.variant.clone();
     let doc = svg::document(&picture, Some(&format!("{title} · {} view · {} to move", picture.viewpoint.name(), if picture.turn == 'r' { "red" } else { "black" })));
     let text = doc.to_string();
     let bytes = if ext == "png" { png::png(&text, a.scale)? } else { text.into_bytes() };
@@ -69,59 +63,37 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn variant_picture_of(a: &Args, asked: Option<Viewpoint>) -> anyhow::Result<Picture> {
-    let v = super::variant_arg::load(&a.variant)?;
-    let given = super::variant_arg::given(v, a.fen.as_deref(), None)?;
-    let opts = |last| variant_picture::Options { last, beliefs: a.beliefs, dealt: None };
-    if let Given::View(view) = &given {
-        let own = if view.player() == engine::Color::Red { Viewpoint::Red } else { Viewpoint::Black };
-        let vp = asked.unwrap_or(own);
-        if vp != own {
-            bail!("--as {}: the FEN is {}'s view, so only that view can be drawn", vp.name(), view.player());
-        }
-        if !a.play.trim().is_empty() {
-            bail!("--play with a view FEN: give the position after the moves instead (the moves may need what {} cannot see)", view.player());
-        }
-        return Ok(variant_picture::picture_of_view(view, opts(None)));
-    }
-    let vp = asked.unwrap_or(Viewpoint::Full);
-    let mut game = VariantGame::new(given.state());
-    let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
-    let mut last = None;
-    for (i, text) in a.play.split_whitespace().enumerate() {
-        if let Some(e) = game.outcome() {
-            bail!("--play move {} ({text:?}): the game is over: {} ({})", i + 1, e.result(), e.reason());
-        }
-        let (act, named) = notation::parse_record(game.state(), text).with_context(|| format!("--play move {} ({text:?})", i + 1))?;
-        game.play(act, |outs| named.unwrap_or_else(|| engine::variant::game::draw_outcome(outs, &mut rng)));
-        last = Some(act);
-    }
-    let s = game.state();
-    Ok(match vp.side() {
-        Some(c) => variant_picture::picture_of_view(&View::new(s, c), opts(last)),
-        None => variant_picture::picture(s, vp, opts(last)),
-    })
-}
-
-struct MoreRender<'a> {
+struct Render<'a> {
     play: &'a str,
-    viewpoint: Viewpoint,
+    seed: u64,
+    asked: Option<Viewpoint>,
+    beliefs: bool,
 }
 
-impl WithGame for MoreRender<'_> {
+impl WithGame for Render<'_> {
     type Output = anyhow::Result<Picture>;
 
     fn run<G: Playable>(self, mut g: G) -> Self::Output {
+        // A view FEN can only be drawn as its viewer sees it, and only as given.
+        let own = g.given_view().map(|c| (c, if c == engine::Color::Red { Viewpoint::Red } else { Viewpoint::Black }));
+        let vp = self.asked.or(own.map(|o| o.1)).unwrap_or(Viewpoint::Full);
+        if let Some((c, own)) = own {
+            if vp != own {
+                bail!("--as {}: the FEN is {c}'s view, so only that view can be drawn", vp.name());
+            }
+            if !self.play.trim().is_empty() {
+                bail!("--play with a view FEN: give the position after the moves instead (the moves may need what {c} cannot see)");
+            }
+        }
+        let mut rng = Pcg64Mcg::seed_from_u64(self.seed);
         let mut last = None;
         for (i, text) in self.play.split_whitespace().enumerate() {
-            g.play_text(text).with_context(|| format!("--play move {} ({text:?})", i + 1))?;
+            if let Some((result, reason)) = g.result() {
+                bail!("--play move {} ({text:?}): the game is over: {result} ({reason})", i + 1);
+            }
+            g.play_record(text, &mut rng).with_context(|| format!("--play move {} ({text:?})", i + 1))?;
             last = Some(text);
         }
-        let fen = match self.viewpoint.side() {
-            Some(c) => g.view_fen(c),
-            None => g.full_fen(),
-        };
-        let turn = if fen.split_whitespace().nth(1) == Some("b") { engine::Color::Black } else { engine::Color::Red };
-        Ok(more_picture::picture(g.geometry(), &fen, turn, self.viewpoint, last)?)
+        Ok(picture_of(&g, vp, last, self.beliefs)?)
     }
 }

@@ -12,6 +12,29 @@ pub mod variant_picture;
 
 pub use picture::{Picture, Token, Viewpoint};
 
+use engine::more::presets::{Board, Playable};
+
+/// The picture of any game's position as `viewpoint` sees it ([`Playable::board`]): a RULES.md
+/// variant from its state (a side's picture from that side's view, [`variant_picture`]), a
+/// RULES-more.md game from the viewer's view FEN or the full FEN ([`more_picture`], marking the
+/// move written `last`); `beliefs` draws a side's belief over hidden identities (variants).
+///
+/// # Errors
+/// [`more_picture::MorePictureError`] when a RULES-more.md FEN does not fit its board.
+pub fn picture_of<G: Playable>(g: &G, viewpoint: Viewpoint, last: Option<&str>, beliefs: bool) -> Result<Picture, more_picture::MorePictureError> {
+    match g.board() {
+        Board::Variant { state, last } => Ok(variant_picture::picture(state, viewpoint, variant_picture::Options { last, beliefs, dealt: None })),
+        Board::Grid(geo) => {
+            let fen = match viewpoint.side() {
+                Some(c) => g.view_fen(c),
+                None => g.full_fen(),
+            };
+            let turn = if fen.split_whitespace().nth(1) == Some("b") { engine::Color::Black } else { engine::Color::Red };
+            more_picture::picture(geo, &fen, turn, viewpoint, last)
+        }
+    }
+}
+
 use std::path::Path;
 
 /// Writes `bytes` to `path` through a temporary name in the same directory and a rename, so a
