@@ -10,6 +10,7 @@
 
 use crate::checkpoint::{self, CheckpointError, CheckpointMeta, Expect};
 use crate::net::Net;
+use engine::observe::Encoding;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -400,6 +401,20 @@ pub fn load_entry(entry: &ZooEntry, device: Device, expect: Expect) -> Result<Ne
 pub fn load(dir: &Path, query: &str, device: Device, expect: Expect) -> Result<(Net, ZooEntry), ZooError> {
     let entry = resolve(dir, query)?;
     let net = load_entry(&entry, device, expect)?;
+    Ok((net, entry))
+}
+
+/// Resolves `query` in `dir` ([`resolve`]) and loads it for `encoding`: the size limit, then
+/// [`checkpoint::load_for`] (a net of another game's encoding is refused naming both). The nets
+/// of the RULES-more games load this way; [`load`] is this with the variants' encoding.
+///
+/// # Errors
+/// As [`resolve`] and [`load_entry`]; [`checkpoint::CheckpointError::Encoding`] inside
+/// [`ZooError`] for a net of another encoding.
+pub fn load_for(dir: &Path, query: &str, device: Device, expect: Expect, encoding: &Encoding) -> Result<(Net, ZooEntry), ZooError> {
+    let entry = resolve(dir, query)?;
+    check_size(&entry.weights)?;
+    let (net, _, _) = checkpoint::load_for(&entry.json, device, expect, encoding)?;
     Ok((net, entry))
 }
 

@@ -245,7 +245,8 @@ fn seat(c: Color) -> PlayerId {
 }
 
 /// A RULES-more game of the farm: the game itself (its own end and repetition rules), the
-/// generic search ([`Generic`]: no tree reuse), the `engine::more::bots` bots (no teacher
+/// generic search ([`Generic`], its tree kept between a player's decisions by
+/// [`Search::reuse_generic`]), the `engine::more::bots` bots (no teacher
 /// analyses) and [`engine::search::Scored::eval_cp`] as material (centipawns / 100).
 #[derive(Clone)]
 pub struct MoreLoop<G> {
@@ -307,8 +308,8 @@ impl<G: Playable> GameLoop for MoreLoop<G> {
     fn material_lead(&self) -> f32 {
         self.game.eval_cp(PlayerId::FIRST) as f32 / 100.0
     }
-    fn search(&self, _prev: Option<Search<Generic<G>>>, _me: Color, cfg: &SearchConfig, noise: bool, _rng: &mut impl Rng) -> Result<Search<Generic<G>>, String> {
-        Search::generic(self.game.clone(), self.game.in_setup(), cfg, noise).map_err(|e| e.to_string())
+    fn search(&self, prev: Option<Search<Generic<G>>>, _me: Color, cfg: &SearchConfig, noise: bool, rng: &mut impl Rng) -> Result<Search<Generic<G>>, String> {
+        Search::reuse_generic(prev, self.game.clone(), self.game.in_setup(), cfg, noise, rng).map_err(|e| e.to_string())
     }
     fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String> {
         engine::more::bots::from_spec::<G>(spec, seed)
