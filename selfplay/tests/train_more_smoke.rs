@@ -105,6 +105,20 @@ fn missile_trains_records_its_encoding_and_resumes() {
     assert_eq!(games, 2, "{out}");
     eprintln!("tournament: 2 games ({:.1} s so far)", started.elapsed().as_secs_f64());
 
+    // Published to a zoo, the missile net verifies, exports (`--zoo`) and plays as `net:zoo=`.
+    let z = tmp.path().join("zoo");
+    let zd = z.display().to_string();
+    let anqi = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_anqi")).current_dir(root()).args(args).output().expect("run anqi");
+    ok(&anqi(&["zoo", "publish", "--checkpoint", &run.display().to_string(), "--name", "smoke-missile", "--zoo-dir", &zd]));
+    assert!(ok(&anqi(&["zoo", "verify", "--zoo-dir", &zd])).contains("all verified"));
+    let zexp = tmp.path().join("zoo-export");
+    ok(&anqi(&["export", "--zoo", "smoke-missile", "--zoo-dir", &zd, "--out", &zexp.display().to_string(), "--no-torchscript", "--check-positions", "2"]));
+    let exported: serde_json::Value = serde_json::from_str(&fs::read_to_string(zexp.join("model.json")).expect("model.json")).expect("json");
+    assert_eq!(exported["encoding"]["game"], "missile", "{exported}");
+    let zspec = format!("net:zoo=smoke-missile,zoo_dir={zd},sims=4");
+    let out = ok(&anqi(&["play", "--variant", "missile", "--red", &zspec, "--black", "random", "--seed", "5"]));
+    assert!(out.contains("zoo:smoke-missile-") && out.lines().any(|l| l.starts_with("result ") && !l.starts_with("result *")), "{out}");
+
     // A warm start: greedy, the teacher, plays two games against itself (its choices and the
     // game's evaluation as targets, teacher.rs), the first two steps train on them alone.
     let text = fs::read_to_string(root().join("configs/train/smoke-missile.toml")).expect("config")
