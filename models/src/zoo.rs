@@ -10,6 +10,7 @@
 
 use crate::checkpoint::{self, CheckpointError, CheckpointMeta, Expect};
 use crate::net::Net;
+use engine::observe::Encoding;
 use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -253,8 +254,9 @@ pub fn publish(checkpoint_path: &Path, zoo_dir: &Path, name: &str, info: Publish
     let src_dir = json.parent().unwrap_or(Path::new(".")).to_path_buf();
     let src_weights = src_dir.join(&meta.weights_file);
     check_size(&src_weights)?;
-    // The whole checkpoint loads (checksums, architecture) before anything is written.
-    drop(checkpoint::load(&json, Device::Cpu, Expect::default())?);
+    // The whole checkpoint loads (checksums, architecture) for the encoding it records (a
+    // variant's or a RULES-more game's) before anything is written.
+    drop(checkpoint::load_for(&json, Device::Cpu, Expect::default(), &meta.encoding)?);
     let bytes = fs::read(&src_weights).map_err(io(&src_weights))?;
     if bytes.len() as u64 > MAX_BYTES {
         return Err(ZooError::TooLarge { path: src_weights, bytes: bytes.len() as u64, max: MAX_BYTES });
@@ -381,15 +383,15 @@ pub fn resolve(dir: &Path, query: &str) -> Result<ZooEntry, ZooError> {
     }
 }
 
-/// Loads a resolved entry into a new net on `device`: the size limit, then
-/// [`checkpoint::load`] (SHA-256, checksum, encoding version, architecture and what `expect`
-/// asks).
+/// Loads a resolved entry into a new net on `device` for the encoding it records (a variant's,
+/// or a RULES-more game's): the size limit, then [`checkpoint::load_for`] (SHA-256, checksum,
+/// encoding version, architecture and what `expect` asks). [`load_for`] insists on an encoding.
 ///
 /// # Errors
 /// [`ZooError::TooLarge`], or the checkpoint loader's error (e.g. [`CheckpointError::Hash`]).
 pub fn load_entry(entry: &ZooEntry, device: Device, expect: Expect) -> Result<Net, ZooError> {
     check_size(&entry.weights)?;
-    let (net, _, _) = checkpoint::load(&entry.json, device, expect)?;
+    let (net, _, _) = checkpoint::load_for(&entry.json, device, expect, &entry.meta.checkpoint.encoding)?;
     Ok(net)
 }
 
@@ -400,6 +402,20 @@ pub fn load_entry(entry: &ZooEntry, device: Device, expect: Expect) -> Result<Ne
 pub fn load(dir: &Path, query: &str, device: Device, expect: Expect) -> Result<(Net, ZooEntry), ZooError> {
     let entry = resolve(dir, query)?;
     let net = load_entry(&entry, device, expect)?;
+    Ok((net, entry))
+}
+
+/// Resolves `query` in `dir` ([`resolve`]) and loads it for `encoding`: the size limit, then
+/// [`checkpoint::load_for`] (a net of another game's encoding is refused naming both). The nets
+/// of the RULES-more games load this way; [`load`] is this with the variants' encoding.
+///
+/// # Errors
+/// As [`resolve`] and [`load_entry`]; [`checkpoint::CheckpointError::Encoding`] inside
+/// [`ZooError`] for a net of another encoding.
+pub fn load_for(dir: &Path, query: &str, device: Device, expect: Expect, encoding: &Encoding) -> Result<(Net, ZooEntry), ZooError> {
+    let entry = resolve(dir, query)?;
+    check_size(&entry.weights)?;
+    let (net, _, _) = checkpoint::load_for(&entry.json, device, expect, encoding)?;
     Ok((net, entry))
 }
 

@@ -1,8 +1,9 @@
 //! Training a RULES-more game end to end (#17 item 3) with `configs/train/smoke-missile.toml`:
 //! `anqi train` on the missile game through the generic search runs, writes checkpoints whose
 //! metadata records the missile encoding, resumes from them on a second invocation, exports to
-//! TorchScript checked on the game's own positions, and a config naming neither a variant nor a
-//! preset, or a warm start (variant-only), is refused naming the key.
+//! TorchScript checked on the game's own positions, plays as a `net:` bot in `anqi play` and a
+//! tournament, and a config naming neither a variant nor a preset is refused naming the key; a
+//! warm start with a RULES-more teacher (`greedy`) trains.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -70,7 +71,56 @@ fn missile_trains_records_its_encoding_and_resumes() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("config key `variant`") && err.contains("no-such-game"), "{err}");
 
-    // A warm start needs the variant bots' analyses: refused for a RULES-more game, naming the key.
+    // The trained net plays missile through the public path: `anqi play` hands a `net:` bot to
+    // the torch-linked helper, whose factory `engine::more::bots::from_spec` calls; every game
+    // is complete (a result, not `*`).
+    let started = std::time::Instant::now();
+    let net = format!("net:checkpoint={},sims=8,batch=4", run.display());
+    for (i, other) in ["greedy", "random"].into_iter().enumerate() {
+        let (red, black) = if i == 0 { (net.as_str(), other) } else { (other, net.as_str()) };
+        let o = Command::new(env!("CARGO_BIN_EXE_anqi"))
+            .current_dir(root())
+            .args(["play", "--variant", "missile", "--red", red, "--black", black, "--seed", "3"])
+            .output()
+            .expect("run anqi play");
+        let out = ok(&o);
+        assert!(out.contains("net:missile@"), "{out}");
+        let result = out.lines().find(|l| l.starts_with("result ")).unwrap_or_default();
+        assert!(["result 1-0 ", "result 0-1 ", "result 1/2-1/2 "].iter().any(|r| result.starts_with(r)), "{out}");
+        eprintln!("net (step 9) vs {other}: {result} ({:.1} s so far)", started.elapsed().as_secs_f64());
+    }
+    // ... and in a tournament (the RULES-more path of the tournament builds its bots by the
+    // same `from_spec`).
+    let t = tmp.path().join("t.toml");
+    let pgn = tmp.path().join("t.pgn");
+    let toml = format!(
+        "name = \"net-missile\"\nvariant = \"missile\"\npairs = 1\nconcurrency = 1\nseed = 2\nmax_plies = 300\npgn = {:?}\n[[player]]\nspec = {:?}\n[[player]]\nspec = \"greedy\"\n",
+        pgn.display().to_string(),
+        net
+    );
+    fs::write(&t, toml).expect("write tournament");
+    let o = Command::new(env!("CARGO_BIN_EXE_anqi")).current_dir(root()).args(["tournament", "--quiet", "--config"]).arg(&t).output().expect("run anqi tournament");
+    let out = ok(&o);
+    let games = fs::read_to_string(&pgn).expect("pgn").matches("[Result ").count();
+    assert_eq!(games, 2, "{out}");
+    eprintln!("tournament: 2 games ({:.1} s so far)", started.elapsed().as_secs_f64());
+
+    // Published to a zoo, the missile net verifies, exports (`--zoo`) and plays as `net:zoo=`.
+    let z = tmp.path().join("zoo");
+    let zd = z.display().to_string();
+    let anqi = |args: &[&str]| Command::new(env!("CARGO_BIN_EXE_anqi")).current_dir(root()).args(args).output().expect("run anqi");
+    ok(&anqi(&["zoo", "publish", "--checkpoint", &run.display().to_string(), "--name", "smoke-missile", "--zoo-dir", &zd]));
+    assert!(ok(&anqi(&["zoo", "verify", "--zoo-dir", &zd])).contains("all verified"));
+    let zexp = tmp.path().join("zoo-export");
+    ok(&anqi(&["export", "--zoo", "smoke-missile", "--zoo-dir", &zd, "--out", &zexp.display().to_string(), "--no-torchscript", "--check-positions", "2"]));
+    let exported: serde_json::Value = serde_json::from_str(&fs::read_to_string(zexp.join("model.json")).expect("model.json")).expect("json");
+    assert_eq!(exported["encoding"]["game"], "missile", "{exported}");
+    let zspec = format!("net:zoo=smoke-missile,zoo_dir={zd},sims=4");
+    let out = ok(&anqi(&["play", "--variant", "missile", "--red", &zspec, "--black", "random", "--seed", "5"]));
+    assert!(out.contains("zoo:smoke-missile-") && out.lines().any(|l| l.starts_with("result ") && !l.starts_with("result *")), "{out}");
+
+    // A warm start: greedy, the teacher, plays two games against itself (its choices and the
+    // game's evaluation as targets, teacher.rs), the first two steps train on them alone.
     let text = fs::read_to_string(root().join("configs/train/smoke-missile.toml")).expect("config")
         + "\n[warmstart]\nteacher = \"greedy\"\ngames = 2\nsteps = 2\n";
     let cfg = tmp.path().join("warm.toml");
@@ -85,7 +135,11 @@ fn missile_trains_records_its_encoding_and_resumes() {
         .arg("--no-progress")
         .output()
         .expect("run anqi train");
-    assert!(!o.status.success());
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("config key `warmstart`") && err.contains("missile"), "{err}");
+    let out = ok(&o);
+    assert!(out.contains("warm start: teacher shard 1/1 (greedy): 2 games"), "{out}");
+    assert!(out.contains("step     6/6"), "{out}");
+    // The teacher's shard (worker 1000, farm::config::TEACHER_WORKER) beside the self-play one.
+    let shards = models::shard::list(&tmp.path().join("warm/shards")).expect("shards");
+    let teacher = shards.iter().filter(|p| p.file_name().is_some_and(|n| n.to_string_lossy().starts_with("w1000-"))).count();
+    assert_eq!((teacher, shards.len()), (1, 2), "{shards:?}");
 }

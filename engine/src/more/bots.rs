@@ -135,7 +135,8 @@ impl<G: Scored> GameBot<G> for PimcBot<G> {
 /// `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` (the variants' spec,
 /// [`ExpectimaxConfig::from_params`]: the one expectimax on `samples` determinizations),
 /// `oracle[:depth=N,...]` (that expectimax on the full state: a cheating oracle, as the variants'
-/// `oracle`), or a path ending in `.toml` whose `[bot]`
+/// `oracle`), `net:checkpoint=PATH,...` (a trained net, built by the factory a torch-linked
+/// process registers: [`crate::more::net::net_bot`]), or a path ending in `.toml` whose `[bot]`
 /// table names the bot. The parameter syntax and its parsing are the variant bots'
 /// ([`crate::search::parse_params`], [`crate::search::spec_from_toml`]), so one spec means the same
 /// bot in a variant and in a preset wherever both bots take its parameters.
@@ -145,6 +146,9 @@ impl<G: Scored> GameBot<G> for PimcBot<G> {
 pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
     use crate::search::{param_u64, parse_params};
     let spec = spec.trim();
+    if spec == "net" || spec.starts_with("net:") {
+        return crate::more::net::net_bot::<G>(spec.strip_prefix("net:").unwrap_or(""), seed);
+    }
     if spec.ends_with(".toml") {
         let text = std::fs::read_to_string(spec).map_err(|e| format!("bot file {spec:?}: {e}"))?;
         return from_spec(&crate::search::spec_from_toml(&text)?, seed);

@@ -12,6 +12,7 @@
 //! * [`history`]: the repetition record, path hashing and returns shared by the game states;
 //! * [`bots`]: the bots (random, greedy, alpha-beta, IS-MCTS, PIMC) written against the
 //!   [`crate::game::Game`] trait, so they play every game here without special cases;
+//! * [`net`]: the registry of the `net:` bot (built by the torch-linked farm);
 //! * [`notation`]: Chinese move records on any geometry;
 //! * [`config`]: the rule tables as TOML rule files (`anqi variants --show`, `--variant FILE`);
 //! * [`presets`]: the preset names and one entry point per preset for the CLI;
@@ -28,6 +29,7 @@ pub mod error;
 pub mod geometry;
 pub mod history;
 pub mod missile;
+pub mod net;
 pub mod notation;
 pub mod observe;
 pub mod open;

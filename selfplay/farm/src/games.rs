@@ -39,16 +39,6 @@ pub enum GameError {
         /// The encoding's error.
         reason: String,
     },
-    /// A feature the farm offers for the variants only.
-    #[error("config key `{key}`: not available for {game:?} (a RULES-more game): {why}")]
-    VariantOnly {
-        /// The config key.
-        key: &'static str,
-        /// The game.
-        game: String,
-        /// Why.
-        why: &'static str,
-    },
 }
 
 /// The game of a run: a variant, or a RULES-more preset (or rule file) by name.
@@ -245,8 +235,9 @@ fn seat(c: Color) -> PlayerId {
 }
 
 /// A RULES-more game of the farm: the game itself (its own end and repetition rules), the
-/// generic search ([`Generic`]: no tree reuse), the `engine::more::bots` bots (no teacher
-/// analyses) and [`engine::search::Scored::eval_cp`] as material (centipawns / 100).
+/// generic search ([`Generic`], its tree kept between a player's decisions by
+/// [`Search::reuse_generic`]), the `engine::more::bots` bots (as teachers: their choice and the
+/// game's evaluation after it, [`teacher::generic_targets`]) and [`engine::search::Scored::eval_cp`] as material (centipawns / 100).
 #[derive(Clone)]
 pub struct MoreLoop<G> {
     game: G,
@@ -307,8 +298,8 @@ impl<G: Playable> GameLoop for MoreLoop<G> {
     fn material_lead(&self) -> f32 {
         self.game.eval_cp(PlayerId::FIRST) as f32 / 100.0
     }
-    fn search(&self, _prev: Option<Search<Generic<G>>>, _me: Color, cfg: &SearchConfig, noise: bool, _rng: &mut impl Rng) -> Result<Search<Generic<G>>, String> {
-        Search::generic(self.game.clone(), self.game.in_setup(), cfg, noise).map_err(|e| e.to_string())
+    fn search(&self, prev: Option<Search<Generic<G>>>, _me: Color, cfg: &SearchConfig, noise: bool, rng: &mut impl Rng) -> Result<Search<Generic<G>>, String> {
+        Search::reuse_generic(prev, self.game.clone(), self.game.in_setup(), cfg, noise, rng).map_err(|e| e.to_string())
     }
     fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String> {
         engine::more::bots::from_spec::<G>(spec, seed)
@@ -316,8 +307,9 @@ impl<G: Playable> GameLoop for MoreLoop<G> {
     fn bot_choose(&self, bot: &mut Self::Bot) -> engine::game::Action {
         bot.choose(&self.game)
     }
-    fn teach(&self, _bot: &mut Self::Bot, _me: Color, _t: &TeacherTargets) -> Option<Teaching<engine::game::Action>> {
-        None
+    fn teach(&self, bot: &mut Self::Bot, me: Color, t: &TeacherTargets) -> Option<Teaching<engine::game::Action>> {
+        let best = bot.choose(&self.game);
+        Some(teacher::generic_targets(&self.game, seat(me), best, t))
     }
     fn observe(&self, me: Color) -> Vec<f32> {
         self.game.observation(seat(me))

@@ -9,7 +9,8 @@
 //! seeded from (run seed, worker, shard, game), so a shard can be replayed from its record.
 //!
 //! The same farm plays evaluation matches (net vs random, net vs net) and self-play for training.
-//! [`netbot`] plays a checkpoint as an `engine::search::Bot` (the `net:` bot spec), and
+//! [`netbot`] plays a checkpoint as an `engine::search::Bot` (the `net:` bot spec of the
+//! variants), [`netmore`] as an `engine::more::bots::GameBot` (of the RULES-more games), and
 //! [`commands`] holds the bodies of the torch commands (`train`, `selfplay`, `export`,
 //! `doctor`) whose arguments `selfplay::cli` declares.
 
@@ -20,6 +21,8 @@ pub mod eval;
 pub mod games;
 pub mod hybrid;
 pub mod netbot;
+pub mod netmore;
+pub mod netspec;
 pub mod replay;
 pub mod run;
 pub mod search;

@@ -22,20 +22,16 @@
 //! names a `net:` bot to that helper.
 
 use crate::hybrid::{self, HybridRoot};
+use crate::netspec::NetSpec;
 use crate::search::{LayoutMixture, Search, SearchConfig};
 use engine::search::{Bot, Decision};
 use engine::variant::Action;
-use models::checkpoint::{self, Expect};
-use models::device::DeviceSpec;
 use models::net::Net;
-use models::zoo;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// Leaves per net call of the `net:` bot unless `batch=` says otherwise.
-pub const DEFAULT_BATCH: u32 = 8;
+pub use crate::netspec::DEFAULT_BATCH;
 
 /// A checkpoint's net behind the farm's search, one evaluation at a time.
 pub struct NetBot {
@@ -131,140 +127,14 @@ impl NetBot {
     /// An unknown or malformed parameter (named in the text), a missing checkpoint, or a
     /// checkpoint or published net that fails to load, as text.
     pub fn from_params(params: &str, seed: u64) -> Result<NetBot, String> {
-        let mut path: Option<PathBuf> = None;
-        let mut zoo_name: Option<String> = None;
-        let mut zoo_dir: Option<PathBuf> = None;
-        let mut search = SearchConfig::with_simulations(64);
-        search.batch = DEFAULT_BATCH;
-        let mut sims: Option<u32> = None;
-        let mut ms: Option<u64> = None;
-        let mut device = DeviceSpec::Cpu;
-        let mut layouts = None;
-        let (mut mix, mut vdepth, mut cpuct): (Option<f32>, Option<u32>, Option<f32>) = (None, None, None);
-        let (mut pimc_share, mut prior_cp): (Option<f64>, Option<f64>) = (None, None);
-        for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (k, v) = part.split_once('=').unwrap_or(("checkpoint", part));
-            let num = |what: &str| format!("net: {k}={v:?} is not {what}");
-            match k {
-                "checkpoint" | "ckpt" => path = Some(PathBuf::from(v)),
-                "zoo" => zoo_name = Some(v.to_owned()),
-                "zoo_dir" => zoo_dir = Some(PathBuf::from(v)),
-                "sims" | "simulations" | "nodes" => sims = Some(v.parse().map_err(|_| num("a count"))?),
-                "ms" | "movetime" => ms = Some(v.parse().map_err(|_| num("a count of milliseconds"))?),
-                "batch" => search.batch = v.parse().map_err(|_| num("a count"))?,
-                "cpuct" => cpuct = Some(v.parse().map_err(|_| num("a number"))?),
-                "mix" => mix = Some(v.parse().map_err(|_| num("a number"))?),
-                "vdepth" => vdepth = Some(v.parse().map_err(|_| num("a count of plies"))?),
-                "pimc" => pimc_share = Some(v.parse().map_err(|_| num("a share of the time"))?),
-                "prior" => prior_cp = Some(v.parse().map_err(|_| num("a number of centipawns"))?),
-                "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
-                "reuse" => {
-                    search.reuse_tree = match v {
-                        "1" | "true" | "on" => true,
-                        "0" | "false" | "off" => false,
-                        _ => return Err(num("0 or 1")),
-                    }
-                }
-                "layouts" => layouts = Some(LayoutMixture::load(std::path::Path::new(v)).map_err(|e| format!("net: layouts={v:?}: {e}"))?),
-                _ => {
-                    return Err(format!(
-                        "net: unknown parameter {k:?} (known: checkpoint, zoo, zoo_dir, sims (or nodes), ms, batch, cpuct, mix, vdepth, pimc, prior, device, layouts, reuse)"
-                    ))
-                }
-            }
-        }
-        if path.is_none() && zoo_name.is_none() {
-            return Err("net: needs checkpoint=PATH (a run directory, step-N.json or step-N.safetensors) or zoo=NAME (a published net)".into());
-        }
-        if path.is_some() && zoo_name.is_some() {
-            return Err("net: checkpoint= and zoo= exclude each other".into());
-        }
-        if zoo_dir.is_some() && zoo_name.is_none() {
-            return Err("net: zoo_dir= goes with zoo=NAME".into());
-        }
-        if sims == Some(0) {
-            return Err("net: sims must be positive".into());
-        }
-        if ms == Some(0) {
-            return Err("net: ms must be positive".into());
-        }
-        if search.batch == 0 {
-            return Err("net: batch must be positive".into());
-        }
-        let hybrid = match (pimc_share, prior_cp) {
-            (None, None) => None,
-            (None, Some(_)) => return Err("net: prior= goes with pimc=SHARE".into()),
-            (Some(f), p) => {
-                if !(f > 0.0 && f <= 1.0) {
-                    return Err(format!("net: pimc={f} is not a share of the time in (0, 1]"));
-                }
-                let d = HybridRoot::default();
-                let prior_cp = p.unwrap_or(d.prior_cp);
-                if !(prior_cp >= 0.0 && prior_cp.is_finite()) {
-                    return Err(format!("net: prior={prior_cp} is not a non-negative number of centipawns"));
-                }
-                Some(HybridRoot { share: f, prior_cp, ..d })
-            }
-        };
-        search.simulations = sims.unwrap_or(if ms.is_some() { u32::MAX } else { 64 });
-        let dev = device.resolve().map_err(|e| format!("net: {e}"))?;
+        let spec = NetSpec::parse(params)?;
         // The net plays through the search, so it must be of the search's encoding.
-        let encoding = crate::search::encoding();
-        let (net, meta, source) = match (path, zoo_name) {
-            (_, Some(q)) => {
-                let dir = zoo_dir.unwrap_or_else(zoo::default_dir);
-                let (net, e) = zoo::load(&dir, &q, dev, Expect::default()).map_err(|e| format!("net: zoo={q}: {e}"))?;
-                encoding.check_same(net.encoding()).map_err(|m| format!("net: zoo={q}: {m}"))?;
-                (net, e.meta.checkpoint, format!("zoo:{}", e.stem))
-            }
-            (path, None) => {
-                let path = path.unwrap_or_default();
-                let (net, meta, json) = checkpoint::load_for(&path, dev, Expect::default(), &encoding).map_err(|e| e.to_string())?;
-                (net, meta, json.display().to_string())
-            }
-        };
-        // The search the net was trained with: its leaf mixing, exploration and contempt, unless
-        // the spec says otherwise.
-        if let Some(trained) = meta.config.get("search").and_then(|v| serde_json::from_value::<SearchConfig>(v.clone()).ok()) {
-            search.c_puct = trained.c_puct;
-            search.draw_contempt = trained.draw_contempt;
-            search.value_mix = trained.value_mix;
-            search.value_depth = trained.value_depth;
-            search.value_scale_cp = trained.value_scale_cp;
-        }
-        if let Some(c) = cpuct {
-            search.c_puct = c;
-        }
-        if let Some(m) = mix {
-            if !(0.0..=1.0).contains(&m) {
-                return Err(format!("net: mix={m} is not in [0, 1]"));
-            }
-            search.value_mix = m;
-        }
-        if let Some(d) = vdepth {
-            search.value_depth = d;
-        }
-        let mut name = format!("net:{}@{source}", meta.variant);
-        if let Some(n) = sims.or(ms.is_none().then_some(search.simulations)) {
-            name += &format!(",sims={n}");
-        }
-        if let Some(t) = ms {
-            name += &format!(",ms={t}");
-        }
-        name += &format!(",batch={}", search.batch);
-        if search.value_mix > 0.0 {
-            name += &format!(",mix={},vdepth={}", search.value_mix, search.value_depth);
-        }
-        if let Some(h) = hybrid {
-            name += &format!(",pimc={},prior={}", h.share, h.prior_cp);
-        }
-        if layouts.is_some() {
-            name += ",layouts";
-        }
-        if !search.reuse_tree {
-            name += ",reuse=0";
-        }
-        Ok(NetBot::new(net, search, seed, name).with_movetime(ms.map(Duration::from_millis)).with_layouts(layouts).with_hybrid(hybrid).trained_for_variant(meta.variant.clone()))
+        let (net, meta, source) = spec.load(&crate::search::encoding())?;
+        let search = spec.search(&meta)?;
+        let name = spec.name(&meta.variant, &source, &search);
+        let movetime = spec.movetime();
+        let (layouts, hybrid) = (spec.layouts, spec.hybrid);
+        Ok(NetBot::new(net, search, seed, name).with_movetime(movetime).with_layouts(layouts).with_hybrid(hybrid).trained_for_variant(meta.variant.clone()))
     }
 }
 

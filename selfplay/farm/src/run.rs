@@ -58,18 +58,13 @@ impl Ui {
 }
 
 /// The game of a run's config (a variant or a RULES-more preset, [`crate::games::load_game`])
-/// with its encoding; a warm start ([`crate::config::WarmStart`]) is refused for a RULES-more
-/// game, whose bots do not analyse.
+/// with its encoding. A warm start ([`crate::config::WarmStart`]) plays in either: the variant
+/// bots' analyses, or the RULES-more bots' choices ([`crate::teacher::generic_targets`]).
 ///
 /// # Errors
-/// [`crate::games::GameError`]: the game does not load, or the config asks for what only the
-/// variants offer.
+/// [`crate::games::GameError`]: the game does not load.
 pub fn load_run_game(cfg: &RunConfig) -> Result<(GameSpec, Encoding), crate::games::GameError> {
-    let (game, encoding) = crate::games::load_game(&cfg.variant)?;
-    if let (GameSpec::More(name), Some(_)) = (&game, &cfg.warmstart) {
-        return Err(crate::games::GameError::VariantOnly { key: "warmstart", game: name.clone(), why: "the teacher's targets come from the variant bots' analyses" });
-    }
-    Ok((game, encoding))
+    crate::games::load_game(&cfg.variant)
 }
 
 /// libgomp (libtorch's OpenMP) reads its spin settings once, when it is loaded: before `main`.

@@ -12,7 +12,9 @@
 //!   ±1), or the best score itself when the teacher scores in expected result;
 //!
 //! and the game's result as the outcome. The opening plies are sampled from the policy target
-//! (the job's temperature plies) so that games differ.
+//! (the job's temperature plies) so that games differ. The RULES-more games' bots
+//! (`engine::more::bots`) do not analyse: their targets are the teacher's choice and the game's
+//! evaluation after it ([`generic_targets`]).
 
 use engine::search::Analysis;
 use engine::search::expectimax::MATE;
@@ -82,6 +84,27 @@ pub fn targets(an: &Analysis, player: Color, t: &TeacherTargets) -> (Vec<(Action
     (policy, q)
 }
 
+/// A RULES-more game's teacher decision as targets (the `engine::more::bots` bots choose without
+/// analysing): the policy target is the teacher's action `best` alone, and the search value for
+/// `me` (the mover) is the game's result when `best` ends it (scaled to [-1, 1] by the game's
+/// utility bounds), else `0.9 tanh(eval / scale_cp)` of the game's static evaluation
+/// ([`engine::search::Scored::eval_cp`], centipawns for `me`) after `best`. The evaluation reads
+/// the full state: it is a training target, as the game's outcome is, never an input.
+pub fn generic_targets<G: engine::search::Scored + engine::observe::Observe>(g: &G, me: engine::game::PlayerId, best: engine::game::Action, t: &TeacherTargets) -> (Vec<(engine::game::Action, u16, f32)>, f32, engine::game::Action) {
+    let slot = g.action_index(best) as u16;
+    let after = g.child(best);
+    let q = if after.turn() == engine::game::Turn::Terminal {
+        let info = after.info();
+        let span = info.max_utility - info.min_utility;
+        let r = after.returns(me);
+        let v = if span > 0.0 { (2.0 * r - (info.max_utility + info.min_utility)) / span } else { r.signum() };
+        v.clamp(-1.0, 1.0) as f32
+    } else {
+        0.9 * (after.eval_cp(me) as f32 / t.scale_cp.max(1.0)).tanh()
+    };
+    (vec![(best, slot, 1.0)], q, best)
+}
+
 /// Draws an action (of any game) from a policy target (probabilities summing to 1).
 pub fn sample<A: Copy>(policy: &[(A, u16, f32)], rng: &mut impl Rng) -> Option<A> {
     let mut x: f32 = rng.random();
@@ -131,6 +154,40 @@ mod tests {
         assert_eq!(targets(&an, Color::Red, &TeacherTargets::default()).1, 1.0);
         let (an, _) = analysis(&[-(MATE - 2.0), -(MATE - 4.0)], "cp");
         assert_eq!(targets(&an, Color::Red, &TeacherTargets::default()).1, -1.0);
+    }
+
+    /// Along random missile games: the target is the teacher's action alone, at its slot; the
+    /// value is the result where the action ends the game, else a squashed evaluation.
+    #[test]
+    fn a_more_games_teacher_gives_its_choice_and_the_evaluation_after_it() {
+        use engine::game::{Game, Turn};
+        use engine::more::bots::GameBot;
+        use engine::observe::Observe;
+        use engine::search::Scored;
+        use rand::SeedableRng;
+        let mut g = engine::more::missile::MissileGame::preset("missile").expect("preset");
+        let mut greedy = engine::search::GreedyBot::new(1);
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(2);
+        let (mut ended, mut plies) = (0, 0);
+        while let Turn::Player(me) = g.turn() {
+            let best = GameBot::choose(&mut greedy, &g);
+            let (policy, q, chosen) = generic_targets(&g, me, best, &TeacherTargets::default());
+            assert_eq!((policy.len(), policy[0].0, policy[0].1 as usize, policy[0].2, chosen), (1, best, g.action_index(best), 1.0, best));
+            let after = g.child(best);
+            if after.turn() == Turn::Terminal {
+                assert_eq!(q, after.returns(me) as f32);
+                ended += 1;
+            } else {
+                assert!(q.abs() < 0.9 && (q == 0.0) == (after.eval_cp(me) == 0), "{q}");
+            }
+            // Half the moves random, so that the game ends in a few hundred plies.
+            let acts = g.legal_actions();
+            let a = if plies % 2 == 0 { best } else { acts[rand::Rng::random_range(&mut rng, 0..acts.len())] };
+            g.apply(a);
+            plies += 1;
+            assert!(plies < 3_000);
+        }
+        assert!(plies > 0 && ended <= 1);
     }
 
     #[test]

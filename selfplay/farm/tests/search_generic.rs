@@ -1,6 +1,7 @@
 //! The farm's search on the RULES-more games through `search::Generic` (#17 item 3): without a
 //! net (uniform priors, value 0) it only ever picks legal actions, set-up decisions included, and
-//! the game's own end (`Turn::Terminal`, `returns`) makes it find a move that wins at once.
+//! the game's own end (`Turn::Terminal`, `returns`) makes it find a move that wins at once, which
+//! the root's generic win-in-one check (`search::generic_win`) plays without simulations.
 
 use engine::game::{Game, PlayerId, Turn};
 use engine::more::presets::{with_game, Playable, WithGame};
@@ -10,8 +11,14 @@ use rand_pcg::Pcg64Mcg;
 
 /// Runs a generic search of the player to act in `g` with uniform priors and value 0.
 fn search<G: Playable>(g: &G, sims: u32, rng: &mut Pcg64Mcg) -> Search<farm::search::Generic<G>> {
+    search_with(g, sims, true, rng)
+}
+
+/// [`search`] with the root's win-in-one check on or off.
+fn search_with<G: Playable>(g: &G, sims: u32, win_check: bool, rng: &mut Pcg64Mcg) -> Search<farm::search::Generic<G>> {
     let mut cfg = SearchConfig::with_simulations(sims);
     cfg.dirichlet_fraction = 0.0;
+    cfg.root_win_check = win_check;
     let mut s = Search::generic(g.clone(), g.in_setup(), &cfg, false).expect("a player's turn");
     while s.advance(rng) {
         for i in 0..s.requests() {
@@ -49,7 +56,9 @@ impl WithGame for LegalOnly {
                 if g.in_setup() {
                     setups += 1;
                 } else if legal.len() > 1 {
-                    assert!(s.simulations() > 1, "no simulations at a decision");
+                    // Only a win in one, played at once by the root check, needs no simulation.
+                    let won = s.root_visits() == 1 && s.root_value() == 1.0;
+                    assert!(s.simulations() > 1 || won, "no simulations at a decision");
                 }
                 decisions += 1;
                 g.apply(a);
@@ -82,12 +91,24 @@ impl WithGame for WinsAtOnce {
                 let acts = g.legal_actions();
                 let wins: Vec<_> = acts.iter().copied().filter(|&a| wins(&g.child(a), me)).collect();
                 if !g.in_setup() && !wins.is_empty() && wins.len() * 4 <= acts.len() {
-                    let s = search(&g, 4 * acts.len() as u32, &mut rng);
+                    // The tree alone finds it (the root check off) ...
+                    let s = search_with(&g, 4 * acts.len() as u32, false, &mut rng);
                     let chosen = s.choose(0.0, &mut rng);
                     assert!(wins.contains(&chosen), "win {wins:?} missed: chose {chosen:?} in {}", g.full_fen());
                     assert!(s.root_value() > 0.3, "root value {}", s.root_value());
+                    // ... and the generic win-in-one check plays it at once, without simulations.
+                    let s = search_with(&g, 4 * acts.len() as u32, true, &mut rng);
+                    let chosen = s.choose(0.0, &mut rng);
+                    assert!(wins.contains(&chosen), "root check missed {wins:?}: chose {chosen:?} in {}", g.full_fen());
+                    assert_eq!((s.simulations(), s.root_visits(), s.root_value()), (0, 1, 1.0));
+                    let i = farm::search::generic_win(&g, me, &acts, &mut rng).expect("a win in one");
+                    assert!(wins.contains(&acts[i]));
                     found += 1;
                     break;
+                }
+                // No win in one here: the check finds none.
+                if !g.in_setup() && wins.is_empty() {
+                    assert_eq!(farm::search::generic_win(&g, me, &acts, &mut rng), None, "{}", g.full_fen());
                 }
                 random_step(&mut g, &mut rng);
             }
@@ -108,5 +129,90 @@ fn finds_a_win_in_one_without_a_net() {
     for name in ["missile", "skill"] {
         let found = with_game(name, None, WinsAtOnce).expect("preset");
         assert!(found >= 2, "{name}: only {found} positions with a win in one");
+    }
+}
+
+/// Searches with value 0 and priors that favour the first legal action (0.9; so that the tree
+/// grows deep along a line) for the player to act in `g`, taking over `prev`.
+fn search_reusing<G: Playable>(prev: Option<Search<farm::search::Generic<G>>>, g: &G, sims: u32, rng: &mut Pcg64Mcg) -> Search<farm::search::Generic<G>> {
+    let mut cfg = SearchConfig::with_simulations(sims);
+    cfg.dirichlet_fraction = 0.0;
+    let mut s = Search::reuse_generic(prev, g.clone(), g.in_setup(), &cfg, false, rng).expect("a player's turn");
+    while s.advance(rng) {
+        for i in 0..s.requests() {
+            let n = s.request(i).1.len();
+            let mut p = vec![0.1 / n as f32; n];
+            p[0] += 0.9;
+            s.deliver(i, &p, 0.0, rng);
+        }
+    }
+    s
+}
+
+/// Tree reuse by information-set key: the first player searches, plays its choice, and the
+/// opponent answers with the reply the first player's tree visited most (so that the line is in
+/// the tree); the first player's next search then starts from that node with exactly the visits
+/// the old tree had there, and still chooses a legal action. Returns (decisions, reused).
+struct Reuses;
+impl WithGame for Reuses {
+    type Output = (u32, u32);
+    fn run<G: Playable>(self, start: G) -> (u32, u32) {
+        let mut rng = Pcg64Mcg::seed_from_u64(8);
+        let (mut decisions, mut reused) = (0, 0);
+        let mut g = start.clone();
+        let mut prev: Option<Search<farm::search::Generic<G>>> = None;
+        let mut expect: Option<u32> = None;
+        for _ in 0..40 {
+            let Turn::Player(me) = g.turn() else { break };
+            let s = search_reusing(prev.take(), &g, 64, &mut rng);
+            if let Some(v) = expect.take() {
+                assert!(s.is_reused(), "the line was in the tree ({v} visits) but not reused");
+                assert_eq!(s.reused_visits(), v);
+                reused += 1;
+            }
+            let a = s.choose(0.0, &mut rng);
+            assert!(g.legal_actions().contains(&a), "illegal {a:?}");
+            decisions += 1;
+            let setup = g.in_setup();
+            g.apply(a);
+            let Turn::Player(opp) = g.turn() else { break };
+            if opp == me || setup || g.in_setup() {
+                // Set-up decisions are drawn without a tree: nothing to keep.
+                let replies = g.legal_actions();
+                g.apply(replies[rng.random_range(0..replies.len())]);
+                continue;
+            }
+            // The reply the tree visited most, and the visits of the node it leads to.
+            let k1 = g.infoset_key(me);
+            let best = g
+                .legal_actions()
+                .into_iter()
+                .filter_map(|r| {
+                    let c = g.child(r);
+                    let v = s.visits_along(&[(a, k1), (r, c.infoset_key(me))])?;
+                    Some((v, r))
+                })
+                .max_by_key(|&(v, _)| v);
+            let Some((v, r)) = best else {
+                let replies = g.legal_actions();
+                g.apply(replies[rng.random_range(0..replies.len())]);
+                continue;
+            };
+            g.apply(r);
+            if g.turn() == Turn::Player(me) && v > 0 {
+                expect = Some(v);
+            }
+            prev = Some(s);
+        }
+        (decisions, reused)
+    }
+}
+
+#[test]
+fn reuse_keeps_the_visits_of_the_line_played_in_every_more_game() {
+    for name in ["missile", "skill", "camel-5", "missile-hidden-5-down", "skill-secret"] {
+        let (decisions, reused) = with_game(name, None, Reuses).expect("preset");
+        eprintln!("{name}: {decisions} decisions, {reused} reused with the old tree's visits");
+        assert!(decisions >= 5 && reused >= 3, "{name}: {decisions} decisions, {reused} reused");
     }
 }

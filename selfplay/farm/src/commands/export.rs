@@ -70,8 +70,10 @@ pub fn python(explicit: Option<&Path>) -> PathBuf {
 pub fn run(a: Options) -> anyhow::Result<()> {
     let (net, meta, json) = match (&a.zoo, &a.checkpoint) {
         (Some(q), None) => {
+            // The published net's own game decides the encoding, as for a checkpoint.
             let dir = a.zoo_dir.clone().unwrap_or_else(zoo::default_dir);
-            let (net, e) = zoo::load(&dir, q, Device::Cpu, Expect::default())?;
+            let (_, enc) = load_game(&zoo::resolve(&dir, q)?.meta.checkpoint.variant)?;
+            let (net, e) = zoo::load_for(&dir, q, Device::Cpu, Expect::default(), &enc)?;
             (net, e.meta.checkpoint, e.json)
         }
         (None, Some(path)) => {

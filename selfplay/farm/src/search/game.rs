@@ -220,7 +220,8 @@ impl SearchGame for VariantSearch {
 /// player cannot tell apart share a node and different observations never mix), the end of the
 /// game by [`Turn::Terminal`] with [`Game::returns`] scaled to [-1, 1] by the game's utility
 /// bounds. Repetitions are the game's own business (its `turn()` ends repeated positions); no
-/// tactics, no root checks, no tree reuse.
+/// tactics; the root's win check is the generic win in one ([`generic_win`]); the tree is reused
+/// between decisions by information-set key ([`super::Search::reuse_generic`]).
 #[derive(Clone, Debug)]
 pub struct Generic<G> {
     root: G,
@@ -337,4 +338,36 @@ impl<G: Game + Observe + Send> SearchGame for Generic<G> {
         resolve_chance(s, rng);
         Step { key: s.infoset_key(self.player), ended: None }
     }
+    fn root_win<R: Rng>(&self, actions: &[Self::Action], _cfg: &SearchConfig, rng: &mut R) -> Option<usize> {
+        generic_win(&self.root, self.player, actions, rng)
+    }
+}
+
+/// Determinizations the generic win-in-one check draws when the game hides something (one
+/// suffices under perfect information).
+pub const GENERIC_WIN_SAMPLES: usize = 4;
+
+/// A root action (index into `actions`, the legal actions of `player` in `root`) after which the
+/// game ends ([`Turn::Terminal`]) with the best return the game can give `player`
+/// ([`engine::game::GameInfo::max_utility`]: a won game) in every one of a few determinizations
+/// drawn for `player` ([`GENERIC_WIN_SAMPLES`], one under perfect information); an action
+/// leading to chance, or illegal in a determinization, is not a sure win.
+pub fn generic_win<G: Game, R: Rng>(root: &G, player: PlayerId, actions: &[engine::game::Action], rng: &mut R) -> Option<usize> {
+    let info = root.info();
+    let samples = if info.information == engine::game::Information::Perfect { 1 } else { GENERIC_WIN_SAMPLES };
+    let dets: Vec<G> = (0..samples).map(|_| root.sample_determinization(player, rng)).collect();
+    if dets.iter().any(|d| d.turn() != Turn::Player(player)) {
+        return None;
+    }
+    let legal: Vec<Vec<engine::game::Action>> = dets.iter().map(Game::legal_actions).collect();
+    actions.iter().position(|&a| {
+        dets.iter().zip(&legal).all(|(d, l)| {
+            if !l.contains(&a) {
+                return false;
+            }
+            let mut c = d.clone();
+            c.apply(a);
+            c.turn() == Turn::Terminal && c.returns(player) >= info.max_utility
+        })
+    })
 }

@@ -28,8 +28,8 @@
 //! The search is generic over the game ([`SearchGame`], `game.rs`): [`VariantSearch`] is the
 //! variants' (all of the above, the default type of [`Search`]), [`Generic`] any
 //! `engine::game::Game` + `engine::observe::Observe` (the RULES-more games: children keyed by the
-//! root player's information set key, the game's own end and repetition rules, no root checks,
-//! no tactical value and no tree reuse).
+//! root player's information set key, the game's own end and repetition rules, a generic win in
+//! one at the root, no tactical value, and tree reuse by information-set key).
 
 mod game;
 mod reuse;
@@ -43,7 +43,7 @@ use engine::observe::Encoding;
 use models::encoding;
 use rand::Rng;
 use std::time::Instant;
-pub use game::{resolve_chance, Generic, GenericError, SearchGame, Step, VariantSearch};
+pub use game::{generic_win, resolve_chance, Generic, GenericError, SearchGame, Step, VariantSearch, GENERIC_WIN_SAMPLES};
 pub use root::terminal_value;
 use serde::{Deserialize, Serialize};
 pub use reuse::REUSE_CHECK_SAMPLES;
@@ -294,8 +294,8 @@ impl Search<VariantSearch> {
 impl<G: engine::game::Game + engine::observe::Observe + Send> Search<Generic<G>> {
     /// A search of any `Game` + `Observe` for the player to act in `root` (the true state: only
     /// that player's information enters, through `Game::sample_determinization`), whose legal
-    /// actions are `root.legal_actions()`; `setup` marks a set-up decision. Neither repetitions
-    /// nor tree reuse apply ([`Generic`]).
+    /// actions are `root.legal_actions()`; `setup` marks a set-up decision. Repetitions are the
+    /// game's own ([`Generic`]); [`Search::reuse_generic`] keeps the previous tree.
     ///
     /// # Errors
     /// [`GenericError`] when `root` is not a player's turn.

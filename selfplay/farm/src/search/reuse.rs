@@ -17,13 +17,17 @@
 //! ([`REUSE_CHECK_SAMPLES`], every chance outcome with the recorded public observation): every
 //! one must give the player the view it now has. Otherwise, or when the line is not in the tree
 //! (or is ambiguous in it), the search starts afresh.
+//!
+//! The generic games' trees ([`Generic`]) key every node by the root player's information-set
+//! key, so their reuse ([`Search::reuse_generic`]) finds the new root by its key alone.
 
 use super::tree::{Node, NO_CHILD};
-use super::{Search, SearchConfig, SearchGame, VariantSearch};
+use super::{Generic, GenericError, Search, SearchConfig, SearchGame, VariantSearch};
+use engine::game::Game;
+use engine::observe::Observe;
 use engine::repetition::RecordPly;
 use engine::variant::game_state::public_hash;
 use engine::variant::{Action, State, View};
-use engine::Color;
 use rand::Rng;
 
 /// Determinizations of the old view followed along the played line to check that the player's
@@ -121,20 +125,6 @@ impl Search<VariantSearch> {
         out
     }
 
-    /// Whether `node` can be the root of `fresh`: an expanded decision of its player with its
-    /// public observation and exactly its legal actions, nothing pending.
-    fn fits(&self, node: u32, fresh: &Search) -> bool {
-        let n = &self.nodes[node as usize];
-        let mut slots = fresh.root_slots.clone();
-        slots.sort_unstable();
-        n.expanded
-            && !n.waiting
-            && n.player == fresh.game.player()
-            && n.key == fresh.nodes[0].key
-            && n.edges.len() == slots.len()
-            && n.edges.iter().zip(&slots).all(|(e, &s)| e.slot == s)
-    }
-
     /// Whether following the played line from determinizations of this search's view (every
     /// chance outcome with the recorded public observation) gives the player the view `now` in
     /// every one that can have led there (see the module docs), and at least one can.
@@ -183,9 +173,10 @@ fn follow(s: &State, path: &[(Action, u64)], now: &View, reached: &mut u32) -> b
 
 /// The subtree of `nodes` under `root`, renumbered with `root` first (its sibling link cut, no
 /// node waiting for the net).
-fn subtree(mut nodes: Vec<Node<Action, Color>>, root: u32) -> Vec<Node<Action, Color>> {
-    let take = |nodes: &mut Vec<Node<Action, Color>>, i: u32| {
-        let mut n = std::mem::replace(&mut nodes[i as usize], Node::new(Color::Red, 0));
+fn subtree<A, P: Copy>(mut nodes: Vec<Node<A, P>>, root: u32) -> Vec<Node<A, P>> {
+    let player = nodes[root as usize].player;
+    let take = |nodes: &mut Vec<Node<A, P>>, i: u32| {
+        let mut n = std::mem::replace(&mut nodes[i as usize], Node::new(player, 0));
         n.waiting = false;
         n
     };
@@ -215,7 +206,75 @@ fn subtree(mut nodes: Vec<Node<Action, Color>>, root: u32) -> Vec<Node<Action, C
     out
 }
 
+impl<G: Game + Observe + Send> Search<Generic<G>> {
+    /// The search for the next decision of the player to act in `root` (the true state, as
+    /// [`Search::generic`] takes it), taking over the subtree of `prev` (the player's previous
+    /// search, after its move was played) at the player's information set in `root`, or a fresh
+    /// [`Search::generic`] when `prev` is `None`, `cfg.reuse_tree` is off, either is a set-up
+    /// decision, or the tree cannot be reused.
+    ///
+    /// A generic tree keys every node by the root player's [`Game::infoset_key`] there (perfect
+    /// recall: the key names the whole line of what the player saw), so the node of the line
+    /// played since the last decision is the one node of the tree with the new root's key, to
+    /// act for the same player: its determinizations are exactly those consistent with what the
+    /// player has seen since, and no information-set check is needed (unlike the variants' public
+    /// keys). It is used when it is the only such node (moves the player cannot see may lead to
+    /// several: then the search starts afresh), expanded, with exactly the root's legal actions.
+    /// A reused root keeps its visits and values ([`Search::reused_visits`]); `noise` mixes fresh
+    /// Dirichlet noise (drawn with `rng`) into its priors.
+    ///
+    /// # Errors
+    /// [`GenericError`] when `root` is not a player's turn.
+    pub fn reuse_generic(prev: Option<Search<Generic<G>>>, root: G, setup: bool, cfg: &SearchConfig, noise: bool, rng: &mut impl Rng) -> Result<Self, GenericError> {
+        let mut fresh = Search::generic(root, setup, cfg, noise)?;
+        let Some(prev) = prev else { return Ok(fresh) };
+        if !cfg.reuse_tree || fresh.setup || prev.setup || prev.pending.iter().any(|p| !p.done) || prev.game.player() != fresh.game.player() {
+            return Ok(fresh);
+        }
+        let Some(node) = prev.infoset_node(fresh.nodes[0].key) else { return Ok(fresh) };
+        if !prev.fits(node, &fresh) {
+            return Ok(fresh);
+        }
+        fresh.nodes = subtree(prev.nodes, node);
+        fresh.reused = fresh.root_visits();
+        fresh.reused_tree = true;
+        if fresh.noise {
+            fresh.add_noise(rng);
+        }
+        Ok(fresh)
+    }
+
+    /// The one node below the root keyed `key` with the root player to act, if exactly one.
+    fn infoset_node(&self, key: u64) -> Option<u32> {
+        let me = self.game.player();
+        let mut found = None;
+        for (i, n) in self.nodes.iter().enumerate().skip(1) {
+            if n.key == key && n.player == me {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(i as u32);
+            }
+        }
+        found
+    }
+}
+
 impl<S: SearchGame> Search<S> {
+    /// Whether `node` can be the root of `fresh`: an expanded decision of its player with its
+    /// key and exactly its legal actions, nothing pending.
+    fn fits(&self, node: u32, fresh: &Search<S>) -> bool {
+        let n = &self.nodes[node as usize];
+        let mut slots = fresh.root_slots.clone();
+        slots.sort_unstable();
+        n.expanded
+            && !n.waiting
+            && n.player == fresh.game.player()
+            && n.key == fresh.nodes[0].key
+            && n.edges.len() == slots.len()
+            && n.edges.iter().zip(&slots).all(|(e, &s)| e.slot == s)
+    }
+
     /// Whether this search's root was taken over from the previous decision's tree.
     pub fn is_reused(&self) -> bool {
         self.reused_tree

@@ -1,0 +1,182 @@
+//! The `net:` bot in the RULES-more games (#17 item 3): a trained checkpoint (or published net)
+//! of a RULES-more preset playing through the farm's generic search ([`Search`] over
+//! [`Generic`]) as an `engine::more::bots::GameBot`, so that `anqi play`, tournaments and the
+//! ladder seat it wherever they seat `greedy` or `expectimax`.
+//!
+//! The spec is the variants' (`net:checkpoint=PATH[,sims=N][,ms=N][,batch=N][,cpuct=X]
+//! [,reuse=0|1][,device=D]`, or `zoo=NAME[,zoo_dir=DIR]`; [`crate::netspec`]) less what only the
+//! variants' search has: `layouts=` (Surprise layouts), `pimc=`/`prior=` (the PIMC root of
+//! variant positions) and `mix=`/`vdepth=` (the expectimax leaf value of variant positions) are
+//! refused.
+//!
+//! The bot sees what the rules show its player: it searches determinizations drawn by
+//! [`engine::game::Game::sample_determinization`] for the player to act, asks the net about the
+//! player's [`engine::observe::Observe`] observations, keys its tree by the player's
+//! information-set key, and keeps the tree between its decisions ([`Search::reuse_generic`]).
+//! The end of the game, repetitions included, is the game's own (`Turn::Terminal` of the state it
+//! is handed, which carries the game's record).
+//!
+//! The `anqi-torch` helper registers [`factory`] with `engine::more::net::set_net_factory`, and
+//! `engine::more::bots::from_spec` calls it for `net:` specs: the factory reads which game the
+//! checkpoint was trained for, builds the bot for that game's type inside
+//! `engine::more::presets::with_game`, and the registry refuses it for a game of another type.
+
+use crate::netspec::NetSpec;
+use crate::search::{Generic, Search, SearchConfig};
+use engine::game::Action;
+use engine::more::bots::GameBot;
+use engine::more::net::NetBuilt;
+use engine::more::presets::{with_game, Playable, WithGame};
+use engine::observe::Encoding;
+use models::net::Net;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::time::{Duration, Instant};
+
+/// A checkpoint's net behind the generic search, playing a RULES-more game `G`.
+pub struct GameNetBot<G: Playable> {
+    net: Net,
+    search: SearchConfig,
+    movetime: Option<Duration>,
+    rng: Pcg64Mcg,
+    name: String,
+    /// The game (preset) the net was trained for.
+    game: String,
+    /// The last decision's search, kept for the next ([`Search::reuse_generic`]).
+    last: Option<Search<Generic<G>>>,
+    evals: u64,
+    decisions: u64,
+    root_visits: u64,
+    reused: u64,
+    reused_visits: u64,
+}
+
+impl<G: Playable> GameNetBot<G> {
+    /// A bot playing `net` (trained for `game`) with `search` (no root noise, most visited
+    /// action), searching each decision for `movetime` of wall clock when given (the simulation
+    /// count is then a cap).
+    pub fn new(net: Net, search: SearchConfig, movetime: Option<Duration>, seed: u64, name: String, game: String) -> GameNetBot<G> {
+        GameNetBot { net, search, movetime, rng: Pcg64Mcg::seed_from_u64(seed), name, game, last: None, evals: 0, decisions: 0, root_visits: 0, reused: 0, reused_visits: 0 }
+    }
+
+    /// Builds the bot of `params` (the spec after `net:`) for games like `game` (a state of the
+    /// game it will play: its encoding must be the checkpoint's).
+    ///
+    /// # Errors
+    /// The spec's error ([`NetSpec::parse`]); a variant-only parameter; a checkpoint that fails to
+    /// load or was trained for another encoding (naming both), as text.
+    pub fn from_params(params: &str, seed: u64, game: &G) -> Result<GameNetBot<G>, String> {
+        let spec = NetSpec::parse(params)?;
+        let name = game.info().name;
+        if spec.layouts.is_some() {
+            return Err(format!("net: layouts= (Surprise layout mixtures) is for the variants, not {name:?}"));
+        }
+        if spec.hybrid.is_some() {
+            return Err(format!("net: pimc=/prior= (the PIMC root of variant positions) is for the variants, not {name:?}"));
+        }
+        if spec.mix.is_some() || spec.vdepth.is_some() {
+            return Err(format!("net: mix=/vdepth= (the expectimax leaf value of variant positions) is for the variants, not {name:?}"));
+        }
+        let (net, meta, source) = spec.load(&game.encoding()).map_err(|e| format!("{e} (checkpoint trained for {:?}, asked to play {name:?})", spec.meta().map(|m| m.variant).unwrap_or_default()))?;
+        let search = spec.search(&meta)?;
+        let label = spec.name(&meta.variant, &source, &search);
+        Ok(GameNetBot::new(net, search, spec.movetime(), seed, label, meta.variant))
+    }
+
+    /// The game the net was trained for.
+    pub fn trained_for(&self) -> &str {
+        &self.game
+    }
+
+    /// Positions evaluated by the net so far (over every decision).
+    pub fn evaluations(&self) -> u64 {
+        self.evals
+    }
+
+    /// Decisions made so far.
+    pub fn decisions(&self) -> u64 {
+        self.decisions
+    }
+
+    /// Decisions whose search took over the previous decision's tree.
+    pub fn reused_decisions(&self) -> u64 {
+        self.reused
+    }
+
+    /// The sum over the decisions so far of the visits their roots kept from the previous tree.
+    pub fn reused_visits(&self) -> u64 {
+        self.reused_visits
+    }
+
+    /// The sum over the decisions so far of the root's visits when the move was chosen.
+    pub fn root_visits(&self) -> u64 {
+        self.root_visits
+    }
+
+    /// The encoding of the net.
+    pub fn encoding(&self) -> &Encoding {
+        self.net.encoding()
+    }
+}
+
+impl<G: Playable> GameBot<G> for GameNetBot<G> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    /// # Panics
+    /// When `g` is of another encoding than the net (a checkpoint of one preset handed a state
+    /// of another preset of the same game type; [`factory`] refuses other game types when the
+    /// bot is built), naming both games.
+    fn choose(&mut self, g: &G) -> Action {
+        if let Err(e) = self.net.encoding().check_same(&g.encoding()) {
+            panic!("net bot trained for {:?} cannot play {:?}: {e}", self.game, g.info().name);
+        }
+        let start = Instant::now();
+        let prev = self.last.take();
+        let mut s = match Search::reuse_generic(prev, g.clone(), g.in_setup(), &self.search, false, &mut self.rng) {
+            Ok(s) => s,
+            // The contract hands bots player turns only.
+            Err(e) => panic!("net bot asked to move where no player acts: {e}"),
+        };
+        s.set_deadline(self.movetime.map(|t| start + t));
+        while s.advance(&mut self.rng) {
+            self.evals += s.requests() as u64;
+            let ev = self.net.evaluate(s.request_obs(), &s.request_slots());
+            for i in 0..s.requests() {
+                let priors = ev.priors(i).to_vec();
+                s.deliver(i, &priors, ev.value(i), &mut self.rng);
+            }
+        }
+        let a = s.choose(0.0, &mut self.rng);
+        self.decisions += 1;
+        self.root_visits += u64::from(s.root_visits());
+        self.reused += u64::from(s.is_reused());
+        self.reused_visits += u64::from(s.reused_visits());
+        if self.search.reuse_tree {
+            self.last = Some(s);
+        }
+        a
+    }
+}
+
+/// The factory of the RULES-more games' `net:` bots, for `engine::more::net::set_net_factory`:
+/// reads which game the checkpoint (or published net) of `params` was trained for and builds a
+/// [`GameNetBot`] of that game's type (as `Box<dyn GameBot<_>>`, erased) with `seed`.
+///
+/// # Errors
+/// The spec's or the checkpoint's error; a checkpoint trained for a variant or an unknown game
+/// (not a RULES-more preset), naming it.
+pub fn factory(params: &str, seed: u64) -> Result<NetBuilt, String> {
+    let game = NetSpec::parse(params)?.meta()?.variant;
+    struct Build<'a>(&'a str, u64);
+    impl WithGame for Build<'_> {
+        type Output = Result<Box<dyn std::any::Any + Send>, String>;
+        fn run<G: Playable>(self, g: G) -> Self::Output {
+            let bot: Box<dyn GameBot<G>> = Box::new(GameNetBot::from_params(self.0, self.1, &g)?);
+            Ok(Box::new(bot))
+        }
+    }
+    let bot = with_game(&game, None, Build(params, seed)).map_err(|e| format!("net: the checkpoint was trained for {game:?}, which is not a RULES-more game ({e})"))??;
+    Ok(NetBuilt { game, bot })
+}
