@@ -7,8 +7,8 @@
 //! [`crate::search::expectimax`], on determinizations) and `pimc` (perfect information Monte
 //! Carlo: that expectimax by default, or the same alpha-beta, on determinizations drawn by
 //! [`crate::game::Game::sample_determinization`], Long et al. 2010). On a [`VariantGameState`]
-//! `alphabeta` and the alpha-beta `pimc` are the variant bots themselves
-//! ([`Scored::alphabeta_bot`], [`Scored::pimc_bot`]).
+//! `alphabeta` is the variant bot itself ([`Scored::alphabeta_bot`]) and the alpha-beta `pimc`
+//! the one PIMC of [`crate::search::pimc`] that the variant `pimc` runs.
 //!
 //! `random` and `greedy` are the variant bots themselves ([`crate::search::RandomBot`],
 //! [`crate::search::GreedyBot`]), implemented here for any [`Scored`] game. Specs are parsed as the
@@ -100,17 +100,6 @@ impl GameBot<VariantGameState> for crate::search::alphabeta::AlphaBetaBot {
     }
 }
 
-/// The variants' PIMC ([`crate::search::pimc`]) on a [`VariantGameState`], handed the game's
-/// public record: [`Scored::pimc_bot`] of the variants.
-impl GameBot<VariantGameState> for crate::search::pimc::PimcBot {
-    fn name(&self) -> String {
-        crate::search::Bot::name(self)
-    }
-    fn choose(&mut self, g: &VariantGameState) -> Action {
-        encode(crate::search::Bot::choose(self, &Decision::with_record(g.state(), g.record())))
-    }
-}
-
 /// The generic PIMC of [`crate::search::pimc`] on any [`Scored`] game.
 pub use crate::search::pimc::GamePimcBot as PimcBot;
 
@@ -128,7 +117,7 @@ impl<G: Scored> GameBot<G> for PimcBot<G> {
 /// for the variants), `pimc[:k=N,ms=N,search=expectimax:...]` (the variants' PIMC default: the one
 /// expectimax averaged over `k` determinizations, [`GameExpectimaxBot::pimc`]; plain `pimc`,
 /// `pimc:k=N` and `pimc:k=N,ms=N` mean it), `pimc:k=N,depth=N,nodes=N,ms=N,hash=N` (alpha-beta on
-/// each determinization, [`Scored::pimc_bot`]; inner depth 2, no node limit by default; also in the
+/// each determinization, [`crate::search::pimc::GamePimcBot`]; inner depth 2, no node limit by default; also in the
 /// variants' spelling `pimc:k=N,ms=N,search=alphabeta:depth=N,nodes=N`),
 /// `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` (the variants' spec,
 /// [`IsmctsConfig::from_params`]; `ms`: milliseconds per move, as the variant bots take it),
@@ -206,7 +195,7 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
                 return Ok(Box::new(GameExpectimaxBot::pimc(ExpectimaxConfig::from_params(&p)?, num("k", 8)? as u32, ms()?, seed)));
             }
             let limits = Limits { depth: Some((num("depth", 2)? as u32).clamp(1, crate::search::alphabeta::MAX_DEPTH)), nodes: kv.get("nodes").map(|v| param_u64(name, "nodes", v).map(|n| n.max(1))).transpose()?, ..Limits::default() };
-            Ok(G::pimc_bot(num("k", 8)?.clamp(1, u32::MAX as u64) as u32, ms()?, limits, num("hash", 4)?.max(1) as usize, seed))
+            Ok(Box::new(PimcBot::<G>::new(num("k", 8)?.clamp(1, u32::MAX as u64) as u32, ms()?, limits, num("hash", 4)?.max(1) as usize, seed)))
         }
         "ismcts" => Ok(Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(params)?, seed))),
         "expectimax" => Ok(Box::new(GameExpectimaxBot::new(ExpectimaxConfig::from_params(params)?, seed))),
