@@ -6,7 +6,7 @@
 //! ([`crate::observe::Observe`], in [`super::observe`]) is the base game's encoding written with
 //! nothing hidden.
 
-use super::bots::Scored;
+use crate::search::Scored;
 use super::presets::Playable;
 use super::{MoreError, MoreVariant};
 use crate::game::{Action, Game, GameInfo, Information, PlayerId, Turn};

@@ -2,7 +2,8 @@
 //! (`anqi variants`, `anqi play`, `anqi perft`) handles every preset here the same way: each
 //! game plugs in through [`Playable`] and the generic helpers below.
 
-use super::bots::{from_spec, Scored};
+use crate::search::game_bot::from_spec;
+use crate::search::Scored;
 use super::missile::{self, MissileGame};
 use super::camel::{self, CamelGame};
 use super::skill::{self, SkillGame};
@@ -347,7 +348,7 @@ fn play_game<G: Playable>(mut g: G, variant: &str, opts: PlayOptions<'_>) -> Res
 /// How [`play`] plays a game.
 #[derive(Copy, Clone, Debug)]
 pub struct PlayOptions<'a> {
-    /// Red's bot spec ([`super::bots::from_spec`]).
+    /// Red's bot spec ([`crate::search::game_bot::from_spec`]).
     pub red: &'a str,
     /// Black's bot spec.
     pub black: &'a str,

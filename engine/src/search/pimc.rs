@@ -23,7 +23,7 @@
 //! Units: determinizations (`k` per decision, fewer if the `ms` budget runs out first).
 //! Deterministic given the seed when no time budget is set.
 
-use super::alphabeta::{AlphaBetaBot, GameSearch, Limits};
+use super::alphabeta::{GameSearch, Limits};
 use super::expectimax::ExpectimaxConfig;
 use super::ismcts::{self, IsmctsConfig, Observers};
 use super::Scored;
@@ -55,51 +55,85 @@ pub struct PimcConfig {
     pub ms: Option<u64>,
     /// The inner search.
     pub inner: Inner,
+    /// Table size of the inner alpha-beta in MiB (`hash=N`; default 4).
+    pub hash_mb: usize,
     inner_spec: String,
 }
 
 impl Default for PimcConfig {
     /// `k = 8`, `search=expectimax:depth=2`.
     fn default() -> Self {
-        PimcConfig { k: 8, ms: None, inner: Inner::Expectimax(ExpectimaxConfig::default()), inner_spec: "expectimax:depth=2".into() }
+        PimcConfig { k: 8, ms: None, inner: Inner::Expectimax(ExpectimaxConfig::default()), hash_mb: 4, inner_spec: "expectimax:depth=2".into() }
     }
 }
 
 impl PimcConfig {
-    /// Parses `k=N,ms=N,search=SPEC` (`search=` last: it takes the rest of the string).
+    /// Parses `k=N,ms=N,search=SPEC` (`search=` last: it takes the rest of the string), the one
+    /// `pimc` spec of every game. `SPEC` is `expectimax[:...]` (the default),
+    /// `alphabeta[:depth=N,nodes=N,ms=N]` (its limits per determinization; depth 2 when none is
+    /// given) or `mcts[:...]`. The alpha-beta's limits may also be given as plain parameters,
+    /// `pimc:k=N,depth=N,nodes=N,hash=N` (depth 2 by default; `hash`: the inner table in MiB,
+    /// default 4), which then override those of `search=alphabeta:...`.
     ///
     /// # Errors
-    /// A message naming the bad parameter.
+    /// A message naming the bad parameter; the alpha-beta's plain parameters with another inner
+    /// search.
     pub fn from_params(params: &str) -> Result<PimcConfig, String> {
         let mut c = PimcConfig::default();
+        let (mut depth, mut nodes, mut hash) = (None, None, None);
+        let mut search = None;
         for (k, v) in super::parse_params(params)? {
             match k.as_str() {
-                "k" | "determinizations" => c.k = (super::param_u64("pimc", &k, &v)? as u32).max(1),
+                "k" | "determinizations" => c.k = super::param_u64("pimc", &k, &v)?.clamp(1, u32::MAX as u64) as u32,
                 "ms" => c.ms = Some(super::param_u64("pimc", &k, &v)?.max(1)),
-                "search" => {
-                    let (name, p) = v.split_once(':').unwrap_or((v.as_str(), ""));
-                    c.inner = match name {
-                        "expectimax" => Inner::Expectimax(ExpectimaxConfig::from_params(p)?),
-                        "alphabeta" => {
-                            let mut params = p.to_string();
-                            if params.is_empty() {
-                                params = "depth=2".into();
-                            }
-                            Inner::AlphaBeta(AlphaBetaBot::from_params(&params)?.limits().clone())
-                        }
-                        "mcts" | "uct" => {
-                            let mut m = IsmctsConfig::from_params(p)?;
-                            m.mode = Observers::Single;
-                            Inner::Mcts(m)
-                        }
-                        other => return Err(format!("pimc search {other:?} unknown (known: expectimax, alphabeta, mcts)")),
-                    };
-                    c.inner_spec = v.clone();
-                }
-                other => return Err(format!("pimc parameter {other:?} unknown (known: k, ms, search)")),
+                "depth" => depth = Some((super::param_u64("pimc", &k, &v)? as u32).clamp(1, super::alphabeta::MAX_DEPTH)),
+                "nodes" => nodes = Some(super::param_u64("pimc", &k, &v)?.max(1)),
+                "hash" => hash = Some((super::param_u64("pimc", &k, &v)? as usize).max(1)),
+                "search" => search = Some(v),
+                other => return Err(format!("pimc parameter {other:?} unknown (known: k, ms, depth, nodes, hash, search)")),
             }
         }
+        let plain = depth.is_some() || nodes.is_some() || hash.is_some();
+        c.hash_mb = hash.unwrap_or(4);
+        match search {
+            Some(v) => {
+                let (name, p) = v.split_once(':').unwrap_or((v.as_str(), ""));
+                c.inner = match name {
+                    "expectimax" | "mcts" | "uct" if plain => {
+                        return Err(format!("pimc: depth, nodes and hash are the alpha-beta's; give the {name}'s in search={name}:..."))
+                    }
+                    "expectimax" => Inner::Expectimax(ExpectimaxConfig::from_params(p)?),
+                    "alphabeta" => {
+                        let (mut limits, _) = super::alphabeta::parse_limits(if p.is_empty() { "depth=2" } else { p }, 4)?;
+                        limits.depth = depth.or(limits.depth);
+                        limits.nodes = nodes.or(limits.nodes);
+                        Inner::AlphaBeta(limits)
+                    }
+                    "mcts" | "uct" => {
+                        let mut m = IsmctsConfig::from_params(p)?;
+                        m.mode = Observers::Single;
+                        Inner::Mcts(m)
+                    }
+                    other => return Err(format!("pimc search {other:?} unknown (known: expectimax, alphabeta, mcts)")),
+                };
+                c.inner_spec = if plain { super::alphabeta::limits_name(c.limits().expect("alpha-beta")) } else { v.clone() };
+            }
+            None if plain => {
+                let limits = Limits { depth: Some(depth.unwrap_or(2)), nodes, ..Limits::default() };
+                c.inner_spec = super::alphabeta::limits_name(&limits);
+                c.inner = Inner::AlphaBeta(limits);
+            }
+            None => {}
+        }
         Ok(c)
+    }
+
+    /// The inner alpha-beta's limits, when the inner search is the alpha-beta.
+    pub fn limits(&self) -> Option<&Limits> {
+        match &self.inner {
+            Inner::AlphaBeta(l) => Some(l),
+            _ => None,
+        }
     }
 }
 
@@ -116,7 +150,7 @@ impl PimcBot {
     /// A bot with `cfg` and `seed`.
     pub fn new(cfg: PimcConfig, seed: u64) -> PimcBot {
         let searcher = match &cfg.inner {
-            Inner::AlphaBeta(limits) => Some(VariantGameState::alphabeta_search(limits.clone(), 4)),
+            Inner::AlphaBeta(limits) => Some(VariantGameState::alphabeta_search(limits.clone(), cfg.hash_mb)),
             _ => None,
         };
         PimcBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), searcher }

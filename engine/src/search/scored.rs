@@ -9,7 +9,7 @@
 //! states ([`crate::more`]).
 
 use crate::game::{Action, Game, PlayerId};
-use crate::more::bots::GameBot;
+use crate::search::GameBot;
 use crate::search::alphabeta::{GameAlphaBetaBot, GameSearch, Limits};
 use crate::variant::game_state::{color_of, decode, decode_chance, encode_chance, sees_captured, VariantGameState};
 use crate::variant::ChanceOutcome;
@@ -43,7 +43,7 @@ pub trait Scored: Game + Send + 'static {
         outcome.0
     }
 
-    /// The `alphabeta` bot of this game ([`crate::more::bots::from_spec`]), searching within
+    /// The `alphabeta` bot of this game ([`crate::search::game_bot::from_spec`]), searching within
     /// `limits` with a table of `hash_mb` MiB. The default is the one alpha-beta on the copy-make
     /// adapter ([`GameAlphaBetaBot`]); the variants search their core position instead.
     fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>>
@@ -105,7 +105,7 @@ impl Scored for VariantGameState {
     /// The variants' oracle [`crate::search::alphabeta::AlphaBetaBot`] (the searcher on the core
     /// position), so that a spec means the same bot through either entry point.
     fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>> {
-        Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
+        Box::new(crate::search::game_bot::VariantBot(Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))))
     }
 
     /// The variants' oracle search on the core position (with the game's record).
