@@ -22,6 +22,7 @@ pub mod zobrist;
 // The game interface seen by search and solvers (OpenSpiel-like), test games, solvers.
 pub mod game;
 pub mod games;
+pub mod any_game;
 pub mod observe;
 pub mod solve;
 pub mod variant;

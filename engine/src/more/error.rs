@@ -18,6 +18,10 @@ pub enum MoreError {
     /// A bot spec that cannot be built.
     #[error("bot: {0}")]
     Bot(String),
+    /// A RULES.md variant's action or state error (a variant played through
+    /// [`super::presets::Playable`]: `crate::variant::playable`).
+    #[error(transparent)]
+    Variant(#[from] crate::variant::state::StateError),
     /// A preset name this module does not know.
     #[error("unknown preset {0:?}")]
     UnknownPreset(String),

@@ -137,7 +137,7 @@ pub trait ObserveAll: Observe {
 }
 
 /// The open twin observes its game with nothing hidden and keeps the base game's encoding.
-impl<G: Playable> Observe for Open<G> {
+impl<G: Playable + ObserveAll> Observe for Open<G> {
     fn encoding(&self) -> Encoding {
         self.inner().encoding()
     }
@@ -153,7 +153,7 @@ impl<G: Playable> Observe for Open<G> {
 }
 
 /// The open twin hides nothing already.
-impl<G: Playable> ObserveAll for Open<G> {
+impl<G: Playable + ObserveAll> ObserveAll for Open<G> {
     fn observe_all_into(&self, player: PlayerId, out: &mut [f32]) {
         self.inner().observe_all_into(player, out);
     }

@@ -6,6 +6,7 @@
 //! ([`crate::observe::Observe`], in [`super::observe`]) is the base game's encoding written with
 //! nothing hidden.
 
+use super::observe::ObserveAll;
 use crate::search::Scored;
 use super::presets::Playable;
 use super::{MoreError, MoreVariant};
@@ -24,7 +25,7 @@ pub struct Open<G> {
     name: &'static str,
 }
 
-impl<G: Playable> Open<G> {
+impl<G: Playable + ObserveAll> Open<G> {
     /// The open twin of `inner`, named `name` (e.g. `skill-secret+open`).
     pub fn new(inner: G, name: &'static str) -> Open<G> {
         Open { inner, name }
@@ -41,7 +42,7 @@ fn text_hash(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }
 
-impl<G: Playable> Game for Open<G> {
+impl<G: Playable + ObserveAll> Game for Open<G> {
     fn info(&self) -> GameInfo {
         GameInfo { name: self.name, information: Information::Perfect, ..self.inner.info() }
     }
@@ -78,7 +79,7 @@ impl<G: Playable> Game for Open<G> {
     }
 }
 
-impl<G: Playable> Scored for Open<G> {
+impl<G: Playable + ObserveAll> Scored for Open<G> {
     fn eval_cp(&self, player: PlayerId) -> i32 {
         self.inner.eval_cp(player)
     }
@@ -87,7 +88,7 @@ impl<G: Playable> Scored for Open<G> {
     }
 }
 
-impl<G: Playable> Playable for Open<G> {
+impl<G: Playable + ObserveAll> Playable for Open<G> {
     fn full_fen(&self) -> String {
         self.inner.full_fen()
     }
@@ -105,6 +106,12 @@ impl<G: Playable> Playable for Open<G> {
     }
     fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
         self.inner.play_text(text)
+    }
+    fn play_record(&mut self, text: &str, rng: &mut dyn rand::RngCore) -> Result<(), MoreError> {
+        self.inner.play_record(text, rng)
+    }
+    fn chance_multiplicity(&self, a: Action) -> u64 {
+        self.inner.chance_multiplicity(a)
     }
     fn in_setup(&self) -> bool {
         self.inner.in_setup()

@@ -1,6 +1,8 @@
 //! Preset names of the RULES-more.md games and one entry point per command, so that the CLI
 //! (`anqi variants`, `anqi play`, `anqi perft`) handles every preset here the same way: each
-//! game plugs in through [`Playable`] and the generic helpers below.
+//! game plugs in through [`Playable`] and the generic helpers below. The RULES.md variants plug
+//! into the same trait as [`crate::variant::game_state::VariantGameState`]
+//! (`crate::variant::playable`), and [`crate::any_game::with_any_game`] dispatches over both.
 
 use crate::search::game_bot::from_spec;
 use crate::search::Scored;
@@ -8,34 +10,74 @@ use super::missile::{self, MissileGame};
 use super::camel::{self, CamelGame};
 use super::skill::{self, SkillGame};
 use super::{MoreError, MoreVariant};
-use crate::game::{Game, Turn};
+use crate::any_game::Start;
+use crate::game::{Action, Game, Turn};
+use crate::piece::Color;
 
-/// What the CLI needs of a game beyond [`Scored`]: its FEN, result and perft; and, for nets
-/// ([`super::observe::ObserveAll`], hence [`crate::observe::Observe`]), its observation tensor
-/// and action index, so that every preset's game can be trained (#17 item 3).
-pub trait Playable: Scored + super::observe::ObserveAll {
+/// What the CLI needs of a game beyond [`Scored`]: its FEN, result, perft and record strings;
+/// and, for nets ([`crate::observe::Observe`]), its observation tensor and action index, so that
+/// every game can be trained (#17 item 3). Implemented by every RULES-more.md game, by their
+/// open twins ([`super::open::Open`], which also need [`super::observe::ObserveAll`]) and by the
+/// RULES.md variants ([`crate::variant::game_state::VariantGameState`]).
+pub trait Playable: Scored + crate::observe::Observe {
     /// The full-state FEN.
     fn full_fen(&self) -> String;
-    /// `(result, reason)` once the game is over (`1-0`, `0-1`, `1/2-1/2`).
+    /// `(result, reason)` once the game is decided (`1-0`, `0-1`, `1/2-1/2`); `None` while it
+    /// goes on (and at a search horizon, which cuts a game without deciding it).
     fn result(&self) -> Option<(&'static str, &'static str)>;
-    /// Perft of the position rules from this state (RULES.md §P): legal moves only.
+    /// Perft of the position rules from this state (RULES.md §P): legal moves only; a chance
+    /// node counts each outcome (§P2).
     fn perft(&self, depth: u32) -> u64;
     /// Perft below each legal move, as move strings.
     fn divide(&self, depth: u32) -> Vec<(String, u64)>;
-    /// The Chinese record of a legal action ([`super::notation`]); set-up actions keep their
-    /// action string.
-    fn chinese(&self, a: crate::game::Action) -> String;
-    /// Plays the legal action with this action string.
+    /// The Chinese record of a legal action ([`super::notation`], RULES.md §F8); set-up actions
+    /// keep their action string.
+    fn chinese(&self, a: Action) -> String;
+    /// Plays the legal action with this action string (a record entry: for the variants, reveal
+    /// letters of RULES.md §F8 name a chance result the move needs).
     ///
     /// # Errors
-    /// [`MoreError::Move`] when no legal action has that string.
+    /// [`MoreError::Move`] (or [`MoreError::Variant`]) when no legal action has that string, or
+    /// when the move needs a chance result the text does not name
+    /// ([`Playable::play_record`] draws it instead).
     fn play_text(&mut self, text: &str) -> Result<(), MoreError>;
-    /// Whether the game is still in its set-up phase (placements or tile choices, written with
-    /// `@`), before the first board move.
+    /// Plays a record entry as [`Playable::play_text`], drawing with `rng` a chance result the
+    /// move needs and the text does not name (RULES.md §F8, §P2). Games without chance play the
+    /// text and leave `rng` untouched.
+    ///
+    /// # Errors
+    /// As [`Playable::play_text`], less the missing chance result.
+    fn play_record(&mut self, text: &str, rng: &mut dyn rand::RngCore) -> Result<(), MoreError> {
+        let _ = rng;
+        self.play_text(text)
+    }
+    /// How many chance results legal action `a` may lead to, counted on what the player to move
+    /// knows (RULES.md §P2: the identities it has not seen), so that a list of actions with their
+    /// multiplicities stays a function of the mover's view. 1 for games without chance.
+    fn chance_multiplicity(&self, a: Action) -> u64 {
+        let _ = a;
+        1
+    }
+    /// The player whose view FEN this game was built from (docs/notation.md §2): its hidden
+    /// parts are then one determinization standing in for what that player cannot see, and only
+    /// that player's view and actions are meaningful. `None` for a game built from a full state.
+    fn given_view(&self) -> Option<Color> {
+        None
+    }
+    /// The identity-perft position of RULES.md §P3 (every undetermined face-down piece is its
+    /// start point's type), `None` for games without face-down pieces.
+    fn identity(&self) -> Option<Self>
+    where
+        Self: Sized,
+    {
+        None
+    }
+    /// Whether the game is still in its set-up phase (placements, tile choices, Surprise
+    /// layouts, owner's arrangements), before the first board move.
     fn in_setup(&self) -> bool;
     /// The view FEN of `c` (docs/notation.md §5): what that player sees; the full FEN where
     /// nothing is hidden.
-    fn view_fen(&self, c: crate::piece::Color) -> String;
+    fn view_fen(&self, c: Color) -> String;
     /// The board: size, river and palaces (for pictures of the position).
     fn geometry(&self) -> &'static super::Geometry;
 }
@@ -57,10 +99,23 @@ pub trait WithGame {
 /// # Errors
 /// [`MoreError::UnknownPreset`], a rule file's error, or the FEN's error.
 pub fn with_game<W: WithGame>(name: &str, fen: Option<&str>, body: W) -> Result<W::Output, MoreError> {
+    with_game_at(name, fen.map_or(Start::Setup, Start::Fen), body)
+}
+
+/// [`with_game`] from any [`Start`]: [`Start::AfterSetup`] is perft's start (RULES.md §P4): the
+/// open array of §3.6 for every missile set-up, tiles T1-T8 in recess order for skill-tile
+/// xiangqi, the camel start as it is.
+///
+/// These games have no Surprise layouts: [`Start::AfterSetup`]'s `layouts` is ignored, as the
+/// RULES.md variants without discs ignore it.
+///
+/// # Errors
+/// As [`with_game`].
+pub fn with_game_at<W: WithGame>(name: &str, start: Start<'_>, body: W) -> Result<W::Output, MoreError> {
     // docs/open-twins.md §O6: an open twin is the hidden game wrapped in `Open`.
     let (base, open) = super::open::split(name)?.unwrap_or_else(|| (name.to_string(), false));
     let twin = open.then(|| super::config::intern(name));
-    fn run<G: Playable, W: WithGame>(g: G, twin: Option<&'static str>, body: W) -> W::Output {
+    fn run<G: Playable + super::observe::ObserveAll, W: WithGame>(g: G, twin: Option<&'static str>, body: W) -> W::Output {
         match twin {
             Some(n) => body.run(super::open::Open::new(g, n)),
             None => body.run(g),
@@ -68,23 +123,28 @@ pub fn with_game<W: WithGame>(name: &str, fen: Option<&str>, body: W) -> Result<
     }
     Ok(match MoreVariant::resolve(&base)? {
         MoreVariant::Missile(preset) => {
-            let g = match fen {
-                Some(f) => MissileGame::from_fen(preset, f)?,
-                None => MissileGame::new(preset),
+            let g = match start {
+                Start::Fen(f) => MissileGame::from_fen(preset, f)?,
+                Start::Setup => MissileGame::new(preset),
+                Start::AfterSetup { .. } => {
+                    let open = missile::MissileRules { setup: missile::SetupMethod::Open, ..preset.rules };
+                    MissileGame::from_fen(preset, &missile::fen::write(&missile::MissilePosition::start(open)))?
+                }
             };
             run(g.with_max_plies(u32::MAX), twin, body)
         }
         MoreVariant::Skill(preset) => {
-            let g = match fen {
-                Some(f) => SkillGame::from_fen(preset, f)?,
-                None => SkillGame::new(preset),
+            let g = match start {
+                Start::Fen(f) => SkillGame::from_fen(preset, f)?,
+                Start::Setup => SkillGame::new(preset),
+                Start::AfterSetup { .. } => SkillGame::with_tiles(preset, skill::game::DEFAULT_TILES),
             };
             run(g.with_max_plies(u32::MAX), twin, body)
         }
         MoreVariant::Camel(preset) => {
-            let g = match fen {
-                Some(f) => CamelGame::from_fen(preset, f)?,
-                None => CamelGame::new(preset),
+            let g = match start {
+                Start::Fen(f) => CamelGame::from_fen(preset, f)?,
+                Start::Setup | Start::AfterSetup { .. } => CamelGame::new(preset),
             };
             run(g.with_max_plies(u32::MAX), twin, body)
         }
@@ -95,7 +155,7 @@ impl Playable for MissileGame {
     fn geometry(&self) -> &'static super::Geometry {
         self.position().geo()
     }
-    fn view_fen(&self, c: crate::piece::Color) -> String {
+    fn view_fen(&self, c: Color) -> String {
         MissileGame::view_fen(self, c)
     }
     fn in_setup(&self) -> bool {
@@ -104,7 +164,7 @@ impl Playable for MissileGame {
     fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
         self.play_str(text)
     }
-    fn chinese(&self, a: crate::game::Action) -> String {
+    fn chinese(&self, a: Action) -> String {
         let p = self.position();
         match missile::game::decode(a) {
             Some(m) if !self.in_setup() => {
@@ -141,7 +201,7 @@ impl Playable for SkillGame {
     fn geometry(&self) -> &'static super::Geometry {
         self.position().geo()
     }
-    fn view_fen(&self, c: crate::piece::Color) -> String {
+    fn view_fen(&self, c: Color) -> String {
         SkillGame::view_fen(self, c)
     }
     fn in_setup(&self) -> bool {
@@ -150,7 +210,7 @@ impl Playable for SkillGame {
     fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
         self.play_str(text)
     }
-    fn chinese(&self, a: crate::game::Action) -> String {
+    fn chinese(&self, a: Action) -> String {
         let p = self.position();
         let s = self.action_string(a);
         if let Some(sq) = s.strip_prefix('-') {
@@ -203,7 +263,7 @@ impl Playable for CamelGame {
     fn geometry(&self) -> &'static super::Geometry {
         self.position().geo()
     }
-    fn view_fen(&self, c: crate::piece::Color) -> String {
+    fn view_fen(&self, c: Color) -> String {
         CamelGame::view_fen(self, c)
     }
     fn in_setup(&self) -> bool {
@@ -212,7 +272,7 @@ impl Playable for CamelGame {
     fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
         self.play_str(text)
     }
-    fn chinese(&self, a: crate::game::Action) -> String {
+    fn chinese(&self, a: Action) -> String {
         let p = self.position();
         match camel::game::decode(a) {
             Some(camel::CAction::Move { from, to, unit, promote }) => {
@@ -381,39 +441,27 @@ pub fn play(name: &str, fen: Option<&str>, opts: PlayOptions<'_>) -> Result<Reco
 /// # Errors
 /// An unknown preset or a bad FEN.
 pub fn perft(name: &str, fen: Option<&str>, depth: u32, divide: bool) -> Result<(Vec<(String, u64)>, u64), MoreError> {
-    fn run<G: Playable>(g: &G, depth: u32, divide: bool) -> (Vec<(String, u64)>, u64) {
-        if divide {
-            let rows = g.divide(depth);
-            let total = rows.iter().map(|r| r.1).sum();
-            (rows, total)
-        } else {
-            (Vec::new(), g.perft(depth))
+    struct Body(u32, bool);
+    impl WithGame for Body {
+        type Output = (Vec<(String, u64)>, u64);
+        fn run<G: Playable>(self, g: G) -> Self::Output {
+            perft_rows(&g, self.0, self.1)
         }
     }
     // docs/open-twins.md §O6: an open twin's tree is its hidden game's (same legal moves).
-    let base = super::open::split(name)?.map_or_else(|| name.to_string(), |(b, _)| b);
-    Ok(match MoreVariant::resolve(&base)? {
-        MoreVariant::Missile(preset) => {
-            let open = missile::MissileRules { setup: missile::SetupMethod::Open, ..preset.rules };
-            let start = missile::fen::write(&missile::MissilePosition::start(open));
-            run(&MissileGame::from_fen(preset, fen.unwrap_or(&start))?, depth, divide)
-        }
-        MoreVariant::Skill(preset) => {
-            // §P4: after set-up; without a FEN both sides hold T1-T8 in recess order.
-            let g = match fen {
-                Some(f) => SkillGame::from_fen(preset, f)?,
-                None => SkillGame::with_tiles(preset, skill::game::DEFAULT_TILES),
-            };
-            run(&g, depth, divide)
-        }
-        MoreVariant::Camel(preset) => {
-            let g = match fen {
-                Some(f) => CamelGame::from_fen(preset, f)?,
-                None => CamelGame::new(preset),
-            };
-            run(&g, depth, divide)
-        }
-    })
+    with_game_at(name, fen.map_or(Start::AfterSetup { layouts: None }, Start::Fen), Body(depth, divide))
+}
+
+/// Perft of `g` to `depth`; with `divide`, the rows below each legal move too (their counts sum
+/// to the total; at depth 0 there are no rows and the total is 1).
+pub fn perft_rows<G: Playable>(g: &G, depth: u32, divide: bool) -> (Vec<(String, u64)>, u64) {
+    if divide && depth > 0 {
+        let rows = g.divide(depth);
+        let total = rows.iter().map(|r| r.1).sum();
+        (rows, total)
+    } else {
+        (Vec::new(), g.perft(depth))
+    }
 }
 
 /// What `anqi actions` prints: the FEN after the moves, the legal action strings (sorted) and

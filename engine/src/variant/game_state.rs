@@ -121,6 +121,8 @@ pub struct VariantGameState {
     public_path: u64,
     legal: Vec<GameAction>,
     end: Option<GameEnd>,
+    /// The player whose view FEN the game was built from ([`VariantGameState::given_as_view`]).
+    viewer: Option<Color>,
 }
 
 use crate::more::history::mix;
@@ -255,9 +257,23 @@ impl VariantGameState {
             public_path: 0x0A0A_1234_5678_9ABC,
             legal: Vec::new(),
             end: None,
+            viewer: None,
         };
         g.refresh();
         g
+    }
+
+    /// This game marked as built from `viewer`'s view FEN (docs/notation.md §2): its state is one
+    /// determinization of that view, and only `viewer`'s view and actions are meaningful
+    /// ([`crate::variant::given::Given::state`]).
+    pub fn given_as_view(mut self, viewer: Color) -> VariantGameState {
+        self.viewer = Some(viewer);
+        self
+    }
+
+    /// The player whose view FEN the game was built from, `None` for a full state.
+    pub fn viewer(&self) -> Option<Color> {
+        self.viewer
     }
 
     /// A game whose root is a chance node dealing one of `states` (with probabilities summing to

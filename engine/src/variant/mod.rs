@@ -14,6 +14,7 @@ pub mod notation;
 pub mod observe;
 pub mod open;
 pub mod perft;
+pub mod playable;
 pub mod state;
 pub mod view;
 

@@ -1,28 +1,29 @@
-//! `anqi actions`: play a sequence of moves in any variant and list the legal actions after it.
+//! `anqi actions`: play a sequence of moves in any game and list the legal actions after it.
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
-use engine::variant::game::VariantGame;
-use engine::variant::{fen as vfen, notation};
+use engine::any_game::{with_any_game, Start};
+use engine::game::Turn;
+use engine::more::presets::{Playable, WithGame};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-/// Apply moves (record strings, RULES.md §F8 reveal letters honoured) to a variant position and
-/// print the resulting FEN (the side to move's view FEN where something is hidden from it), its
-/// legal actions and their chance multiplicity, and
-/// `result R (reason)` when the moves ended the game (RULES.md §X4-X6; moves after the end are
-/// refused).
+/// Apply moves (record strings, RULES.md §F8 reveal letters honoured; the action strings of
+/// docs/notation.md §5 in the RULES-more.md games) to a position of any game and print the
+/// resulting FEN (the side to move's view FEN where something is hidden from it), its legal
+/// actions with their chance multiplicity, and `result R (reason)` when the moves ended the game
+/// (RULES.md §X4-X6; moves after the end are refused).
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Variant preset or TOML file.
+    /// Game: a RULES.md variant preset or TOML file, or a RULES-more.md preset or rule file.
     #[arg(long, default_value = "xiangqi")]
     pub variant: String,
     /// Start from this full-state FEN (RULES.md §N), or from the mover's view FEN (`view=w|b`,
     /// docs/notation.md §2; JieqiBox's six-field Jieqi FEN): its legal actions are a function of
-    /// that view.
+    /// that view. Without it (and without `--layouts`) the game starts with its set-up phase.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Surprise layouts RED,BLACK (RULES.md §S2).
+    /// Surprise layouts RED,BLACK (RULES.md §S2): start after the set-up with these layouts.
     #[arg(long)]
     pub layouts: Option<String>,
     /// Moves to play, space separated (e.g. `"b0c2R h9g7"`); a move without reveal letters that
@@ -36,77 +37,77 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    if engine::more::presets::is_spec(&a.variant) {
-        // RULES-more.md games: action strings of docs/notation.md §5, no chance.
-        let r = engine::more::presets::actions(&a.variant, a.fen.as_deref(), &a.play)?;
-        // Where something is hidden from the side to move, it is shown its view, not the truth:
-        // the legal actions are a function of that view (RULES-more.md §3.8 [R]).
-        match &r.view {
-            Some(v) => println!("view {v}"),
-            None => println!("fen {}", r.fen),
+    let start = match (&a.fen, &a.layouts) {
+        (Some(f), _) => Start::Fen(f),
+        (None, Some(l)) => Start::AfterSetup { layouts: Some(l) },
+        (None, None) => Start::Setup,
+    };
+    with_any_game(&a.variant, start, Body { play: &a.play, seed: a.seed })?
+}
+
+struct Body<'a> {
+    play: &'a str,
+    seed: u64,
+}
+
+impl WithGame for Body<'_> {
+    type Output = anyhow::Result<()>;
+
+    fn run<G: Playable>(self, mut g: G) -> Self::Output {
+        if let Some(c) = g.given_view() {
+            if !self.play.trim().is_empty() {
+                bail!("--play with a view FEN: give the position after the moves instead (the moves may need what {c} cannot see)");
+            }
+            if let Some(mover) = mover(&g).filter(|&m| m != c) {
+                bail!("--fen is {c}'s view but {mover} is to move: the legal actions are the mover's");
+            }
         }
-        println!("actions {}", r.actions.join(" "));
-        println!("count {}", r.actions.len());
-        if let Some((result, reason)) = r.end {
+        // The moves are played as a game, so that the end rules (RULES.md §X6: repetition,
+        // perpetual check and chase, the 60-move rule) see them; a move after the end is refused.
+        let mut rng = Pcg64Mcg::seed_from_u64(self.seed);
+        for (i, text) in self.play.split_whitespace().enumerate() {
+            if let Some((result, reason)) = g.result() {
+                bail!("--play move {} ({text:?}): the game is over after move {i}: result {result} ({reason})", i + 1);
+            }
+            g.play_record(text, &mut rng).with_context(|| format!("--play move {} ({text:?})", i + 1))?;
+        }
+        // Where something is hidden, the side to move is shown its view and nothing that depends
+        // on what it cannot see: its actions and their chance multiplicities (counted on the
+        // view's unseen pools) are functions of that view (RULES-more.md §3.8 [R]). `anqi sample`
+        // prints the full state of a full FEN if wanted.
+        let fen = g.full_fen();
+        match mover(&g).map(|c| g.view_fen(c)).filter(|v| *v != fen) {
+            Some(v) => println!("view {v}"),
+            None => println!("fen {fen}"),
+        }
+        let mut list: Vec<String> = g
+            .legal_actions()
+            .into_iter()
+            .map(|x| {
+                let (t, m) = (g.action_string(x), g.chance_multiplicity(x));
+                if m > 1 { format!("{t}x{m}") } else { t }
+            })
+            .collect();
+        list.sort();
+        println!("actions {}", list.join(" "));
+        println!("count {}", list.len());
+        if let Some((result, reason)) = g.result() {
             println!("result {result} ({reason})");
         }
-        return Ok(());
+        Ok(())
     }
-    let v = super::variant_arg::load(&a.variant)?;
-    let given = super::variant_arg::given(v, a.fen.as_deref(), a.layouts.as_deref())?;
-    let viewer = given.viewer();
-    let s = given.state();
-    let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
-    // The moves are played as a game, so that the end rules of RULES.md §X6 (repetition,
-    // perpetual check and chase, the 60-move rule) see them; a move after the end is refused.
-    let mut game = VariantGame::new(s);
-    let mut end = game.outcome();
-    for (i, text) in a.play.split_whitespace().enumerate() {
-        if let Some(e) = end {
-            anyhow::bail!("--play move {} ({text:?}): the game is over after move {i}: result {} ({})", i + 1, e.result(), e.reason());
-        }
-        let (act, named) = notation::parse_record(game.state(), text).with_context(|| format!("--play move {} ({text:?})", i + 1))?;
-        game.play(act, |outs| named.unwrap_or_else(|| engine::variant::game::draw_outcome(outs, &mut rng)));
-        end = game.outcome();
+}
+
+/// The side to move: the acting player, or at the end the side the FEN names (RULES.md §N,
+/// docs/notation.md §5: both rule books write it as the second field, `w` or `b`).
+pub(crate) fn mover<G: Playable>(g: &G) -> Option<engine::Color> {
+    match g.turn() {
+        Turn::Player(p) => Some(engine::variant::game_state::color_of(p)),
+        Turn::Terminal => match g.full_fen().split_whitespace().nth(1) {
+            Some("b") => Some(engine::Color::Black),
+            Some("w") | Some("r") => Some(engine::Color::Red),
+            _ => None,
+        },
+        Turn::Chance => None,
     }
-    let s = game.state().clone();
-    let hidden = s.variant().caps.hidden != engine::variant::Hidden::None && !s.is_chance();
-    // Where something is hidden, the side to move is shown its view and nothing that depends on
-    // what it cannot see: its actions and their chance multiplicities (counted on the view's
-    // unseen pools, not the true ones) are functions of that view. `anqi sample` prints the full
-    // state of a full FEN if wanted.
-    let shown: Option<engine::variant::View> = match viewer {
-        Some(c) => {
-            if !a.play.trim().is_empty() {
-                anyhow::bail!("--play with a view FEN: give the position after the moves instead (the moves may need what {c} cannot see)");
-            }
-            if s.turn() != c {
-                anyhow::bail!("--fen is {c}'s view but {} is to move: the legal actions are the mover's", s.turn());
-            }
-            Some(engine::variant::View::new(&s, c))
-        }
-        None if hidden => Some(engine::variant::View::new(&s, s.turn())),
-        None => None,
-    };
-    match &shown {
-        Some(v) => println!("view {}", v.fen()),
-        None => println!("fen {}", vfen::write(&s)),
-    }
-    let counted = shown.as_ref().map(|v| v.known()).unwrap_or(&s);
-    let acts = s.legal_actions();
-    let mut list: Vec<String> = acts
-        .iter()
-        .map(|&x| {
-            let m = counted.chance_multiplicity(x);
-            let t = notation::action_string(&s, x);
-            if m > 1 { format!("{t}x{m}") } else { t }
-        })
-        .collect();
-    list.sort();
-    println!("actions {}", list.join(" "));
-    println!("count {}", acts.len());
-    if let Some(e) = end {
-        println!("result {} ({})", e.result(), e.reason());
-    }
-    Ok(())
 }

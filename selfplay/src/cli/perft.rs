@@ -1,8 +1,9 @@
 //! `anqi perft`: move-tree leaf counts (RULES.md §P) and the perft benchmark.
 
 use anyhow::Context;
-use engine::variant::{notation, perft as vperft};
 use clap::Args as ClapArgs;
+use engine::any_game::{with_any_game, Start};
+use engine::more::presets::{perft_rows, Playable, WithGame};
 use engine::notation::fen;
 use engine::perft;
 use std::time::Instant;
@@ -50,64 +51,37 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.bench {
         return if a.variant == "xiangqi" { bench() } else { bench_variants(&a.variant) };
     }
-    if engine::more::presets::is_spec(&a.variant) {
-        return run_more(a);
-    }
-    if a.variant != "xiangqi" || a.identity || a.layouts.is_some() {
-        return run_variant(a);
-    }
-    let text = a.fen.as_deref().unwrap_or(fen::START);
-    let mut pos = fen::parse(text).with_context(|| format!("--fen {text:?}"))?;
-    let t = Instant::now();
-    let nodes = if a.divide {
-        let (rows, total) = perft::divide(&mut pos, a.depth);
+    // §P4: perft starts after the set-up (Surprise layouts from --layouts, default A,A).
+    let start = Start::fen_or(a.fen.as_deref(), Start::AfterSetup { layouts: a.layouts.as_deref() });
+    with_any_game(&a.variant, start, Body { depth: a.depth, divide: a.divide, identity: a.identity })?
+}
+
+struct Body {
+    depth: u32,
+    divide: bool,
+    identity: bool,
+}
+
+impl WithGame for Body {
+    type Output = anyhow::Result<()>;
+
+    /// Any game's perft (RULES.md §P; the variants count chance nodes per §P2 and standard
+    /// xiangqi runs the core's perft inside, [`engine::variant::perft`]).
+    fn run<G: Playable>(self, g: G) -> Self::Output {
+        let g = match self.identity {
+            true => g.identity().with_context(|| format!("--identity: {} has no face-down pieces (RULES.md §P3)", g.info().name))?,
+            false => g,
+        };
+        let t = Instant::now();
+        let (rows, nodes) = perft_rows(&g, self.depth, self.divide);
         for (m, n) in rows {
             println!("{m}: {n}");
         }
-        total
-    } else {
-        perft::perft(&mut pos, a.depth)
-    };
-    let secs = t.elapsed().as_secs_f64();
-    eprintln!("time {secs:.3} s, {:.0} nodes/s", nodes as f64 / secs.max(1e-9));
-    println!("nodes {nodes}");
-    Ok(())
-}
-
-/// Perft of any preset through the full variant state (chance nodes per §P2).
-fn run_variant(a: Args) -> anyhow::Result<()> {
-    let v = super::variant_arg::load(&a.variant)?;
-    let mut state = super::variant_arg::start_state(v, a.fen.as_deref(), a.layouts.as_deref())?;
-    if a.identity {
-        state.make_identity();
+        let secs = t.elapsed().as_secs_f64();
+        eprintln!("time {secs:.3} s, {:.0} nodes/s", nodes as f64 / secs.max(1e-9));
+        println!("nodes {nodes}");
+        Ok(())
     }
-    let t = Instant::now();
-    let nodes = if a.divide {
-        let (rows, total) = vperft::divide(&state, a.depth);
-        for (act, n) in rows {
-            println!("{}: {n}", notation::action_string(&state, act));
-        }
-        total
-    } else {
-        vperft::perft(&state, a.depth)
-    };
-    let secs = t.elapsed().as_secs_f64();
-    eprintln!("time {secs:.3} s, {:.0} nodes/s", nodes as f64 / secs.max(1e-9));
-    println!("nodes {nodes}");
-    Ok(())
-}
-
-/// Perft of a RULES-more.md preset (skill-tile, camel, missile).
-fn run_more(a: Args) -> anyhow::Result<()> {
-    let t = Instant::now();
-    let (rows, nodes) = engine::more::presets::perft(&a.variant, a.fen.as_deref(), a.depth, a.divide)?;
-    for (m, n) in rows {
-        println!("{m}: {n}");
-    }
-    let secs = t.elapsed().as_secs_f64();
-    eprintln!("time {secs:.3} s, {:.0} nodes/s", nodes as f64 / secs.max(1e-9));
-    println!("nodes {nodes}");
-    Ok(())
 }
 
 /// Start-position depth per preset for `--bench --variant`, chosen to run about a second.
@@ -115,7 +89,7 @@ fn bench_depth(name: &str) -> u32 {
     match name {
         "xiangqi" | "surprise" | "surprise-negotiation" | "fanqi-1" | "fanqi-2" | "fanqi-3" | "fanqi-5" | "fanqi-7"
         | "fanqi-9" => 5,
-        "king" => 4,
+        // King chess and the RULES-more.md presets ([`engine::more::presets::bench_depth`]).
         _ => 4,
     }
 }
@@ -137,21 +111,10 @@ fn bench_variants(which: &str) -> anyhow::Result<()> {
     println!("{:<26} {:>5} {:>14} {:>9} {:>14.0} {:>7.2}", "xiangqi (core)", 5, 133312995u64, "", std_rate, 1.0);
     let mut total = 0u64;
     for name in names {
-        if engine::more::presets::is_spec(&name) {
-            let d = engine::more::presets::bench_depth(&name);
-            let t = Instant::now();
-            let (_, n) = engine::more::presets::perft(&name, None, d, false)?;
-            let s = t.elapsed().as_secs_f64();
-            total += n;
-            let rate = n as f64 / s.max(1e-9);
-            println!("{name:<26} {d:>5} {n:>14} {s:>9.3} {rate:>14.0} {:>7.2}", rate / std_rate);
-            continue;
-        }
-        let v = super::variant_arg::load(&name)?;
-        let state = super::variant_arg::start_state(v, None, Some("C3,B"))?;
         let d = bench_depth(&name);
+        let n = with_any_game(&name, Start::AfterSetup { layouts: Some("C3,B") }, Count(d))?;
         let t = Instant::now();
-        let n = vperft::perft(&state, d);
+        let n = n();
         let s = t.elapsed().as_secs_f64();
         total += n;
         let rate = n as f64 / s.max(1e-9);
@@ -159,6 +122,16 @@ fn bench_variants(which: &str) -> anyhow::Result<()> {
     }
     println!("nodes {total}");
     Ok(())
+}
+
+/// Perft to a depth, deferred so that the timing leaves out building the game.
+struct Count(u32);
+
+impl WithGame for Count {
+    type Output = Box<dyn FnOnce() -> u64>;
+    fn run<G: Playable>(self, g: G) -> Self::Output {
+        Box::new(move || g.perft(self.0))
+    }
 }
 
 fn bench() -> anyhow::Result<()> {

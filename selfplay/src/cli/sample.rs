@@ -3,9 +3,12 @@
 
 use anyhow::Context;
 use clap::Args as ClapArgs;
+use engine::any_game::{with_any_game, Start};
+use engine::game::{PlayerId, Turn};
+use engine::more::presets::{Playable, WithGame};
 use engine::search::{Bot, Decision, RandomBot};
 use engine::variant::game::VariantGame;
-use engine::variant::{fen as vfen, View};
+use engine::variant::View;
 use engine::Color;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -38,12 +41,10 @@ pub struct Args {
     pub bench: bool,
 }
 
-fn midgame(variant: &str, seed: u64, plies: usize, fen: Option<&str>) -> anyhow::Result<engine::variant::State> {
+/// The benchmark's mid-game: Surprise layouts C3,B, then `plies` random plies.
+fn midgame(variant: &str, seed: u64, plies: usize) -> anyhow::Result<engine::variant::State> {
     let v = super::variant_arg::load(variant)?;
-    let start = super::variant_arg::start_state(v, fen, if fen.is_none() && v.caps.discs() { Some("C3,B") } else { None })?;
-    if fen.is_some() {
-        return Ok(start);
-    }
+    let start = super::variant_arg::start_state(v, None, if v.caps.discs() { Some("C3,B") } else { None })?;
     let mut game = VariantGame::new(start);
     let mut bot = RandomBot::new(seed);
     let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0xD1CE);
@@ -62,7 +63,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.bench {
         println!("{:<10} {:>8} {:>12} {:>10} {:>14}", "variant", "player", "samples", "seconds", "samples/s");
         for variant in ["jieqi", "surprise"] {
-            let s = midgame(variant, a.seed, a.plies, None)?;
+            let s = midgame(variant, a.seed, a.plies)?;
             for player in Color::ALL {
                 let view = View::new(&s, player);
                 let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
@@ -85,64 +86,64 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         "black" | "b" => Color::Black,
         other => anyhow::bail!("--as {other:?}: expected red or black"),
     };
-    if engine::more::presets::is_spec(&a.variant) {
-        return sample_more(&a, player);
-    }
-    let view = match a.fen.as_deref() {
-        Some(f) => {
-            // A full state or a view FEN (docs/notation.md §2; JieqiBox's six-field Jieqi FEN).
-            let given = super::variant_arg::given(super::variant_arg::load(&a.variant)?, Some(f), None)?;
-            if let engine::variant::given::Given::Full(s) = &given {
-                println!("full  {}", vfen::write(s));
-            }
-            given.view(player).map_err(anyhow::Error::msg).context("--as")?
-        }
-        None => {
-            let s = midgame(&a.variant, a.seed, a.plies, None)?;
-            println!("full  {}", vfen::write(&s));
-            View::new(&s, player)
-        }
-    };
-    println!("view  {}", view.fen());
-    println!("key   {:016x}", view.infoset_key());
-    let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
-    for i in 0..a.count {
-        println!("det{i}  {}", vfen::write(&view.sample(&mut rng)));
-    }
-    Ok(())
+    with_any_game(&a.variant, Start::fen_or(a.fen.as_deref(), Start::Setup), Body(&a, player))?
 }
 
-/// `anqi sample` for the RULES-more.md games: `--plies` random actions from the start (set-up
-/// included) or `--fen`, then the player's view FEN (docs/notation.md §5), infoset string and
-/// determinizations (full FENs).
-fn sample_more(a: &Args, player: Color) -> anyhow::Result<()> {
-    use engine::game::{PlayerId, Turn};
-    use engine::more::presets::{with_game, Playable, WithGame};
-    struct Body<'a>(&'a Args, Color);
-    impl WithGame for Body<'_> {
-        type Output = ();
-        fn run<G: Playable>(self, mut g: G) {
-            let (a, c) = (self.0, self.1);
-            let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
-            for _ in 0..a.plies {
-                if !matches!(g.turn(), Turn::Player(_)) {
-                    break;
+/// `anqi sample` for any game: without `--fen`, `--plies` uniformly random actions from the start
+/// (set-up included; chance drawn by its probabilities); then the full FEN (unless a view FEN
+/// was given), the player's view FEN (docs/notation.md §2, §5), its information-set key and
+/// determinizations drawn from that view (full FENs).
+struct Body<'a>(&'a Args, Color);
+
+impl WithGame for Body<'_> {
+    type Output = anyhow::Result<()>;
+
+    fn run<G: Playable>(self, mut g: G) -> Self::Output {
+        let (a, c) = (self.0, self.1);
+        if let Some(v) = g.given_view().filter(|&v| v != c) {
+            return Err(anyhow::anyhow!("the FEN is {v}'s view; {c}'s view cannot be made from it")).context("--as");
+        }
+        let mut rng = Pcg64Mcg::seed_from_u64(a.seed);
+        if a.fen.is_none() {
+            let mut played = 0;
+            loop {
+                match g.turn() {
+                    // A reveal a ply causes is part of that ply.
+                    Turn::Chance => {
+                        let o = draw(&g.chance_outcomes(), &mut rng);
+                        g.apply(o);
+                    }
+                    Turn::Player(_) if played < a.plies => {
+                        let acts = g.legal_actions();
+                        g.apply(acts[rng.random_range(0..acts.len())]);
+                        played += 1;
+                    }
+                    _ => break,
                 }
-                let acts = g.legal_actions();
-                if acts.is_empty() {
-                    break;
-                }
-                g.apply(acts[rng.random_range(0..acts.len())]);
-            }
-            let p = if c == Color::Red { PlayerId::FIRST } else { PlayerId::SECOND };
-            println!("full  {}", g.full_fen());
-            println!("view  {}", g.view_fen(c));
-            println!("key   {:016x}", g.infoset_key(p));
-            for i in 0..a.count {
-                println!("det{i}  {}", g.sample_determinization(p, &mut rng).full_fen());
             }
         }
+        let p = if c == Color::Red { PlayerId::FIRST } else { PlayerId::SECOND };
+        if g.given_view().is_none() {
+            println!("full  {}", g.full_fen());
+        }
+        println!("view  {}", g.view_fen(c));
+        println!("key   {:016x}", g.infoset_key(p));
+        for i in 0..a.count {
+            println!("det{i}  {}", g.sample_determinization(p, &mut rng).full_fen());
+        }
+        Ok(())
     }
-    with_game(&a.variant, a.fen.as_deref(), Body(a, player))?;
-    Ok(())
+}
+
+/// One chance outcome drawn by its probability (inverse CDF; the last absorbs rounding).
+fn draw(outcomes: &[(engine::game::Action, f64)], rng: &mut impl Rng) -> engine::game::Action {
+    let x: f64 = rng.random();
+    let mut acc = 0.0;
+    for &(o, p) in outcomes {
+        acc += p;
+        if x < acc {
+            return o;
+        }
+    }
+    outcomes.last().expect("a chance node has outcomes").0
 }
