@@ -1,5 +1,5 @@
 //! The yardstick of the one alpha-beta on the RULES-more.md games (issue #17 item 1): the
-//! `alphabeta` of [`engine::more::bots::from_spec`] (the searcher of `engine::search::alphabeta`
+//! `alphabeta` of [`engine::search::game_bot::from_spec`] (the searcher of `engine::search::alphabeta`
 //! on the copy-make adapter) against the fixed-depth negamax it replaced (`negamax:depth=N`,
 //! reproduced below; and the PIMC on it, `oldpimc:k=N,depth=N`), or any two specs, as `more_match` plays them: colours alternating, the
 //! first two plies random (shared by each pair of games), 300 plies then a draw.
@@ -8,7 +8,8 @@
 //! (e.g. `missile alphabeta:depth=3 negamax:depth=3 10`).
 use engine::game::Turn;
 use engine::game::Action;
-use engine::more::bots::{from_spec, GameBot, Scored};
+use engine::search::game_bot::{from_spec, GameBot};
+use engine::search::Scored;
 use engine::more::presets::{with_game, Playable, WithGame};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;

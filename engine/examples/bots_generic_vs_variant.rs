@@ -1,5 +1,5 @@
 //! The yardstick for replacing a variant bot (`engine::search`) by the Game-trait bot of the
-//! same name (`engine::more::bots`, which plays the variants through
+//! same name (`engine::search::game_bot`, which plays the variants through
 //! [`engine::variant::game_state::VariantGameState`]): time per move on the same positions, then a
 //! head-to-head match, colours alternating, from random openings.
 //!
@@ -7,7 +7,7 @@
 //! (default `xiangqi 6`; `ONLY`: compare only the pairs whose variant spec starts with it, e.g.
 //! `alphabeta`). `random` and `greedy` are already one implementation (identical games);
 //! this compares `alphabeta`, `ismcts` and `pimc`.
-use engine::more::bots::{self as generic, GameBot};
+use engine::search::game_bot::{self as generic, GameBot};
 use engine::search::{self, Decision};
 use engine::variant::game::{draw_outcome, VariantGame};
 use engine::variant::game_state::{decode, VariantGameState};

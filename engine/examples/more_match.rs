@@ -1,4 +1,4 @@
-//! Head-to-head of two bot specs ([`engine::more::bots::from_spec`]) on a RULES-more.md preset:
+//! Head-to-head of two bot specs ([`engine::search::game_bot::from_spec`]) on a RULES-more.md preset:
 //! colours alternating, the first two plies random (shared by each pair of games), 300 plies then
 //! a draw; A's score and each side's thinking time. Used to check that the one IS-MCTS
 //! (`engine::search::ismcts`, Cowling, Powley and Whitehouse 2012) plays these games as well as
@@ -7,7 +7,7 @@
 //! `cargo run --release -p anqi-engine --example more_match -- PRESET SPEC_A SPEC_B [GAMES]`
 //! (default 10 games).
 use engine::game::Turn;
-use engine::more::bots::from_spec;
+use engine::search::game_bot::from_spec;
 use engine::more::presets::{with_game, Playable, WithGame};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;

@@ -122,12 +122,12 @@ fn variant_alphabeta_searches_are_pinned() {
     assert_eq!(h, PINNED, "the variant alpha-beta searches changed (fingerprint {h:#018x})");
 }
 
-/// Through the Game-trait entry point (`more::bots::from_spec` on a `VariantGameState`) the
+/// Through the Game-trait entry point (`search::game_bot::from_spec` on a `VariantGameState`) the
 /// `alphabeta` and `pimc` specs are the variant bots themselves: the same choices, record
 /// included; and the generic PIMC on a `VariantGameState` chooses as the variant PIMC does.
 #[test]
 fn generic_specs_on_variants_are_the_variant_bots() {
-    use engine::more::bots::{self as generic, GameBot};
+    use engine::search::game_bot::{self as generic, GameBot};
     use engine::variant::game_state::{decode, VariantGameState};
     let pairs = [("alphabeta:depth=3", "alphabeta:depth=3"), ("alphabeta:depth=2,nodes=3000", "alphabeta:depth=2,nodes=3000"), ("pimc:k=3,search=alphabeta:depth=2", "pimc:k=3,depth=2")];
     let mut compared = 0;

@@ -331,3 +331,38 @@ fn only_the_oracle_sees_the_hidden_truth() {
         assert!(oracle_differs > 0, "{name}: the oracle never used the hidden information");
     }
 }
+
+/// The one registry (#17 item 1): every bot of its table builds for the variants and for a
+/// RULES-more.md game, an unknown spec is refused by both builders with the same text (listing the
+/// table), and the variants' PIMC reads the alpha-beta's plain parameters as the other games do:
+/// `pimc:k=3,depth=2` is `pimc:k=3,search=alphabeta:depth=2`, the same choices from the same seed.
+#[test]
+fn one_registry_for_every_game() {
+    use engine::more::missile::MissileGame;
+    use engine::search::registry::{BotSpec, BOTS};
+    for b in BOTS {
+        search::from_spec(b.name, 1).unwrap_or_else(|e| panic!("{}: {e}", b.name));
+        search::game_bot::from_spec::<MissileGame>(b.name, 1).unwrap_or_else(|e| panic!("{}: {e}", b.name));
+    }
+    let variant_error = search::from_spec("minimax:depth=2", 1).err().expect("unknown bot");
+    let game_error = search::game_bot::from_spec::<MissileGame>("minimax:depth=2", 1).err().expect("unknown bot");
+    assert_eq!(variant_error, game_error);
+    assert!(variant_error.contains("\"minimax:depth=2\"") && BOTS.iter().all(|b| variant_error.contains(b.syntax)), "{variant_error}");
+    for bad in ["random:depth=1", "greedy:k=2", "pimc:k=2,depth=1,search=expectimax:depth=1", "pimc:k=2,nodes=10,search=mcts:iterations=5"] {
+        assert!(search::from_spec(bad, 1).is_err(), "{bad} accepted");
+        assert!(search::game_bot::from_spec::<MissileGame>(bad, 1).is_err(), "{bad} accepted");
+    }
+    assert_eq!(BotSpec::parse(" pimc:k=8,search=alphabeta:depth=2 ").expect("spec"), BotSpec { name: "pimc".into(), params: "k=8,search=alphabeta:depth=2".into() });
+    let v = variant("jieqi");
+    let mut rng = Pcg64Mcg::seed_from_u64(3);
+    let mut compared = 0;
+    while compared < 4 {
+        let Some(s) = random_position(v, 30, &mut rng) else { continue };
+        let plain = search::from_spec("pimc:k=3,depth=2", 7).expect("spec");
+        let named = search::from_spec("pimc:k=3,search=alphabeta:depth=2", 7).expect("spec");
+        assert_eq!(plain.name(), named.name());
+        let (mut plain, mut named) = (plain, named);
+        assert_eq!(plain.choose(&Decision::new(&s)), named.choose(&Decision::new(&s)));
+        compared += 1;
+    }
+}

@@ -1,7 +1,7 @@
-//! The Game-trait bots of `engine::more::bots` on the RULES-more.md games.
+//! The Game-trait bots of `engine::search::game_bot` on the RULES-more.md games.
 
 use engine::game::Game;
-use engine::more::bots::from_spec;
+use engine::search::game_bot::from_spec;
 use engine::more::missile::{MissileGame, MissileRules};
 
 #[test]

@@ -1,10 +1,10 @@
 //! The one expectimax (`engine::search::expectimax`) on the RULES-more.md games, seated by
-//! `engine::more::bots::from_spec` as `expectimax[:depth=N,...]` (issue #17 item 1): it plays
+//! `engine::search::game_bot::from_spec` as `expectimax[:depth=N,...]` (issue #17 item 1): it plays
 //! legal actions in every preset, it decides from its player's information only, and it is
 //! stronger than `greedy` in missile xiangqi.
 
 use engine::game::{Game, PlayerId, Turn};
-use engine::more::bots::from_spec;
+use engine::search::game_bot::from_spec;
 use engine::more::camel::CamelGame;
 use engine::more::missile::MissileGame;
 use engine::more::skill::SkillGame;

@@ -8,7 +8,7 @@
 //! two states that differ only in kinds the mover has not seen.
 
 use engine::game::{Game, PlayerId, Turn};
-use engine::more::bots::from_spec;
+use engine::search::game_bot::from_spec;
 use engine::more::missile::game::{chases, chases_seen, forbidden_if_repeated, forbidden_if_repeated_seen};
 use engine::more::missile::{fen, MMove, MissileEnd, MissileGame, MissilePosition, MissileRules};
 use engine::more::piece::Kind;

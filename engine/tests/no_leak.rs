@@ -143,8 +143,8 @@ impl WithGame for MoreBattery {
                 assert_eq!(a, b, "{name}: determinization stream {k} of {at}");
             }
             for spec in MORE_BOTS {
-                let a1 = engine::more::bots::from_spec::<G>(spec, 5).expect("spec").choose(&g);
-                let a2 = engine::more::bots::from_spec::<G>(spec, 5).expect("spec").choose(&d);
+                let a1 = engine::search::game_bot::from_spec::<G>(spec, 5).expect("spec").choose(&g);
+                let a2 = engine::search::game_bot::from_spec::<G>(spec, 5).expect("spec").choose(&d);
                 assert_eq!(a1, a2, "{name}: {spec} chose differently in two states of one information set: {at}");
             }
             positions += 1;

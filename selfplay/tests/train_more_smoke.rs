@@ -72,7 +72,7 @@ fn missile_trains_records_its_encoding_and_resumes() {
     assert!(err.contains("config key `variant`") && err.contains("no-such-game"), "{err}");
 
     // The trained net plays missile through the public path: `anqi play` hands a `net:` bot to
-    // the torch-linked helper, whose factory `engine::more::bots::from_spec` calls; every game
+    // the torch-linked helper, whose factory `engine::search::game_bot::from_spec` calls; every game
     // is complete (a result, not `*`).
     let started = std::time::Instant::now();
     let net = format!("net:checkpoint={},sims=8,batch=4", run.display());

@@ -10,8 +10,6 @@
 //! * [`skill`]: skill-tile xiangqi (§1), the same parts plus the 32 tiles;
 //! * [`camel`]: camel xiangqi editions 1-7 (§2), the same parts plus plates and stacks;
 //! * [`history`]: the repetition record, path hashing and returns shared by the game states;
-//! * [`bots`]: the bots (random, greedy, alpha-beta, IS-MCTS, PIMC) written against the
-//!   [`crate::game::Game`] trait, so they play every game here without special cases;
 //! * [`net`]: the registry of the `net:` bot (built by the torch-linked farm);
 //! * [`notation`]: Chinese move records on any geometry;
 //! * [`config`]: the rule tables as TOML rule files (`anqi variants --show`, `--variant FILE`);
@@ -22,7 +20,6 @@
 
 pub mod bits;
 pub mod board;
-pub mod bots;
 pub mod camel;
 pub mod config;
 pub mod error;

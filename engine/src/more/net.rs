@@ -1,5 +1,5 @@
 //! The `net:` bot of the RULES-more games: a registry the bot specs of
-//! [`crate::more::bots::from_spec`] call for `net:…` (#17 item 3).
+//! [`crate::search::game_bot::from_spec`] call for `net:…` (#17 item 3).
 //!
 //! The net bot needs libtorch, which this crate never links: a process that can build one (the
 //! `anqi-torch` helper, or a test of the torch-linked farm) registers a [`NetFactory`] with
@@ -10,7 +10,7 @@
 //! different observation encodings are told apart by the bot itself at its first decision (the
 //! factory's documentation says how).
 
-use super::bots::GameBot;
+use crate::search::game_bot::GameBot;
 use crate::search::Scored;
 use std::any::Any;
 use std::sync::OnceLock;
@@ -79,7 +79,7 @@ mod tests {
     fn a_net_spec_without_a_factory_names_the_helper() {
         // No test of this crate registers a factory.
         for spec in ["net:checkpoint=nowhere,sims=4", "net"] {
-            let e = crate::more::bots::from_spec::<crate::more::missile::MissileGame>(spec, 1).err().unwrap_or_default();
+            let e = crate::search::game_bot::from_spec::<crate::more::missile::MissileGame>(spec, 1).err().unwrap_or_default();
             assert!(e.contains("anqi-torch"), "{spec}: {e}");
         }
     }

@@ -6,8 +6,8 @@
 //! ([`crate::observe::Observe`], in [`super::observe`]) is the base game's encoding written with
 //! nothing hidden.
 
-use super::bots::Scored;
 use super::observe::ObserveAll;
+use crate::search::Scored;
 use super::presets::Playable;
 use super::{MoreError, MoreVariant};
 use crate::game::{Action, Game, GameInfo, Information, PlayerId, Turn};

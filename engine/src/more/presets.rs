@@ -4,7 +4,8 @@
 //! into the same trait as [`crate::variant::game_state::VariantGameState`]
 //! (`crate::variant::playable`), and [`crate::any_game::with_any_game`] dispatches over both.
 
-use super::bots::{from_spec, Scored};
+use crate::search::game_bot::from_spec;
+use crate::search::Scored;
 use super::missile::{self, MissileGame};
 use super::camel::{self, CamelGame};
 use super::skill::{self, SkillGame};
@@ -428,7 +429,7 @@ fn play_game<G: Playable>(mut g: G, variant: &str, opts: PlayOptions<'_>) -> Res
 /// How [`play`] plays a game.
 #[derive(Copy, Clone, Debug)]
 pub struct PlayOptions<'a> {
-    /// Red's bot spec ([`super::bots::from_spec`]).
+    /// Red's bot spec ([`crate::search::game_bot::from_spec`]).
     pub red: &'a str,
     /// Black's bot spec.
     pub black: &'a str,

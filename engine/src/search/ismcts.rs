@@ -6,7 +6,7 @@
 //! One implementation serves every game: [`search`] runs on any [`Scored`] game (the variants
 //! through [`VariantGameState`], the RULES-more.md games on their own states); [`IsmctsBot`] is
 //! the variants' [`Bot`] and [`GameIsmctsBot`] the same search for any [`Scored`] game
-//! ([`crate::more::bots::from_spec`]).
+//! ([`crate::search::game_bot::from_spec`]).
 //!
 //! Each iteration draws a *determinization* — a full state consistent with the searching
 //! player's information (for the variants [`crate::variant::View::sample`]: the opponent's
@@ -373,7 +373,7 @@ fn select(tree: &mut Tree, node: u32, legal: &[GameAction], c: f64, rng: &mut Pc
 /// IS-MCTS for any [`Scored`] game (Cowling, Powley and Whitehouse 2012): at a player's decision
 /// it searches determinizations drawn by [`crate::game::Game::sample_determinization`] for that player, and
 /// plays the most visited root action (ties: the higher mean, then the lower code). The RULES-more.md
-/// games' `ismcts` ([`crate::more::bots::from_spec`]); the variants' is [`IsmctsBot`], which also
+/// games' `ismcts` ([`crate::search::game_bot::from_spec`]); the variants' is [`IsmctsBot`], which also
 /// hands the search the game's public record.
 pub struct GameIsmctsBot {
     cfg: IsmctsConfig,

@@ -7,10 +7,14 @@ pub mod alphabeta;
 pub mod arena;
 pub mod eval;
 pub mod expectimax;
+pub mod game_bot;
 pub mod ismcts;
 pub mod pimc;
+pub mod registry;
 pub mod scored;
 
+pub use game_bot::GameBot;
+pub use registry::from_spec;
 pub use scored::Scored;
 
 use crate::piece::{Color, Role};
@@ -192,7 +196,7 @@ impl Analysis {
 }
 
 /// Uniformly random legal actions: the one `random` bot of every game, the variants here
-/// ([`Bot`]) and any [`crate::game::Game`] with [`crate::more::bots::GameBot`].
+/// ([`Bot`]) and any [`crate::game::Game`] with [`GameBot`].
 pub struct RandomBot {
     rng: Pcg64Mcg,
 }
@@ -234,7 +238,7 @@ pub fn material(role: Role) -> i32 {
 /// One-ply material greedy: the action that wins the most material, random among equals. The
 /// one `greedy` bot of every game: for the variants ([`Bot`]) a capture scores the captured
 /// piece's [`material`] (face-down pieces count as the type they move as); for any
-/// [`Scored`] game ([`crate::more::bots::GameBot`]) an action scores its [`Scored::gain_cp`].
+/// [`Scored`] game ([`GameBot`]) an action scores its [`Scored::gain_cp`].
 pub struct GreedyBot {
     rng: Pcg64Mcg,
 }
@@ -264,42 +268,6 @@ impl Bot for GreedyBot {
             Action::Move { to, .. } => pos.piece_at(to).map(|p| material(p.role)).unwrap_or(0),
             _ => 0,
         })
-    }
-}
-
-/// Builds a bot from a spec, seeded:
-///
-/// - `random`, `greedy`;
-/// - `alphabeta[:depth=N,nodes=N,ms=N,hash=N]` (the cheating oracle, deterministic);
-/// - `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` ([`expectimax`]);
-/// - `oracle[:depth=N,...]`: expectimax on the full state, a cheating oracle that (unlike
-///   `alphabeta`) uses the hidden faces and identities and plays flips ([`expectimax`]);
-/// - `pimc[:k=N,ms=N,search=SPEC]` with `SPEC` one of `expectimax:...` (default),
-///   `alphabeta:...`, `mcts:...` ([`pimc`]); `search=` takes the rest of the string;
-/// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` ([`ismcts`]);
-/// - a path ending in `.toml` whose `[bot]` table names the bot ([`spec_from_toml`]).
-///
-/// # Errors
-/// The unknown spec or parameter, as text.
-pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    let spec = spec.trim();
-    if spec.ends_with(".toml") {
-        let text = std::fs::read_to_string(spec).map_err(|e| format!("bot file {spec:?}: {e}"))?;
-        return from_spec(&spec_from_toml(&text)?, seed);
-    }
-    let (name, params) = spec.split_once(':').unwrap_or((spec, ""));
-    match name {
-        "random" if params.is_empty() => Ok(Box::new(RandomBot::new(seed))),
-        "greedy" if params.is_empty() => Ok(Box::new(GreedyBot::new(seed))),
-        "alphabeta" => Ok(Box::new(alphabeta::AlphaBetaBot::from_params(params)?)),
-        "expectimax" => Ok(Box::new(expectimax::ExpectimaxBot::new(expectimax::ExpectimaxConfig::from_params(params)?, seed))),
-        "oracle" => Ok(Box::new(expectimax::ExpectimaxBot::oracle(expectimax::ExpectimaxConfig::from_params(params)?, seed))),
-        "pimc" => Ok(Box::new(pimc::PimcBot::new(pimc::PimcConfig::from_params(params)?, seed))),
-        "ismcts" => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::from_params(params)?, seed))),
-        _ => Err(format!(
-            "unknown bot {spec:?} (known: random, greedy, alphabeta[:depth=N,nodes=N,ms=N], expectimax[:depth=N,...], oracle[:depth=N], \
-             pimc[:k=N,search=SPEC], ismcts[:iterations=N,c=X,mode=so|mo], or a .toml file with a [bot] table)"
-        )),
     }
 }
 

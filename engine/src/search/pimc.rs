@@ -23,15 +23,15 @@
 //! Units: determinizations (`k` per decision, fewer if the `ms` budget runs out first).
 //! Deterministic given the seed when no time budget is set.
 
-use super::alphabeta::{AlphaBetaBot, GameSearch, Limits};
-use super::Scored;
-use crate::game::{Action as GameAction, Turn};
+use super::alphabeta::{GameSearch, Limits};
 use super::expectimax::ExpectimaxConfig;
 use super::ismcts::{self, IsmctsConfig, Observers};
+use super::Scored;
 use super::{ActionStat, Analysis, Bot, Decision, Rank};
-use crate::variant::game_state::VariantGameState;
-use crate::variant::{Action, State};
-use rand::SeedableRng;
+use crate::game::{Action as GameAction, Turn};
+use crate::variant::game_state::{encode, player_of, VariantGameState};
+use crate::variant::Action;
+use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::Instant;
 
@@ -55,94 +55,105 @@ pub struct PimcConfig {
     pub ms: Option<u64>,
     /// The inner search.
     pub inner: Inner,
+    /// Table size of the inner alpha-beta in MiB (`hash=N`; default 4).
+    pub hash_mb: usize,
     inner_spec: String,
 }
 
 impl Default for PimcConfig {
     /// `k = 8`, `search=expectimax:depth=2`.
     fn default() -> Self {
-        PimcConfig { k: 8, ms: None, inner: Inner::Expectimax(ExpectimaxConfig::default()), inner_spec: "expectimax:depth=2".into() }
+        PimcConfig { k: 8, ms: None, inner: Inner::Expectimax(ExpectimaxConfig::default()), hash_mb: 4, inner_spec: "expectimax:depth=2".into() }
     }
 }
 
 impl PimcConfig {
-    /// Parses `k=N,ms=N,search=SPEC` (`search=` last: it takes the rest of the string).
+    /// Parses `k=N,ms=N,search=SPEC` (`search=` last: it takes the rest of the string), the one
+    /// `pimc` spec of every game. `SPEC` is `expectimax[:...]` (the default),
+    /// `alphabeta[:depth=N,nodes=N,ms=N]` (its limits per determinization; depth 2 when none is
+    /// given) or `mcts[:...]`. The alpha-beta's limits may also be given as plain parameters,
+    /// `pimc:k=N,depth=N,nodes=N,hash=N` (depth 2 by default; `hash`: the inner table in MiB,
+    /// default 4), which then override those of `search=alphabeta:...`.
     ///
     /// # Errors
-    /// A message naming the bad parameter.
+    /// A message naming the bad parameter; the alpha-beta's plain parameters with another inner
+    /// search.
     pub fn from_params(params: &str) -> Result<PimcConfig, String> {
         let mut c = PimcConfig::default();
+        let (mut depth, mut nodes, mut hash) = (None, None, None);
+        let mut search = None;
         for (k, v) in super::parse_params(params)? {
             match k.as_str() {
-                "k" | "determinizations" => c.k = (super::param_u64("pimc", &k, &v)? as u32).max(1),
+                "k" | "determinizations" => c.k = super::param_u64("pimc", &k, &v)?.clamp(1, u32::MAX as u64) as u32,
                 "ms" => c.ms = Some(super::param_u64("pimc", &k, &v)?.max(1)),
-                "search" => {
-                    let (name, p) = v.split_once(':').unwrap_or((v.as_str(), ""));
-                    c.inner = match name {
-                        "expectimax" => Inner::Expectimax(ExpectimaxConfig::from_params(p)?),
-                        "alphabeta" => {
-                            let mut params = p.to_string();
-                            if params.is_empty() {
-                                params = "depth=2".into();
-                            }
-                            Inner::AlphaBeta(AlphaBetaBot::from_params(&params)?.limits().clone())
-                        }
-                        "mcts" | "uct" => {
-                            let mut m = IsmctsConfig::from_params(p)?;
-                            m.mode = Observers::Single;
-                            Inner::Mcts(m)
-                        }
-                        other => return Err(format!("pimc search {other:?} unknown (known: expectimax, alphabeta, mcts)")),
-                    };
-                    c.inner_spec = v.clone();
-                }
-                other => return Err(format!("pimc parameter {other:?} unknown (known: k, ms, search)")),
+                "depth" => depth = Some((super::param_u64("pimc", &k, &v)? as u32).clamp(1, super::alphabeta::MAX_DEPTH)),
+                "nodes" => nodes = Some(super::param_u64("pimc", &k, &v)?.max(1)),
+                "hash" => hash = Some((super::param_u64("pimc", &k, &v)? as usize).max(1)),
+                "search" => search = Some(v),
+                other => return Err(format!("pimc parameter {other:?} unknown (known: k, ms, depth, nodes, hash, search)")),
             }
+        }
+        let plain = depth.is_some() || nodes.is_some() || hash.is_some();
+        c.hash_mb = hash.unwrap_or(4);
+        match search {
+            Some(v) => {
+                let (name, p) = v.split_once(':').unwrap_or((v.as_str(), ""));
+                c.inner = match name {
+                    "expectimax" | "mcts" | "uct" if plain => {
+                        return Err(format!("pimc: depth, nodes and hash are the alpha-beta's; give the {name}'s in search={name}:..."))
+                    }
+                    "expectimax" => Inner::Expectimax(ExpectimaxConfig::from_params(p)?),
+                    "alphabeta" => {
+                        let (mut limits, _) = super::alphabeta::parse_limits(if p.is_empty() { "depth=2" } else { p }, 4)?;
+                        limits.depth = depth.or(limits.depth);
+                        limits.nodes = nodes.or(limits.nodes);
+                        Inner::AlphaBeta(limits)
+                    }
+                    "mcts" | "uct" => {
+                        let mut m = IsmctsConfig::from_params(p)?;
+                        m.mode = Observers::Single;
+                        Inner::Mcts(m)
+                    }
+                    other => return Err(format!("pimc search {other:?} unknown (known: expectimax, alphabeta, mcts)")),
+                };
+                c.inner_spec = if plain { super::alphabeta::limits_name(c.limits().expect("alpha-beta")) } else { v.clone() };
+            }
+            None if plain => {
+                let limits = Limits { depth: Some(depth.unwrap_or(2)), nodes, ..Limits::default() };
+                c.inner_spec = super::alphabeta::limits_name(&limits);
+                c.inner = Inner::AlphaBeta(limits);
+            }
+            None => {}
         }
         Ok(c)
     }
+
+    /// The inner alpha-beta's limits, when the inner search is the alpha-beta.
+    pub fn limits(&self) -> Option<&Limits> {
+        match &self.inner {
+            Inner::AlphaBeta(l) => Some(l),
+            _ => None,
+        }
+    }
 }
 
-/// PIMC as a [`Bot`].
+/// PIMC as a [`Bot`] of the variants: the one PIMC ([`alphabeta_votes`], [`determinizations`])
+/// handed the deciding player's view and the game's record.
 pub struct PimcBot {
     cfg: PimcConfig,
     rng: Pcg64Mcg,
-    /// The inner alpha-beta (`search=alphabeta`), made at the first determinization.
+    /// The inner alpha-beta (`search=alphabeta`).
     searcher: Option<Box<dyn GameSearch<VariantGameState>>>,
 }
 
 impl PimcBot {
     /// A bot with `cfg` and `seed`.
     pub fn new(cfg: PimcConfig, seed: u64) -> PimcBot {
-        PimcBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), searcher: None }
-    }
-
-    /// Searches one determinization; adds to the per-action (votes, score sum, scored count).
-    /// `record` is the game's public record ([`Decision::record`]), seen by every inner search.
-    fn one(&mut self, det: &State, record: &[crate::repetition::RecordPly], legal: &[Action], acc: &mut [(f64, f64, u64)], nodes: &mut u64) {
-        let idx = |a: Action| legal.iter().position(|x| *x == a);
-        match &self.cfg.inner {
-            // Analysed as a whole by the expectimax bot's code (`analyse`).
-            Inner::Expectimax(_) => {}
-            Inner::AlphaBeta(limits) => {
-                let g = VariantGameState::new(det.clone()).with_prior(record);
-                let search = self.searcher.get_or_insert_with(|| VariantGameState::alphabeta_search(limits.clone(), 4));
-                alphabeta_vote(search.as_mut(), &g, limits, |a| crate::variant::game_state::decode(a).and_then(idx), acc, nodes);
-            }
-            Inner::Mcts(cfg) => {
-                let g = VariantGameState::with_options(det.clone(), cfg.game_options()).with_prior(record);
-                let out = ismcts::search(crate::variant::game_state::player_of(det.turn()), cfg, &mut self.rng, |_| g.clone());
-                *nodes += out.nodes;
-                let total: u32 = out.stats.iter().map(|s| s.visits).sum();
-                for s in ismcts::root_stats(&out, legal) {
-                    if let Some(i) = idx(s.action) {
-                        acc[i].0 += s.visits as f64 / total.max(1) as f64;
-                        acc[i].1 += s.score;
-                        acc[i].2 += 1;
-                    }
-                }
-            }
-        }
+        let searcher = match &cfg.inner {
+            Inner::AlphaBeta(limits) => Some(VariantGameState::alphabeta_search(limits.clone(), cfg.hash_mb)),
+            _ => None,
+        };
+        PimcBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), searcher }
     }
 }
 
@@ -165,82 +176,131 @@ impl Bot for PimcBot {
         if let Some(a) = super::setup_choice(&legal, &mut self.rng) {
             return a;
         }
-        if let Inner::Expectimax(cfg) = &self.cfg.inner {
-            // PIMC averaging the expectimax is the expectimax bot with `k` samples: one code.
-            return super::expectimax::variant::analyse_determinizations(cfg, self.cfg.k, self.cfg.ms, false, &mut self.rng, d);
-        }
+        let (k, ms) = (self.cfg.k, self.cfg.ms);
         let view = d.view();
-        let mut acc = vec![(0.0, 0.0, 0u64); legal.len()];
-        let mut nodes = 0;
-        let mut done = 0u64;
-        for _ in 0..self.cfg.k {
-            let det = view.sample(&mut self.rng);
-            self.one(&det, d.record(), &legal, &mut acc, &mut nodes);
-            done += 1;
-            if self.cfg.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
-                break;
+        let record = d.record();
+        let sample = |rng: &mut Pcg64Mcg| VariantGameState::new(view.sample(rng)).with_prior(record);
+        let (votes, rank, unit) = match &self.cfg.inner {
+            // PIMC averaging the expectimax is the expectimax bot with `k` samples: one code.
+            Inner::Expectimax(cfg) => return super::expectimax::variant::analyse_determinizations(cfg, k, ms, false, &mut self.rng, d),
+            Inner::AlphaBeta(_) => {
+                let codes: Vec<GameAction> = legal.iter().map(|&a| encode(a)).collect();
+                let search = self.searcher.as_deref_mut().expect("made with the alpha-beta inner search");
+                (alphabeta_votes(search, k, ms, &mut self.rng, &codes, sample), Rank::Share, "cp")
             }
-        }
-        let (rank, unit) = match self.cfg.inner {
-            Inner::Expectimax(_) => (Rank::Score, "cp"),
-            Inner::AlphaBeta(_) => (Rank::Share, "cp"),
-            Inner::Mcts(_) => (Rank::Share, "value"),
+            Inner::Mcts(cfg) => {
+                let mut votes = Votes::new(legal.len());
+                let rng = &mut self.rng;
+                let opts = cfg.game_options();
+                votes.done = determinizations(k, ms, start, |_| {
+                    let g = VariantGameState::with_options(view.sample(&mut *rng), opts.clone()).with_prior(record);
+                    let out = ismcts::search(player_of(d.player()), cfg, &mut *rng, |_| g.clone());
+                    votes.nodes += out.nodes;
+                    let total: u32 = out.stats.iter().map(|s| s.visits).sum();
+                    for s in ismcts::root_stats(&out, &legal) {
+                        if let Some(i) = legal.iter().position(|x| *x == s.action) {
+                            votes.acc[i].0 += s.visits as f64 / total.max(1) as f64;
+                            votes.acc[i].1 += s.score;
+                            votes.acc[i].2 += 1;
+                        }
+                    }
+                });
+                (votes, Rank::Share, "value")
+            }
         };
         let stats = legal
             .iter()
-            .zip(&acc)
+            .zip(&votes.acc)
             .filter(|(_, x)| x.2 > 0)
-            .map(|(&a, &(votes, sum, n))| ActionStat { action: a, share: votes / done.max(1) as f64, score: sum / n as f64, visits: n })
+            .map(|(&a, &(share, sum, n))| ActionStat { action: a, share: share / votes.done.max(1) as f64, score: sum / n as f64, visits: n })
             .collect();
-        Analysis::from_stats(&legal, stats, rank, unit, done, "determinizations", nodes, start)
+        Analysis::from_stats(&legal, stats, rank, unit, votes.done, "determinizations", votes.nodes, start)
     }
 }
 
-/// How PIMC with `search=alphabeta` counts one determinization (the variants' [`PimcBot`] and
-/// [`GamePimcBot`] alike): a vote for the action the search chose, its score added. `acc` holds,
-/// per legal action, (votes, score sum, searches that chose it).
-fn vote(acc: &mut [(f64, f64, u64)], i: usize, score: f64) {
-    acc[i].0 += 1.0;
-    acc[i].1 += score;
-    acc[i].2 += 1;
-}
-
-/// One determinization `det` of PIMC with `search=alphabeta`, for the variants' [`PimcBot`] and
-/// [`GamePimcBot`] alike: the one alpha-beta's search within `limits`, counted by [`vote`] at the
-/// legal action `index` gives (none when the search chose none); its nodes added to `nodes`.
-fn alphabeta_vote<G>(search: &mut dyn GameSearch<G>, det: &G, limits: &Limits, index: impl Fn(GameAction) -> Option<usize>, acc: &mut [(f64, f64, u64)], nodes: &mut u64) {
-    let (best, n) = search.search_action(det, limits);
-    *nodes += n;
-    if let Some((i, v)) = best.and_then(|(a, v)| index(a).map(|i| (i, v))) {
-        vote(acc, i, v as f64);
-    }
-}
-
-/// The action PIMC with `search=alphabeta` plays: the most votes, ties by the mean score of the
-/// searches that chose it, then the first legal ([`Analysis::from_stats`] with [`Rank::Share`]);
-/// `None` when no search chose any.
-fn most_voted(acc: &[(f64, f64, u64)]) -> Option<usize> {
-    let mut best: Option<(usize, (f64, f64))> = None;
-    for (i, &(votes, sum, n)) in acc.iter().enumerate() {
-        if n == 0 {
-            continue;
+/// The one determinization loop of PIMC, for every game and inner search: up to `k` (at least 1)
+/// determinizations, none started once `ms` milliseconds have passed since `start` (the first
+/// always runs). `one` searches one determinization and is handed the milliseconds left of the
+/// budget (at least 1; `None` without a budget). Returns how many ran.
+fn determinizations(k: u32, ms: Option<u64>, start: Instant, mut one: impl FnMut(Option<u64>)) -> u64 {
+    let mut done = 0;
+    for i in 0..k.max(1) {
+        let elapsed = start.elapsed().as_millis() as u64;
+        if i > 0 && ms.is_some_and(|ms| elapsed >= ms) {
+            break;
         }
-        let key = (votes, sum / n as f64);
-        if best.is_none_or(|(_, b)| key.partial_cmp(&b) == Some(std::cmp::Ordering::Greater)) {
-            best = Some((i, key));
-        }
+        one(ms.map(|ms| ms.saturating_sub(elapsed).max(1)));
+        done += 1;
     }
-    best.map(|(i, _)| i)
+    done
 }
 
-/// PIMC with `search=alphabeta` on any [`Scored`] game (the `pimc` of
-/// [`crate::more::bots::from_spec`]): `k` determinizations drawn by
-/// [`crate::game::Game::sample_determinization`] from the acting player's information, the one
-/// alpha-beta on each within the inner limits ([`Scored::alphabeta_search`]: the copy-make
-/// adapter, or the core position on the variants), counted by the variants' [`PimcBot`]'s code
-/// for its alpha-beta searches ([`Analysis::from_stats`] with [`Rank::Share`]: the
-/// most votes, ties by mean score, then the first legal). With `ms`, no determinization starts
-/// after `ms` milliseconds (the first always runs) and the searches stop at that deadline.
+/// What PIMC gathered over its determinizations: per legal action (in the caller's order)
+/// (votes or visit shares, score sum, searches that scored it), the determinizations searched and
+/// the search nodes.
+struct Votes {
+    acc: Vec<(f64, f64, u64)>,
+    done: u64,
+    nodes: u64,
+}
+
+impl Votes {
+    fn new(n: usize) -> Votes {
+        Votes { acc: vec![(0.0, 0.0, 0); n], done: 0, nodes: 0 }
+    }
+
+    /// The action PIMC with `search=alphabeta` plays: the most votes, ties by the mean score of the
+    /// searches that chose it, then the first legal (the order of [`Analysis::from_stats`] with
+    /// [`Rank::Share`]); `None` when no search chose any.
+    fn most_voted(&self) -> Option<usize> {
+        let mut best: Option<(usize, (f64, f64))> = None;
+        for (i, &(votes, sum, n)) in self.acc.iter().enumerate() {
+            if n == 0 {
+                continue;
+            }
+            let key = (votes, sum / n as f64);
+            if best.is_none_or(|(_, b)| key.partial_cmp(&b) == Some(std::cmp::Ordering::Greater)) {
+                best = Some((i, key));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+}
+
+/// PIMC with `search=alphabeta`, the one implementation behind the variants' [`PimcBot`] and
+/// [`GamePimcBot`]: [`determinizations`] drawn by `sample` from the acting player's information,
+/// each searched by the one alpha-beta `search` within its limits (capped by the time left of
+/// `ms`), a vote for the action it chose with its score. `legal` (the actions in the caller's
+/// order) indexes the votes.
+fn alphabeta_votes<G>(search: &mut dyn GameSearch<G>, k: u32, ms: Option<u64>, rng: &mut Pcg64Mcg, legal: &[GameAction], mut sample: impl FnMut(&mut Pcg64Mcg) -> G) -> Votes {
+    let start = Instant::now();
+    let mut votes = Votes::new(legal.len());
+    let limits = search.limits().clone();
+    votes.done = determinizations(k, ms, start, |left| {
+        let det = sample(&mut *rng);
+        let mut l = limits.clone();
+        if let Some(left) = left {
+            l.time_ms = Some(l.time_ms.map_or(left, |t| t.min(left)));
+        }
+        let (best, n) = search.search_action(&det, &l);
+        votes.nodes += n;
+        if let Some((i, v)) = best.and_then(|(a, v)| legal.iter().position(|&x| x == a).map(|i| (i, v))) {
+            votes.acc[i].0 += 1.0;
+            votes.acc[i].1 += v as f64;
+            votes.acc[i].2 += 1;
+        }
+    });
+    votes
+}
+
+/// PIMC with `search=alphabeta` on any [`Scored`] game (the `pimc` of the bot registry):
+/// [`alphabeta_votes`] over determinizations drawn by [`crate::game::Game::sample_determinization`]
+/// from the acting player's information, on the one alpha-beta's search of the game
+/// ([`Scored::alphabeta_search`]: the copy-make adapter, or the core position on the variants).
+/// At a set-up decision ([`Scored::is_setup_decision`]) it chooses uniformly at random, as the
+/// variants' [`super::setup_choice`]; when no search chose an action it plays
+/// [`Scored::fallback_action`]. With `ms`, no determinization starts after `ms` milliseconds (the
+/// first always runs) and the searches stop at that deadline.
 pub struct GamePimcBot<G: Scored> {
     k: u32,
     ms: Option<u64>,
@@ -268,21 +328,10 @@ impl<G: Scored> GamePimcBot<G> {
     pub fn choose(&mut self, g: &G) -> GameAction {
         let legal = g.legal_actions();
         let Turn::Player(me) = g.turn() else { return legal[0] };
-        let start = Instant::now();
-        let mut acc = vec![(0.0, 0.0, 0u64); legal.len()];
-        let mut nodes = 0;
-        for i in 0..self.k {
-            if i > 0 && self.ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
-                break;
-            }
-            let d = g.sample_determinization(me, &mut self.rng);
-            let mut l = self.inner.limits().clone();
-            if let Some(ms) = self.ms {
-                let left = ms.saturating_sub(start.elapsed().as_millis() as u64).max(1);
-                l.time_ms = Some(l.time_ms.map_or(left, |t| t.min(left)));
-            }
-            alphabeta_vote(self.inner.as_mut(), &d, &l, |a| legal.iter().position(|&x| x == a), &mut acc, &mut nodes);
+        if g.is_setup_decision() {
+            return legal[self.rng.random_range(0..legal.len())];
         }
-        legal[most_voted(&acc).unwrap_or(0)]
+        let votes = alphabeta_votes(self.inner.as_mut(), self.k, self.ms, &mut self.rng, &legal, |rng| g.sample_determinization(me, rng));
+        votes.most_voted().map_or_else(|| g.fallback_action(&legal), |i| legal[i])
     }
 }

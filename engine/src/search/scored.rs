@@ -9,14 +9,15 @@
 //! states ([`crate::more`]).
 
 use crate::game::{Action, Game, PlayerId};
-use crate::more::bots::GameBot;
+use crate::search::GameBot;
 use crate::search::alphabeta::{GameAlphaBetaBot, GameSearch, Limits};
 use crate::variant::game_state::{color_of, decode, decode_chance, encode_chance, sees_captured, VariantGameState};
 use crate::variant::ChanceOutcome;
 
 /// A game the search bots can play: a static evaluation, the material an action wins, the
-/// IS-MCTS hooks and the bots' entry points `alphabeta_bot` / `pimc_bot` (with defaults: the one
-/// alpha-beta on the copy-make adapter).
+/// IS-MCTS hooks, the bots' entry points `alphabeta_bot` / `alphabeta_search` (with defaults: the
+/// one alpha-beta on the copy-make adapter), and what a search bot does at a set-up decision or
+/// when its search chose nothing.
 pub trait Scored: Game + Send + 'static {
     /// Static evaluation of the state for `player`, in centipawns (positive = good for `player`).
     fn eval_cp(&self, player: PlayerId) -> i32;
@@ -42,7 +43,7 @@ pub trait Scored: Game + Send + 'static {
         outcome.0
     }
 
-    /// The `alphabeta` bot of this game ([`crate::more::bots::from_spec`]), searching within
+    /// The `alphabeta` bot of this game ([`crate::search::game_bot::from_spec`]), searching within
     /// `limits` with a table of `hash_mb` MiB. The default is the one alpha-beta on the copy-make
     /// adapter ([`GameAlphaBetaBot`]); the variants search their core position instead.
     fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>>
@@ -62,15 +63,18 @@ pub trait Scored: Game + Send + 'static {
         Box::new(GameAlphaBetaBot::new(limits, hash_mb))
     }
 
-    /// The `pimc` bot of this game with `k` determinizations, an optional decision budget of `ms`
-    /// milliseconds and the one alpha-beta within `limits` (table `hash_mb` MiB) on each, seeded.
-    /// The default is [`crate::more::bots::PimcBot`]; the variants use [`crate::search::pimc`]
-    /// with `search=alphabeta`.
-    fn pimc_bot(k: u32, ms: Option<u64>, limits: Limits, hash_mb: usize, seed: u64) -> Box<dyn GameBot<Self>>
-    where
-        Self: Sized,
-    {
-        Box::new(crate::more::bots::PimcBot::new(k, ms, limits, hash_mb, seed))
+    /// Whether this is a set-up decision (a secret layout or an owner's-choice placement) at which
+    /// the search bots have no evaluation that tells the choices apart and choose uniformly at
+    /// random ([`crate::search::setup_choice`]). The default: never (the RULES-more.md set-ups are
+    /// searched).
+    fn is_setup_decision(&self) -> bool {
+        false
+    }
+
+    /// The action a search bot plays when its search chose none of `legal` (non-empty). The
+    /// default is the first.
+    fn fallback_action(&self, legal: &[Action]) -> Action {
+        legal[0]
     }
 }
 
@@ -101,7 +105,7 @@ impl Scored for VariantGameState {
     /// The variants' oracle [`crate::search::alphabeta::AlphaBetaBot`] (the searcher on the core
     /// position), so that a spec means the same bot through either entry point.
     fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>> {
-        Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
+        Box::new(crate::search::game_bot::VariantBot(Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))))
     }
 
     /// The variants' oracle search on the core position (with the game's record).
@@ -109,13 +113,16 @@ impl Scored for VariantGameState {
         Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
     }
 
-    /// The variants' [`crate::search::pimc::PimcBot`] with `search=alphabeta` (the variant PIMC
-    /// takes no table size: its inner searcher has 4 MiB).
-    fn pimc_bot(k: u32, ms: Option<u64>, limits: Limits, _hash_mb: usize, seed: u64) -> Box<dyn GameBot<Self>> {
-        let inner = crate::search::alphabeta::limits_name(&limits);
-        let ms = ms.map(|m| format!(",ms={m}")).unwrap_or_default();
-        let cfg = crate::search::pimc::PimcConfig::from_params(&format!("k={k}{ms},search={inner}")).expect("a well-formed pimc spec");
-        Box::new(crate::search::pimc::PimcBot::new(cfg, seed))
+    /// A secret Surprise layout (§S2) or an owner's-choice placement (§F3).
+    fn is_setup_decision(&self) -> bool {
+        self.legal().iter().any(|&a| matches!(decode(a), Some(crate::variant::Action::Layout { .. } | crate::variant::Action::Place { .. })))
+    }
+
+    /// A pending demand is refused (as the variants' [`crate::search::Analysis::from_stats`]);
+    /// otherwise the first legal action.
+    fn fallback_action(&self, legal: &[Action]) -> Action {
+        let refuse = crate::variant::game_state::encode(crate::variant::Action::Answer(crate::variant::state::Answer::Refuse));
+        if legal.contains(&refuse) { refuse } else { legal[0] }
     }
 
     fn chance_observation(&self, outcome: Action, observer: PlayerId) -> u32 {

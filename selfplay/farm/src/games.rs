@@ -4,13 +4,13 @@
 //! needs of it: the state, the end, chance, a search for a net player's decision, classical bots
 //! and the material adjudication at the ply limit. [`VariantLoop`] plays the variants exactly as
 //! the farm always did; [`MoreLoop`] plays any [`Playable`] game through the generic search
-//! ([`crate::search::Generic`]) and the `engine::more::bots` bots. Design:
+//! ([`crate::search::Generic`]) and the `engine::search::game_bot` bots. Design:
 //! `docs/train-any-game.md`.
 
 use crate::search::{resolve_chance, sample_chance, Generic, Search, SearchConfig, SearchGame, VariantSearch};
 use crate::teacher::{self, TeacherTargets};
 use engine::game::{PlayerId, Turn};
-use engine::more::bots::GameBot;
+use engine::search::GameBot;
 use engine::more::presets::{Playable, WithGame};
 use engine::observe::Encoding;
 use engine::variant::game::VariantGame;
@@ -236,7 +236,7 @@ fn seat(c: Color) -> PlayerId {
 
 /// A RULES-more game of the farm: the game itself (its own end and repetition rules), the
 /// generic search ([`Generic`], its tree kept between a player's decisions by
-/// [`Search::reuse_generic`]), the `engine::more::bots` bots (as teachers: their choice and the
+/// [`Search::reuse_generic`]), the `engine::search::game_bot` bots (as teachers: their choice and the
 /// game's evaluation after it, [`teacher::generic_targets`]) and [`engine::search::Scored::eval_cp`] as material (centipawns / 100).
 #[derive(Clone)]
 pub struct MoreLoop<G> {
@@ -302,7 +302,7 @@ impl<G: Playable> GameLoop for MoreLoop<G> {
         Search::reuse_generic(prev, self.game.clone(), self.game.in_setup(), cfg, noise, rng).map_err(|e| e.to_string())
     }
     fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String> {
-        engine::more::bots::from_spec::<G>(spec, seed)
+        engine::search::game_bot::from_spec::<G>(spec, seed)
     }
     fn bot_choose(&self, bot: &mut Self::Bot) -> engine::game::Action {
         bot.choose(&self.game)

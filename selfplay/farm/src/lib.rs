@@ -10,7 +10,7 @@
 //!
 //! The same farm plays evaluation matches (net vs random, net vs net) and self-play for training.
 //! [`netbot`] plays a checkpoint as an `engine::search::Bot` (the `net:` bot spec of the
-//! variants), [`netmore`] as an `engine::more::bots::GameBot` (of the RULES-more games), and
+//! variants), [`netmore`] as an `engine::search::game_bot::GameBot` (of the RULES-more games), and
 //! [`commands`] holds the bodies of the torch commands (`train`, `selfplay`, `export`,
 //! `doctor`) whose arguments `selfplay::cli` declares.
 
@@ -61,7 +61,7 @@ pub enum Player {
     /// A classical bot of `engine::search::from_spec` (`greedy`, `ismcts:ms=50`, …), built for
     /// each game with the game's seed and handed the game's history (`Decision::in_game`): the
     /// opponents of the evaluation matches. In a RULES-more game, a bot of
-    /// `engine::more::bots::from_spec` (the same specs, on any `Scored` game).
+    /// `engine::search::game_bot::from_spec` (the same specs, on any `Scored` game).
     Bot(String),
 }
 
@@ -436,7 +436,7 @@ pub fn play(
 
 /// [`play`] for any [`Playable`] game (a RULES-more preset), every game from a copy of `start`
 /// (set-up phase included): the generic search ([`search::Generic`]) for net players, the
-/// `engine::more::bots` bots for [`Player::Bot`], the game's own end rules, and its
+/// `engine::search::game_bot` bots for [`Player::Bot`], the game's own end rules, and its
 /// `Scored::eval_cp` material for the adjudication.
 ///
 /// # Panics

@@ -1,6 +1,6 @@
 //! The `net:` bot in the RULES-more games (#17 item 3): a trained checkpoint (or published net)
 //! of a RULES-more preset playing through the farm's generic search ([`Search`] over
-//! [`Generic`]) as an `engine::more::bots::GameBot`, so that `anqi play`, tournaments and the
+//! [`Generic`]) as an `engine::search::game_bot::GameBot`, so that `anqi play`, tournaments and the
 //! ladder seat it wherever they seat `greedy` or `expectimax`.
 //!
 //! The spec is the variants' (`net:checkpoint=PATH[,sims=N][,ms=N][,batch=N][,cpuct=X]
@@ -17,14 +17,14 @@
 //! is handed, which carries the game's record).
 //!
 //! The `anqi-torch` helper registers [`factory`] with `engine::more::net::set_net_factory`, and
-//! `engine::more::bots::from_spec` calls it for `net:` specs: the factory reads which game the
+//! `engine::search::game_bot::from_spec` calls it for `net:` specs: the factory reads which game the
 //! checkpoint was trained for, builds the bot for that game's type inside
 //! `engine::more::presets::with_game`, and the registry refuses it for a game of another type.
 
 use crate::netspec::NetSpec;
 use crate::search::{Generic, Search, SearchConfig};
 use engine::game::Action;
-use engine::more::bots::GameBot;
+use engine::search::game_bot::GameBot;
 use engine::more::net::NetBuilt;
 use engine::more::presets::{with_game, Playable, WithGame};
 use engine::observe::Encoding;

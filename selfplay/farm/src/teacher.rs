@@ -13,7 +13,7 @@
 //!
 //! and the game's result as the outcome. The opening plies are sampled from the policy target
 //! (the job's temperature plies) so that games differ. The RULES-more games' bots
-//! (`engine::more::bots`) do not analyse: their targets are the teacher's choice and the game's
+//! (`engine::search::game_bot`) do not analyse: their targets are the teacher's choice and the game's
 //! evaluation after it ([`generic_targets`]).
 
 use engine::search::Analysis;
@@ -84,7 +84,7 @@ pub fn targets(an: &Analysis, player: Color, t: &TeacherTargets) -> (Vec<(Action
     (policy, q)
 }
 
-/// A RULES-more game's teacher decision as targets (the `engine::more::bots` bots choose without
+/// A RULES-more game's teacher decision as targets (the `engine::search::game_bot` bots choose without
 /// analysing): the policy target is the teacher's action `best` alone, and the search value for
 /// `me` (the mover) is the game's result when `best` ends it (scaled to [-1, 1] by the game's
 /// utility bounds), else `0.9 tanh(eval / scale_cp)` of the game's static evaluation
@@ -161,7 +161,7 @@ mod tests {
     #[test]
     fn a_more_games_teacher_gives_its_choice_and_the_evaluation_after_it() {
         use engine::game::{Game, Turn};
-        use engine::more::bots::GameBot;
+        use engine::search::game_bot::GameBot;
         use engine::observe::Observe;
         use engine::search::Scored;
         use rand::SeedableRng;

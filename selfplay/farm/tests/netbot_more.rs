@@ -1,11 +1,11 @@
 //! The `net:` bot in the RULES-more games (#17 item 3): built through the engine's bot registry
-//! (`engine::more::bots::from_spec` with the farm's factory registered, as `anqi-torch` does), it
+//! (`engine::search::game_bot::from_spec` with the farm's factory registered, as `anqi-torch` does), it
 //! plays complete legal games of missile against `greedy` and `random`, keeps its tree between
 //! decisions, refuses a checkpoint of another game naming both, and decides identically (fixed
 //! seed) in two states of a hidden preset its player cannot tell apart.
 
 use engine::game::Turn;
-use engine::more::bots::{from_spec, GameBot};
+use engine::search::game_bot::{from_spec, GameBot};
 use engine::more::presets::{with_game, Playable, WithGame};
 use farm::netmore::GameNetBot;
 use models::checkpoint::{self, SaveInfo};

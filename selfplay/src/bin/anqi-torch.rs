@@ -13,7 +13,7 @@ fn main() {
     app::reset_sigpipe();
     // The net: bot of play, analyse, tournaments and experiments.
     let _ = selfplay::bots::set_net_factory(farm::netbot::from_params);
-    // The same in the RULES-more games (engine::more::bots::from_spec).
+    // The same in the RULES-more games (engine::search::game_bot::from_spec).
     let _ = engine::more::net::set_net_factory(farm::netmore::factory);
     let cli = Cli::parse();
     let result = match cli.command {

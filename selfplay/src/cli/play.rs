@@ -86,7 +86,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 }
 
 /// A RULES-more.md preset (skill-tile, camel, missile): the Game-trait bots of
-/// `engine::more::bots` play it; the record is printed the same way.
+/// `engine::search::game_bot` play it; the record is printed the same way.
 fn run_more(a: Args) -> anyhow::Result<()> {
     let opts = engine::more::presets::PlayOptions { red: &a.red, black: &a.black, seed: a.seed, max_plies: a.max_plies, opening_plies: 0 };
     let r = engine::more::presets::play(&a.variant, a.fen.as_deref(), opts)?;

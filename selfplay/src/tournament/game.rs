@@ -141,7 +141,7 @@ pub fn sample(outs: &[(ChanceOutcome, f64)], rng: &mut Pcg64Mcg) -> ChanceOutcom
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
     /// A bot spec: [`build_bot`] for the variants (built-in bot or `net:` checkpoint),
-    /// `engine::more::bots::from_spec` for the RULES-more.md presets.
+    /// `engine::search::game_bot::from_spec` for the RULES-more.md presets.
     Bot(String),
     /// External engine.
     Uci {

@@ -11,13 +11,13 @@
 //! strings. These games reveal a hidden set-up when it is complete (RULES-more.md §1.9, §3.8), so
 //! a game started from that FEN hides nothing the rules still hide; under missile xiangqi's
 //! face-down reading (§3.8, `face_down`) the FEN's `down` field keeps the placed pieces
-//! face-down, so the game from it hides what the rules hide. Players are the Game-trait bots of [`engine::more::bots`] (`random`, `greedy`,
+//! face-down, so the game from it hides what the rules hide. Players are the Game-trait bots of [`engine::search::game_bot`] (`random`, `greedy`,
 //! `alphabeta`, `pimc`, `ismcts`); UCI engines have no protocol for these games and are refused
 //! ([`PresetError::Uci`]).
 
 use super::game::{self, drive, Match, Outcome, Played, PlayerKind, Rules, Setup, OPENING_SALT, SETUP_SALT};
 use engine::game::Turn;
-use engine::more::bots::{self as more_bots, GameBot};
+use engine::search::game_bot::{self as more_bots, GameBot};
 use engine::more::history::color_of;
 use engine::more::presets::{self, with_game, Playable, WithGame};
 use engine::more::MoreError;

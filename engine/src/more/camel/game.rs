@@ -359,7 +359,7 @@ impl Game for CamelGame {
     }
 }
 
-impl crate::more::bots::Scored for CamelGame {
+impl crate::search::Scored for CamelGame {
     fn eval_cp(&self, player: PlayerId) -> i32 {
         self.material(color_of(player))
     }

@@ -920,7 +920,7 @@ impl Game for MissileGame {
     }
 }
 
-impl crate::more::bots::Scored for MissileGame {
+impl crate::search::Scored for MissileGame {
     fn eval_cp(&self, player: PlayerId) -> i32 {
         self.material(color_of(player))
     }

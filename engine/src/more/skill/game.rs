@@ -503,7 +503,7 @@ impl Game for SkillGame {
     }
 }
 
-impl crate::more::bots::Scored for SkillGame {
+impl crate::search::Scored for SkillGame {
     fn eval_cp(&self, player: PlayerId) -> i32 {
         self.material(color_of(player))
     }

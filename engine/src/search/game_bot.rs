@@ -1,0 +1,163 @@
+//! Bots written against the [`crate::game::Game`] trait only ([`GameBot`]), so that every
+//! [`Scored`] game (the RULES-more.md games, the RULES.md variants as
+//! [`VariantGameState`], the test games) is played by the same code without special cases, and
+//! their builder [`from_spec`], which reads the specs of the one registry ([`super::registry`]):
+//! `random` and `greedy` ([`RandomBot`], [`GreedyBot`]: the variants' own), `alphabeta` (the one
+//! alpha-beta of [`super::alphabeta`], [`Scored::alphabeta_bot`]: on the variants' core position
+//! for the variants, else on the full state through its copy-make adapter; a cheating oracle
+//! under hidden set-ups, as the variant `alphabeta` is), `ismcts` (the one information-set MCTS,
+//! [`super::ismcts`], Cowling, Powley and Whitehouse 2012), `expectimax` and `oracle` (the one
+//! expectimax, [`super::expectimax`]) and `pimc` (perfect information Monte Carlo, Long et al.
+//! 2010: that expectimax by default, or the one alpha-beta, on determinizations drawn by
+//! [`crate::game::Game::sample_determinization`]; [`super::pimc`]).
+
+use crate::game::Action;
+use crate::search::alphabeta::GameAlphaBetaBot;
+use crate::search::Bot;
+use crate::search::expectimax::{ExpectimaxConfig, GameExpectimaxBot};
+use crate::search::ismcts::{GameIsmctsBot, IsmctsConfig};
+use crate::search::pimc::{GamePimcBot, Inner, PimcConfig};
+use crate::search::registry::{unknown_bot, BotSpec};
+use crate::search::{Decision, GreedyBot, RandomBot, Scored};
+use crate::variant::game_state::{encode, VariantGameState};
+
+/// A move chooser over any [`Scored`] game, handed the full game state: it reads only what the
+/// acting player may know (its determinizations are drawn from that player's information; the
+/// `alphabeta` and `oracle` searchers are cheating oracles by name). Deterministic given its seed
+/// unless given a time budget.
+pub trait GameBot<G: Scored>: Send {
+    /// Name for records.
+    fn name(&self) -> String;
+    /// One of `g.legal_actions()` (non-empty).
+    fn choose(&mut self, g: &G) -> Action;
+}
+
+/// The one IS-MCTS ([`crate::search::ismcts`], Cowling, Powley and Whitehouse 2012) on any
+/// [`Scored`] game.
+impl<G: Scored> GameBot<G> for GameIsmctsBot {
+    fn name(&self) -> String {
+        GameIsmctsBot::name(self)
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        GameIsmctsBot::choose(self, g)
+    }
+}
+
+/// The one expectimax ([`crate::search::expectimax`], Ballard 1983) on any [`Scored`] game.
+impl<G: Scored> GameBot<G> for GameExpectimaxBot {
+    fn name(&self) -> String {
+        GameExpectimaxBot::name(self)
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        GameExpectimaxBot::choose(self, g)
+    }
+}
+
+/// The variants' `random` bot, on any [`Scored`] game: the same type and code.
+impl<G: Scored> GameBot<G> for RandomBot {
+    fn name(&self) -> String {
+        "random".into()
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        self.pick(&g.legal_actions())
+    }
+}
+
+/// The variants' `greedy` bot on any [`Scored`] game, scoring actions by [`Scored::gain_cp`].
+impl<G: Scored> GameBot<G> for GreedyBot {
+    fn name(&self) -> String {
+        "greedy".into()
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        self.pick(&g.legal_actions(), |&a| g.gain_cp(a))
+    }
+}
+
+/// The one alpha-beta ([`crate::search::alphabeta`]) on any [`Scored`] game, through the
+/// copy-make adapter [`crate::search::alphabeta::GameNode`].
+impl<G: Scored> GameBot<G> for GameAlphaBetaBot<G> {
+    fn name(&self) -> String {
+        GameAlphaBetaBot::name(self)
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        GameAlphaBetaBot::choose(self, g)
+    }
+}
+
+/// Any bot of the RULES.md variants ([`Bot`]: the search bots, a trained net, an engine) as a
+/// bot of [`VariantGameState`]: at each decision it is handed the [`Decision`] of the state with
+/// the game's public record, as a variant game hands it ([`Decision::in_game`]), and its action is
+/// encoded ([`encode`]). The variants' `alphabeta` is this adapter around [`crate::search::alphabeta::AlphaBetaBot`]
+/// ([`Scored::alphabeta_bot`]).
+pub struct VariantBot(pub Box<dyn Bot>);
+
+impl GameBot<VariantGameState> for VariantBot {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+    fn choose(&mut self, g: &VariantGameState) -> Action {
+        encode(self.0.choose(&Decision::with_record(g.state(), g.record())))
+    }
+}
+
+/// The one PIMC with the alpha-beta inner search ([`crate::search::pimc`]) on any [`Scored`] game.
+impl<G: Scored> GameBot<G> for GamePimcBot<G> {
+    fn name(&self) -> String {
+        GamePimcBot::name(self)
+    }
+    fn choose(&mut self, g: &G) -> Action {
+        GamePimcBot::choose(self, g)
+    }
+}
+
+/// Builds a bot of any [`Scored`] game from a spec of the one registry
+/// ([`crate::search::registry::BOTS`], parsed by [`BotSpec::parse`]; each bot's parameters by its
+/// own parser, as [`crate::search::registry::from_spec`] reads them for the variants, so one spec
+/// means the same bot in a variant and in a preset):
+///
+/// - `random`, `greedy`;
+/// - `alphabeta[:depth=N,nodes=N,ms=N,hash=N]` (default depth 4 when no limit is given;
+///   [`Scored::alphabeta_bot`]);
+/// - `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` ([`ExpectimaxConfig::from_params`]:
+///   the one expectimax on `samples` determinizations) and `oracle[:...]` (on the full state: a
+///   cheating oracle);
+/// - `pimc[:k=N,ms=N,search=SPEC]` ([`PimcConfig::from_params`]): the expectimax averaged over
+///   `k` determinizations ([`GameExpectimaxBot::pimc`], the default), or the alpha-beta on each
+///   ([`GamePimcBot`]; `search=alphabeta:...` or the plain `depth=N,nodes=N,hash=N`);
+///   `search=mcts` plays the variants only ([`crate::search::pimc::PimcBot`]);
+/// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]`
+///   ([`IsmctsConfig::from_params`]; `ms`: milliseconds per move);
+/// - `net:checkpoint=PATH,...` (a trained net, built by the factory a torch-linked process
+///   registers: [`crate::more::net::net_bot`]);
+/// - a path ending in `.toml` whose `[bot]` table names the bot.
+///
+/// # Errors
+/// The unknown bot ([`unknown_bot`]) or parameter, as text.
+pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    let trimmed = spec.trim();
+    if trimmed == "net" || trimmed.starts_with("net:") {
+        return crate::more::net::net_bot::<G>(trimmed.strip_prefix("net:").unwrap_or(""), seed);
+    }
+    let s = BotSpec::parse(spec)?;
+    let params = s.params.as_str();
+    match s.name.as_str() {
+        "random" => s.no_params().map(|_| Box::new(RandomBot::new(seed)) as Box<dyn GameBot<G>>),
+        "greedy" => s.no_params().map(|_| Box::new(GreedyBot::new(seed)) as Box<dyn GameBot<G>>),
+        "alphabeta" => {
+            let (limits, hash) = crate::search::alphabeta::parse_limits(params, 4)?;
+            Ok(G::alphabeta_bot(limits, hash))
+        }
+        "pimc" => {
+            let c = PimcConfig::from_params(params)?;
+            match c.inner {
+                Inner::Expectimax(e) => Ok(Box::new(GameExpectimaxBot::pimc(e, c.k, c.ms, seed))),
+                Inner::AlphaBeta(limits) => Ok(Box::new(GamePimcBot::<G>::new(c.k, c.ms, limits, c.hash_mb, seed))),
+                Inner::Mcts(_) => Err("pimc: search=mcts plays the RULES.md variants only; here search=expectimax[:...] or search=alphabeta[:...]".into()),
+            }
+        }
+        "ismcts" => Ok(Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(params)?, seed))),
+        "expectimax" => Ok(Box::new(GameExpectimaxBot::new(ExpectimaxConfig::from_params(params)?, seed))),
+        "oracle" => Ok(Box::new(GameExpectimaxBot::oracle(ExpectimaxConfig::from_params(params)?, seed))),
+        _ => Err(unknown_bot(spec)),
+    }
+}
