@@ -4,7 +4,7 @@
 //! into the same trait as [`crate::variant::game_state::VariantGameState`]
 //! (`crate::variant::playable`), and [`crate::any_game::with_any_game`] dispatches over both.
 
-use crate::search::game_bot::from_spec;
+use crate::search::game_bot::{from_spec, from_spec_for};
 use crate::search::Scored;
 use super::missile::{self, MissileGame};
 use super::camel::{self, CamelGame};
@@ -402,7 +402,7 @@ pub struct Record {
 
 fn play_game<G: Playable>(mut g: G, variant: &str, opts: PlayOptions<'_>) -> Result<Record, MoreError> {
     let PlayOptions { red, black, seed, max_plies, opening_plies } = opts;
-    let mut bots = [from_spec::<G>(red, seed.wrapping_mul(2)).map_err(MoreError::Bot)?, from_spec::<G>(black, seed.wrapping_mul(2) + 1).map_err(MoreError::Bot)?];
+    let mut bots = [from_spec_for::<G>(red, seed.wrapping_mul(2), &g).map_err(MoreError::Bot)?, from_spec_for::<G>(black, seed.wrapping_mul(2) + 1, &g).map_err(MoreError::Bot)?];
     let mut opening = from_spec::<G>("random", seed ^ 0x0BE4_1A95).map_err(MoreError::Bot)?;
     let start_fen = g.full_fen();
     let mut moves = Vec::new();

@@ -30,6 +30,27 @@ pub trait GameBot<G: Scored>: Send {
     fn name(&self) -> String;
     /// One of `g.legal_actions()` (non-empty).
     fn choose(&mut self, g: &G) -> Action;
+    /// Whether this bot can play the game of `g` (checked before a game starts, so that a bot
+    /// built for one preset is refused for another of the same Rust type with an error rather
+    /// than failing at its first move). The default accepts every game: only trained bots
+    /// (`net:`, whose net has one observation encoding) refuse some.
+    ///
+    /// # Errors
+    /// Why the bot cannot play `g`, as text naming both games.
+    fn check_game(&self, _g: &G) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// [`from_spec`] for the game of `g`: the bot is built and then checked against the game
+/// ([`GameBot::check_game`]).
+///
+/// # Errors
+/// As [`from_spec`]; a bot that cannot play this game (a `net:` checkpoint of another encoding).
+pub fn from_spec_for<G: Scored>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
+    let bot = from_spec::<G>(spec, seed)?;
+    bot.check_game(g)?;
+    Ok(bot)
 }
 
 /// The one IS-MCTS ([`crate::search::ismcts`], Cowling, Powley and Whitehouse 2012) on any

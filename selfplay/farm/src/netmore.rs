@@ -124,13 +124,20 @@ impl<G: Playable> GameBot<G> for GameNetBot<G> {
         self.name.clone()
     }
 
+    /// Refuses a game of another observation encoding than the net's (a checkpoint of one preset
+    /// handed a state of another preset of the same game type; [`factory`] refuses other game
+    /// types when the bot is built), naming both games.
+    fn check_game(&self, g: &G) -> Result<(), String> {
+        self.net.encoding().check_same(&g.encoding()).map_err(|e| format!("net bot trained for {:?} cannot play {:?}: {e}", self.game, g.info().name))
+    }
+
     /// # Panics
-    /// When `g` is of another encoding than the net (a checkpoint of one preset handed a state
-    /// of another preset of the same game type; [`factory`] refuses other game types when the
-    /// bot is built), naming both games.
+    /// When `g` is of another encoding than the net, naming both games; callers that build the
+    /// bot with the game in hand ([`engine::search::game_bot::from_spec_for`]: tournaments,
+    /// `anqi play`) get that as an error before the game starts.
     fn choose(&mut self, g: &G) -> Action {
-        if let Err(e) = self.net.encoding().check_same(&g.encoding()) {
-            panic!("net bot trained for {:?} cannot play {:?}: {e}", self.game, g.info().name);
+        if let Err(e) = GameBot::<G>::check_game(self, g) {
+            panic!("{e}");
         }
         let start = Instant::now();
         let prev = self.last.take();

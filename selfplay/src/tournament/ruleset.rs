@@ -100,8 +100,8 @@ impl Ruleset {
                 struct Check<'a>(&'a str);
                 impl WithGame for Check<'_> {
                     type Output = Result<(), String>;
-                    fn run<G: Playable>(self, _: G) -> Self::Output {
-                        more_bots::from_spec::<G>(self.0, 0).map(|_| ())
+                    fn run<G: Playable>(self, g: G) -> Self::Output {
+                        more_bots::from_spec_for::<G>(self.0, 0, &g).map(|_| ())
                     }
                 }
                 with_game(p, None, Check(spec)).map_err(|e| e.to_string())?
@@ -235,7 +235,7 @@ fn play_preset(name: &str, setup: &Setup, rules: Rules, kinds: [&PlayerKind; 2],
         type Output = Result<Played, PresetError>;
         fn run<G: Playable>(self, game: G) -> Self::Output {
             let bot = |k: &PlayerKind, seed: u64| match k {
-                PlayerKind::Bot(spec) => more_bots::from_spec::<G>(spec, seed)
+                PlayerKind::Bot(spec) => more_bots::from_spec_for::<G>(spec, seed, &game)
                     .map_err(|e| PresetError::Game { preset: self.name.to_string(), source: MoreError::Bot(e) }),
                 PlayerKind::Uci { program, .. } => Err(PresetError::Uci { player: format!("uci:{program}"), preset: self.name.to_string() }),
             };
