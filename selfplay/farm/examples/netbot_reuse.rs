@@ -11,6 +11,7 @@
 use engine::search::arena;
 use engine::variant::Variant;
 use farm::netbot::NetBot;
+use farm::netcounters::NetCounted;
 use farm::search::SearchConfig;
 use models::net::{Net, NetConfig};
 use rand::SeedableRng;

@@ -10,6 +10,7 @@ use engine::search::{Bot, Decision};
 use engine::variant::game::VariantGame;
 use engine::variant::{Variant, View};
 use farm::netbot::NetBot;
+use farm::netcounters::NetCounted;
 use farm::search::SearchConfig;
 use models::encoding;
 use models::net::{Net, NetConfig};

@@ -21,6 +21,7 @@ pub mod eval;
 pub mod games;
 pub mod hybrid;
 pub mod netbot;
+pub mod netcounters;
 pub mod netmore;
 pub mod netspec;
 pub mod replay;

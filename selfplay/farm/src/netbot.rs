@@ -22,6 +22,7 @@
 //! names a `net:` bot to that helper.
 
 use crate::hybrid::{self, HybridRoot};
+use crate::netcounters::{NetCounted, NetCounters};
 use crate::netspec::NetSpec;
 use crate::search::{LayoutMixture, Search, SearchConfig};
 use engine::search::{Bot, Decision};
@@ -43,15 +44,10 @@ pub struct NetBot {
     layouts: Option<LayoutMixture>,
     rng: Pcg64Mcg,
     name: String,
-    evals: u64,
     /// The last decision's search, kept for the next ([`Search::reuse`]).
     last: Option<Search>,
-    /// Decisions searched, and the sum of their roots' final visits.
-    decisions: u64,
-    root_visits: u64,
-    /// Decisions whose root was taken over from the previous tree, and the visits they kept.
-    reused: u64,
-    reused_visits: u64,
+    /// What the bot counted over its decisions ([`NetCounted`]).
+    counters: NetCounters,
     /// The PIMC root, if `pimc=` was given ([`crate::hybrid`]).
     hybrid: Option<HybridRoot>,
     /// The variant the checkpoint was trained for ([`Bot::trained_for`]).
@@ -61,7 +57,7 @@ pub struct NetBot {
 impl NetBot {
     /// A bot playing `net` with `search` (no root noise, most visited action).
     pub fn new(net: Net, search: SearchConfig, seed: u64, name: String) -> NetBot {
-        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, evals: 0, last: None, decisions: 0, root_visits: 0, reused: 0, reused_visits: 0, hybrid: None, variant: None }
+        NetBot { net, search, movetime: None, layouts: None, rng: Pcg64Mcg::seed_from_u64(seed), name, last: None, counters: NetCounters::default(), hybrid: None, variant: None }
     }
 
     /// Searches each decision for `movetime` of wall clock (the simulation count becomes a cap).
@@ -89,33 +85,6 @@ impl NetBot {
         self
     }
 
-    /// Positions evaluated by the net so far (over every decision).
-    pub fn evaluations(&self) -> u64 {
-        self.evals
-    }
-
-    /// Decisions made so far.
-    pub fn decisions(&self) -> u64 {
-        self.decisions
-    }
-
-    /// Decisions whose search took over the previous decision's tree ([`Search::reuse`]).
-    pub fn reused_decisions(&self) -> u64 {
-        self.reused
-    }
-
-    /// The sum over the decisions so far of the visits their roots kept from the previous tree
-    /// (included in [`NetBot::root_visits`]).
-    pub fn reused_visits(&self) -> u64 {
-        self.reused_visits
-    }
-
-    /// The sum over the decisions so far of the root's visits when the move was chosen (with
-    /// tree reuse, visits kept from the previous decision included).
-    pub fn root_visits(&self) -> u64 {
-        self.root_visits
-    }
-
     /// Builds from `checkpoint=PATH,sims=N,ms=N,batch=N,cpuct=X,mix=X,vdepth=N,device=D,layouts=PATH`
     /// (a bare part is the checkpoint), or `zoo=NAME[,zoo_dir=DIR]` (a published net) in place of
     /// `checkpoint=`. The exploration constant, draw contempt and leaf value
@@ -135,6 +104,12 @@ impl NetBot {
         let movetime = spec.movetime();
         let (layouts, hybrid) = (spec.layouts, spec.hybrid);
         Ok(NetBot::new(net, search, seed, name).with_movetime(movetime).with_layouts(layouts).with_hybrid(hybrid).trained_for_variant(meta.variant.clone()))
+    }
+}
+
+impl NetCounted for NetBot {
+    fn counters(&self) -> &NetCounters {
+        &self.counters
     }
 }
 
@@ -161,14 +136,7 @@ impl Bot for NetBot {
         };
         s.set_deadline(self.movetime.map(|t| start + net_time(t)));
         s.set_layout_mixture(self.layouts.as_ref());
-        while s.advance(&mut self.rng) {
-            self.evals += s.requests() as u64;
-            let ev = self.net.evaluate(s.request_obs(), &s.request_slots());
-            for i in 0..s.requests() {
-                let priors = ev.priors(i).to_vec();
-                s.deliver(i, &priors, ev.value(i), &mut self.rng);
-            }
-        }
+        self.counters.search(&self.net, &mut s, &mut self.rng);
         let mut a = s.choose(0.0, &mut self.rng);
         if let Some(h) = hybrid {
             // With a time budget, PIMC draws determinizations until it is spent; without one, a
@@ -180,10 +148,7 @@ impl Bot for NetBot {
                 a = b;
             }
         }
-        self.decisions += 1;
-        self.root_visits += u64::from(s.root_visits());
-        self.reused += u64::from(s.is_reused());
-        self.reused_visits += u64::from(s.reused_visits());
+        self.counters.decided(&s);
         if self.search.reuse_tree {
             self.last = Some(s);
         }

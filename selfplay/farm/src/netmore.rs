@@ -27,6 +27,7 @@ use engine::game::Action;
 use engine::search::game_bot::GameBot;
 use engine::more::net::NetBuilt;
 use engine::more::presets::{with_game, Playable, WithGame};
+use crate::netcounters::{NetCounted, NetCounters};
 use engine::observe::Encoding;
 use models::net::Net;
 use rand::SeedableRng;
@@ -44,11 +45,8 @@ pub struct GameNetBot<G: Playable> {
     game: String,
     /// The last decision's search, kept for the next ([`Search::reuse_generic`]).
     last: Option<Search<Generic<G>>>,
-    evals: u64,
-    decisions: u64,
-    root_visits: u64,
-    reused: u64,
-    reused_visits: u64,
+    /// What the bot counted over its decisions ([`NetCounted`]).
+    counters: NetCounters,
 }
 
 impl<G: Playable> GameNetBot<G> {
@@ -56,7 +54,7 @@ impl<G: Playable> GameNetBot<G> {
     /// action), searching each decision for `movetime` of wall clock when given (the simulation
     /// count is then a cap).
     pub fn new(net: Net, search: SearchConfig, movetime: Option<Duration>, seed: u64, name: String, game: String) -> GameNetBot<G> {
-        GameNetBot { net, search, movetime, rng: Pcg64Mcg::seed_from_u64(seed), name, game, last: None, evals: 0, decisions: 0, root_visits: 0, reused: 0, reused_visits: 0 }
+        GameNetBot { net, search, movetime, rng: Pcg64Mcg::seed_from_u64(seed), name, game, last: None, counters: NetCounters::default() }
     }
 
     /// Builds the bot of `params` (the spec after `net:`) for games like `game` (a state of the
@@ -88,34 +86,15 @@ impl<G: Playable> GameNetBot<G> {
         &self.game
     }
 
-    /// Positions evaluated by the net so far (over every decision).
-    pub fn evaluations(&self) -> u64 {
-        self.evals
-    }
-
-    /// Decisions made so far.
-    pub fn decisions(&self) -> u64 {
-        self.decisions
-    }
-
-    /// Decisions whose search took over the previous decision's tree.
-    pub fn reused_decisions(&self) -> u64 {
-        self.reused
-    }
-
-    /// The sum over the decisions so far of the visits their roots kept from the previous tree.
-    pub fn reused_visits(&self) -> u64 {
-        self.reused_visits
-    }
-
-    /// The sum over the decisions so far of the root's visits when the move was chosen.
-    pub fn root_visits(&self) -> u64 {
-        self.root_visits
-    }
-
     /// The encoding of the net.
     pub fn encoding(&self) -> &Encoding {
         self.net.encoding()
+    }
+}
+
+impl<G: Playable> NetCounted for GameNetBot<G> {
+    fn counters(&self) -> &NetCounters {
+        &self.counters
     }
 }
 
@@ -147,19 +126,9 @@ impl<G: Playable> GameBot<G> for GameNetBot<G> {
             Err(e) => panic!("net bot asked to move where no player acts: {e}"),
         };
         s.set_deadline(self.movetime.map(|t| start + t));
-        while s.advance(&mut self.rng) {
-            self.evals += s.requests() as u64;
-            let ev = self.net.evaluate(s.request_obs(), &s.request_slots());
-            for i in 0..s.requests() {
-                let priors = ev.priors(i).to_vec();
-                s.deliver(i, &priors, ev.value(i), &mut self.rng);
-            }
-        }
+        self.counters.search(&self.net, &mut s, &mut self.rng);
         let a = s.choose(0.0, &mut self.rng);
-        self.decisions += 1;
-        self.root_visits += u64::from(s.root_visits());
-        self.reused += u64::from(s.is_reused());
-        self.reused_visits += u64::from(s.reused_visits());
+        self.counters.decided(&s);
         if self.search.reuse_tree {
             self.last = Some(s);
         }

@@ -7,6 +7,7 @@
 use engine::game::Turn;
 use engine::search::game_bot::{from_spec, GameBot};
 use engine::more::presets::{with_game, Playable, WithGame};
+use farm::netcounters::NetCounted;
 use farm::netmore::GameNetBot;
 use models::checkpoint::{self, SaveInfo};
 use models::net::{Net, NetConfig};

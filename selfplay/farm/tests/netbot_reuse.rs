@@ -10,6 +10,7 @@ use engine::variant::game_state::public_hash;
 use engine::variant::{Variant, View};
 use engine::Color;
 use farm::netbot::NetBot;
+use farm::netcounters::NetCounted;
 use farm::search::SearchConfig;
 use farm::{GameConfig, GameJob, Player};
 use models::checkpoint::{self, SaveInfo};

@@ -4,6 +4,7 @@
 
 use engine::search::{Bot, Decision};
 use engine::variant::{State, Variant};
+use farm::netcounters::NetCounted;
 use models::checkpoint::{self, SaveInfo};
 use models::net::{Net, NetConfig};
 use models::zoo::{self, PublishInfo};
