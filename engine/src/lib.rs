@@ -24,6 +24,7 @@ pub mod game;
 pub mod games;
 pub mod any_game;
 pub mod observe;
+pub mod seeded;
 pub mod solve;
 pub mod variant;
 

@@ -84,6 +84,60 @@ pub trait Playable: Scored + crate::observe::Observe {
     fn board(&self) -> Board<'_> {
         Board::Grid(self.geometry())
     }
+    /// The start a seed gives this game ([`crate::seeded`]), called on the game at its rules'
+    /// start (set-up phase included): the position after a set-up drawn from `seed`, as a
+    /// full-state FEN and a label for records. The default draws each set-up action uniformly
+    /// ([`crate::seeded::draw_setup_actions`]); the RULES.md variants draw Surprise layouts,
+    /// owner's arrangements, deals and open twins' deals ([`crate::variant::seeded::generate`]).
+    ///
+    /// # Errors
+    /// The start cannot be built (a broken rule file).
+    fn seeded_setup(self, seed: u64) -> Result<crate::seeded::SeededSetup, MoreError>
+    where
+        Self: Sized,
+    {
+        Ok(crate::seeded::draw_setup_actions(self, seed))
+    }
+    /// Where the chance of a game from this start with seed `seed` comes from
+    /// ([`crate::seeded`]). The default draws each outcome by its probability
+    /// ([`crate::seeded::DrawnChance`]); the variants reveal the deal of this start
+    /// ([`crate::variant::seeded::DealtChance`]).
+    fn seeded_chance(&self, seed: u64) -> Box<dyn crate::seeded::ChanceSource<Self>>
+    where
+        Self: Sized,
+    {
+        Box::new(crate::seeded::DrawnChance::new(seed))
+    }
+    /// The record entry of legal player action `a` played here, followed by chance outcome
+    /// `chance` if it led to one ([`crate::seeded::play_ply`]). The default is the action string;
+    /// the variants add the revealed types (RULES.md §F8).
+    fn record_entry(&self, a: Action, chance: Option<Action>) -> String {
+        let _ = chance;
+        self.action_string(a)
+    }
+    /// The player action of record entry `text` here, any chance result it names left to the
+    /// game's chance ([`crate::seeded::replay_entry`] checks the entry is written alike). The
+    /// default is the legal action with that action string; the variants read the move and skip
+    /// the reveal letters.
+    ///
+    /// # Errors
+    /// [`MoreError::Move`] (or [`MoreError::Variant`]) when no legal action reads so.
+    fn parse_entry(&self, text: &str) -> Result<Action, MoreError> {
+        crate::seeded::legal_action_named(self, text)
+    }
+    /// The name records give games of `spec` (the name or rule file this game was built from):
+    /// by default `spec` itself, so that a rule file is recorded by its path and loads again;
+    /// the RULES.md variants give their variant's name.
+    fn record_name(&self, spec: &str) -> String {
+        spec.to_string()
+    }
+    /// The legal actions in the order the random opening plies of a seeded game draw from
+    /// (an index drawn uniformly, [`crate::seeded::OPENING_SALT`]). The default is
+    /// [`Game::legal_actions`]; the variants keep their move generator's order, which their
+    /// records were drawn in.
+    fn opening_actions(&self) -> Vec<Action> {
+        self.legal_actions()
+    }
 }
 
 /// What a picture of a game's position is drawn from.

@@ -15,6 +15,7 @@ pub mod observe;
 pub mod open;
 pub mod perft;
 pub mod playable;
+pub mod seeded;
 pub mod state;
 pub mod view;
 

@@ -140,4 +140,34 @@ impl Playable for VariantGameState {
     fn board(&self) -> Board<'_> {
         Board::Variant { state: self.state(), last: self.last_action() }
     }
+
+    /// Surprise layouts, owner's arrangements, deals, open twins ([`super::seeded::generate`]).
+    fn seeded_setup(self, seed: u64) -> Result<crate::seeded::SeededSetup, MoreError> {
+        super::seeded::generate(self.state().variant(), seed)
+    }
+
+    /// The deal of this start ([`super::seeded::DealtChance`]).
+    fn seeded_chance(&self, seed: u64) -> Box<dyn crate::seeded::ChanceSource<Self>> {
+        Box::new(super::seeded::DealtChance::new(self.state(), seed))
+    }
+
+    /// The action string with the revealed types (RULES.md §F8, [`notation::record_string`]).
+    fn record_entry(&self, a: Action, chance: Option<Action>) -> String {
+        super::seeded::record_entry(self, a, chance)
+    }
+
+    /// The move of the entry, its reveal letters skipped ([`notation::parse_action`]).
+    fn parse_entry(&self, text: &str) -> Result<Action, MoreError> {
+        Ok(super::game_state::encode(notation::parse_action(self.state(), text)?))
+    }
+
+    /// The variant's name ([`super::Variant::name`]).
+    fn record_name(&self, _spec: &str) -> String {
+        self.state().variant().name.clone()
+    }
+
+    /// [`super::State::legal_actions`]'s order (the move generator's, not sorted by code).
+    fn opening_actions(&self) -> Vec<Action> {
+        self.state().legal_actions().into_iter().map(super::game_state::encode).collect()
+    }
 }
