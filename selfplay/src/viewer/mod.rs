@@ -7,6 +7,7 @@ pub mod more_picture;
 pub mod page;
 pub mod picture;
 pub mod png;
+pub mod seen;
 pub mod svg;
 pub mod variant_picture;
 
@@ -22,8 +23,27 @@ use engine::more::presets::{Board, Playable};
 /// # Errors
 /// [`more_picture::MorePictureError`] when a RULES-more.md FEN does not fit its board.
 pub fn picture_of<G: Playable>(g: &G, viewpoint: Viewpoint, last: Option<&str>, beliefs: bool) -> Result<Picture, more_picture::MorePictureError> {
+    picture_with(g, viewpoint, last, beliefs, None)
+}
+
+/// [`picture_of`], and for a RULES.md variant's full view the identities `dealt` fixes in
+/// advance but the state has not revealed yet (a record's deal; ignored for side views and for
+/// the RULES-more.md games, which deal nothing in advance).
+///
+/// # Errors
+/// As [`picture_of`].
+pub fn picture_with<G: Playable>(
+    g: &G,
+    viewpoint: Viewpoint,
+    last: Option<&str>,
+    beliefs: bool,
+    dealt: Option<&dyn Fn(engine::Square) -> Option<engine::Role>>,
+) -> Result<Picture, more_picture::MorePictureError> {
     match g.board() {
-        Board::Variant { state, last } => Ok(variant_picture::picture(state, viewpoint, variant_picture::Options { last, beliefs, dealt: None })),
+        Board::Variant { state, last } => {
+            let dealt = dealt.filter(|_| viewpoint == Viewpoint::Full);
+            Ok(variant_picture::picture(state, viewpoint, variant_picture::Options { last, beliefs, dealt }))
+        }
         Board::Grid(geo) => {
             let fen = match viewpoint.side() {
                 Some(c) => g.view_fen(c),
