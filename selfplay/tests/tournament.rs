@@ -9,8 +9,8 @@
 
 use selfplay::tournament::game::{self, Setup};
 use selfplay::tournament::pgn::{self, Record};
-use selfplay::tournament::ruleset::PresetError;
-use selfplay::tournament::{self, Config, Options, Ruleset};
+use selfplay::tournament::players::SeatError;
+use selfplay::tournament::{self, Config, GameSpec, Options};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -40,7 +40,7 @@ fn records(pgn: &Path) -> Vec<Record> {
 /// adjudicated or forfeited, to the same ending. Variants and RULES-more.md presets alike.
 fn check_replays(rs: &[Record]) {
     for r in rs {
-        let rules = Ruleset::load(&r.variant).expect("variant");
+        let rules = GameSpec::load(&r.variant).expect("variant");
         let end = rules.replay(&r.setup, &r.moves).unwrap_or_else(|e| panic!("{:?}: {e:#}", r.key));
         if r.outcome.reason != "ply limit" && !r.outcome.reason.starts_with("forfeit") {
             let end = end.unwrap_or_else(|| panic!("{:?}: replay does not end", r.key));
@@ -185,12 +185,13 @@ fn random_deal_reveals_the_dealt_types() {
     // In Jieqi every first reveal from a given start point shows the same type in both games of a
     // pair: the dealt one.
     let v = selfplay::cli::variant_arg::load("jieqi").expect("jieqi");
-    let setup = Setup::generate(v, 99).expect("setup");
+    let jieqi = GameSpec::load("jieqi").expect("jieqi");
+    let setup = jieqi.setup(99).expect("setup");
+    assert_eq!(setup, Setup::generate(v, 99).expect("setup"));
     let mut seen = std::collections::HashMap::new();
     for bot_seed in 0..6u64 {
-        let mut red = game::Agent::Bot(engine::search::from_spec("random", bot_seed).expect("bot"));
-        let mut black = game::Agent::Bot(engine::search::from_spec("random", bot_seed + 100).expect("bot"));
-        let p = game::play(v, &setup, game::Rules { max_plies: 40, opening_plies: 0 }, &mut red, &mut black).expect("plays");
+        let random = game::PlayerKind::Bot("random".into());
+        let p = jieqi.play(&setup, game::Rules { max_plies: 40, opening_plies: 0 }, &random, &random, (bot_seed, bot_seed + 100)).expect("plays");
         let g = game::replay(v, &setup, &p.moves).expect("replays");
         let start_down = setup.state(v).expect("state").face_down();
         for ply in g.plies() {
@@ -544,9 +545,9 @@ fn every_preset_plays_records_and_replays() {
 fn uci_players_are_refused_for_presets() {
     let cfg = config("name = \"uci-missile\"\nvariant = \"missile\"\npairs = 1\n[[player]]\nspec = \"uci:/bin/true\"\nmovetime_ms = 10\n[[player]]\nspec = \"random\"\n");
     let e = tournament::run(&cfg, &quiet(&tmp("uci-missile.pgn"))).expect_err("refused");
-    match e.downcast_ref::<PresetError>() {
-        Some(PresetError::Uci { preset, .. }) => assert_eq!(preset, "missile"),
-        _ => panic!("expected PresetError::Uci, got {e:#}"),
+    match e.downcast_ref::<SeatError>() {
+        Some(SeatError::Uci { game, .. }) => assert_eq!(game, "missile"),
+        _ => panic!("expected SeatError::Uci, got {e:#}"),
     }
     // A bot the presets' bot set does not have is named at load.
     let cfg = config("name = \"bad-bot\"\nvariant = \"camel-1\"\npairs = 1\n[[player]]\nspec = \"minimax\"\n[[player]]\nspec = \"random\"\n");
@@ -563,7 +564,9 @@ fn rule_file_plays_where_a_preset_name_does() {
     // A RULES-more.md rule file (engine::more::config) as the tournament's `variant`: its games
     // play, record the file as their variant and replay from it.
     let file = "../configs/variants/examples/missile-broad-base.toml";
-    assert!(matches!(Ruleset::load(file).expect("rule file"), Ruleset::Preset(_)));
+    let game = GameSpec::load(file).expect("rule file");
+    assert_eq!(game.name(), file);
+    assert!(!game.speaks_uci());
     let cfg = config(&format!("name = \"rule-file\"\nvariant = \"{file}\"\npairs = 1\nmax_plies = 80\n[[player]]\nspec = \"greedy\"\n[[player]]\nspec = \"random\"\n"));
     let pgn = tmp("rule-file.pgn");
     let s = tournament::run(&cfg, &quiet(&pgn)).unwrap_or_else(|e| panic!("{e:#}"));
@@ -574,7 +577,7 @@ fn rule_file_plays_where_a_preset_name_does() {
     // A broken rule file is an error naming its bad key, not a fall-through to RULES.md variants.
     let bad = tmp("bad-rules.toml");
     std::fs::write(&bad, "base = \"camel-2\"\n[rules]\nstacking = \"iii\"\n").expect("write");
-    let e = format!("{:#}", Ruleset::load(bad.to_str().expect("utf-8")).and_then(|r| r.setup(1)).expect_err("bad value"));
+    let e = format!("{:#}", GameSpec::load(bad.to_str().expect("utf-8")).and_then(|r| r.setup(1)).expect_err("bad value"));
     assert!(e.contains("rules.stacking") && e.contains("ii"), "{e}");
 }
 

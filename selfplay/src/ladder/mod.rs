@@ -21,7 +21,7 @@
 
 pub mod report;
 
-use crate::tournament::{self, config::Budget, config::PlayerConfig, dialect::Dialect, elo, elo::Wdl, Config, Ruleset};
+use crate::tournament::{self, config::Budget, config::PlayerConfig, dialect::Dialect, elo, elo::Wdl, Config, GameSpec};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -246,13 +246,13 @@ impl Roster {
     ///
     /// # Errors
     /// The variant or a spec does not build.
-    pub fn pairing_config(&self, ruleset: &Ruleset, dir: &Path, i: usize, j: usize) -> anyhow::Result<Config> {
+    pub fn pairing_config(&self, game: &GameSpec, dir: &Path, i: usize, j: usize) -> anyhow::Result<Config> {
         let player = |p: &LadderPlayer| -> anyhow::Result<PlayerConfig> {
             let own = p.nodes.is_some() || p.depth.is_some() || spec_has_budget(&p.spec);
             let uci = p.spec.starts_with("uci:");
             let takes_ms = uci || {
                 let with = format!("{}{}ms=1", p.spec, if p.spec.contains(':') { "," } else { ":" });
-                crate::bots::is_net_spec(&p.spec) || ruleset.check_bot(&with).is_ok()
+                crate::bots::is_net_spec(&p.spec) || game.check_bot(&with).is_ok()
             };
             Ok(PlayerConfig {
                 name: Some(p.name.clone()),
@@ -367,11 +367,11 @@ pub struct Options {
 /// The variant or a player cannot be built, a PGN cannot be read or written, or a game failed
 /// (finished games stay in the PGNs; rerun to resume).
 pub fn run(roster: &Roster, dir: &Path, opts: &Options) -> anyhow::Result<Ladder> {
-    let ruleset = Ruleset::load(&roster.variant)?;
+    let game = GameSpec::load(&roster.variant)?;
     let mut results = Vec::new();
     let pairings = roster.pairings();
     for (n, &(i, j)) in pairings.iter().enumerate() {
-        let cfg = roster.pairing_config(&ruleset, dir, i, j)?;
+        let cfg = roster.pairing_config(&game, dir, i, j)?;
         let topts = tournament::Options {
             progress: false,
             pgn: None,

@@ -16,7 +16,7 @@
 use crate::tournament::config::{Budget, PlayerConfig};
 use crate::tournament::game::{Deal, PlayerKind, Setup};
 use crate::tournament::pgn::{GameKey, Record};
-use crate::tournament::ruleset::Ruleset;
+use crate::tournament::GameSpec;
 use crate::viewer::frames::{self, MoveText};
 use crate::viewer::Viewpoint;
 use crate::viewer::picture::Picture;
@@ -143,8 +143,8 @@ impl Session {
         if engine::more::presets::is_spec(&ask.variant) {
             return Err(verr("the RULES-more.md games (skill, camel, missile) cannot be played on this page yet; play them with `anqi play`".into()));
         }
-        let ruleset = Ruleset::load(&ask.variant).map_err(|e| verr(format!("{e:#}")))?;
-        let Ruleset::Variant(v) = ruleset else { return Err(verr("not a RULES.md variant".into())) };
+        let game = GameSpec::load(&ask.variant).map_err(|e| verr(format!("{e:#}")))?;
+        let v = crate::cli::variant_arg::load(&ask.variant).map_err(|e| verr(format!("{e:#}")))?;
         let player = PlayerConfig {
             name: None,
             spec: ask.bot.clone(),
@@ -156,7 +156,7 @@ impl Session {
             dialect: None,
         };
         let budget = Budget { nodes: None, movetime_ms: ask.movetime_ms, depth: None };
-        let kind = PlayerKind::from_config(&player, &budget, &Ruleset::Variant(v)).map_err(|e| SessionError::Bot { spec: ask.bot.clone(), problem: format!("{e:#}") })?;
+        let kind = PlayerKind::from_config(&player, &budget, &game).map_err(|e| SessionError::Bot { spec: ask.bot.clone(), problem: format!("{e:#}") })?;
         let PlayerKind::Bot(spec) = kind else {
             return Err(SessionError::Bot { spec: ask.bot.clone(), problem: "UCI engines are not offered on the play page".into() });
         };

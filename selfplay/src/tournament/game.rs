@@ -1,34 +1,36 @@
-//! One game between two players from a hidden set-up: the set-up of a pair, the players (a
-//! built-in bot or a UCI engine) and the game loop shared by tournaments and experiments.
+//! One game between two players from a seeded set-up, for any game of the contract
+//! ([`Playable`], entered through [`engine::any_game::with_any_game`] by
+//! [`super::games::GameSpec`]): the set-up of a pair, the players (a bot or a UCI engine,
+//! [`super::players`]) and the one game loop shared by tournaments, the ladder and the studies
+//! ([`play`]).
 //!
-//! **Set-ups** ([`Setup::generate`]): a seed decides everything hidden, so that both games of a
-//! pair (colours swapped) start from the same hidden position and see the same chance:
-//! - Surprise: both sides' layouts (RULES.md §S2), uniformly among the 10 each;
-//! - Fan-qi owner's-choice modes 3, 5, 7, 9: each side's face-down pieces are shuffled among its
-//!   face-down points (the "owner's choice" made at random, §F3);
-//! - random modes (Fan-qi 4, 6, 8, 10, Jieqi): a *deal*, one type from the pool for every
-//!   undetermined face-down point, drawn at random. A chance node (§P2) is resolved with the
-//!   dealt type of the moved piece's origin and of the captured piece's point. Dealing the whole
-//!   pool in advance and revealing on demand draws each reveal uniformly from the pool, as the
-//!   rules' chance does, but makes both games of a pair share the hidden identities;
-//! - other variants have nothing hidden (the seed still drives the random opening plies).
+//! **Seeds** ([`engine::seeded`]): a seed decides everything hidden, so that both games of a pair
+//! (colours swapped) start from the same hidden position, see the same chance and open alike:
+//! the set-up ([`Playable::seeded_setup`]: Surprise layouts, owner's-choice arrangements, random
+//! deals and open twins for the RULES.md variants, [`engine::variant::seeded`]; set-up actions
+//! drawn uniformly for the RULES-more.md presets), the chance ([`Playable::seeded_chance`]: the
+//! variants reveal the deal of the start) and the random opening plies
+//! ([`Playable::opening_actions`]).
 //!
 //! The set-up is written to records as the start full-state FEN (§N) and the seed; the deal is
-//! re-derived from them ([`Setup::deal`]), and the moves carry the revealed types (§F8).
+//! re-derived from them, and the moves carry the revealed types (§F8,
+//! [`Playable::record_entry`]), which a replay checks ([`replay_moves`]).
 
-use super::uci_client::{parse_spec, UciClient};
 use super::config::{Budget, PlayerConfig};
-use super::dialect::Dialect;
 use super::envvars;
-use super::ruleset::Ruleset;
-use engine::search::{Bot, Decision};
+use super::games::GameSpec;
+use super::players::{self, Player, Ply, UciSpec};
+use super::uci_client::parse_spec;
+use engine::game::Turn;
+use engine::more::history::color_of;
+use engine::more::presets::Playable;
+use engine::more::MoreError;
+use engine::seeded::{play_ply, replay_entry, SeededSetup, OPENING_SALT};
 use engine::variant::game::VariantGame;
-use engine::variant::{fen as vfen, notation, Action, ChanceOutcome, SetupKind, State, Variant};
+use engine::variant::{fen as vfen, notation, State, Variant};
 use engine::Color;
-use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The hidden set-up of a pair of games.
@@ -36,50 +38,27 @@ use std::time::Duration;
 pub struct Setup {
     /// Start full-state FEN (RULES.md §N).
     pub fen: String,
-    /// Seed of the deal (random modes) and of the random opening plies.
+    /// Seed of the deal (random modes), of chance and of the random opening plies.
     pub seed: u64,
     /// Human-readable summary, e.g. `layouts C3,A`.
     pub label: String,
 }
 
 /// §S2 layout names.
-pub const LAYOUTS: [&str; 10] = ["A", "B", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"];
+pub use engine::variant::seeded::LAYOUTS;
 
 impl Setup {
-    /// The set-up for `seed` (module docs).
+    /// The set-up of `seed` from a game's [`SeededSetup`].
+    pub fn seeded(s: SeededSetup, seed: u64) -> Setup {
+        Setup { fen: s.fen, seed, label: s.label }
+    }
+
+    /// The set-up of variant `v` for `seed` ([`engine::variant::seeded::generate`]).
     ///
     /// # Errors
     /// The variant's start state cannot be built (a broken variant file).
     pub fn generate(v: &'static Variant, seed: u64) -> anyhow::Result<Setup> {
-        if v.open {
-            // docs/open-twins.md §O4: the hidden game's set-up for the same seed, its deal
-            // made at the start and shown.
-            let h: &'static Variant = Box::leak(Box::new(v.hidden_twin()?));
-            let hidden = Setup::generate(h, seed)?;
-            let start = hidden.state(h)?;
-            let open = engine::variant::open::open_state(v, &start, &hidden.deal(&start))?;
-            return Ok(Setup { fen: vfen::write(&open), seed, label: format!("{} (open)", hidden.label) });
-        }
-        let mut rng = Pcg64Mcg::seed_from_u64(seed ^ SETUP_SALT);
-        match v.caps.setup {
-            SetupKind::Layouts => {
-                let r = LAYOUTS[rng.random_range(0..LAYOUTS.len())];
-                let b = LAYOUTS[rng.random_range(0..LAYOUTS.len())];
-                let s = State::start(v, Some((r, b)))?;
-                Ok(Setup { fen: vfen::write(&s), seed, label: format!("layouts {r},{b}") })
-            }
-            SetupKind::Placement => {
-                let s = State::start(v, None)?;
-                let fen = shuffle_arrangement(&vfen::write(&s), &mut rng);
-                vfen::parse(v, &fen).map_err(|e| anyhow::anyhow!("shuffled arrangement {fen:?}: {e}"))?;
-                Ok(Setup { fen, seed, label: "arrangement shuffled".into() })
-            }
-            SetupKind::None if v.random_reveals() => {
-                let s = State::start(v, None)?;
-                Ok(Setup { fen: vfen::write(&s), seed, label: "random deal".into() })
-            }
-            SetupKind::None => Ok(Setup { fen: vfen::write(&State::start(v, None)?), seed, label: "-".into() }),
-        }
+        Ok(Setup::seeded(engine::variant::seeded::generate(v, seed)?, seed))
     }
 
     /// The start state.
@@ -91,9 +70,9 @@ impl Setup {
     }
 
     /// The deal of the undetermined face-down pieces of `start` (empty outside random modes and
-    /// in open twins, whose deal is in the start state).
+    /// in open twins, whose deal is in the start state; [`engine::variant::seeded::deal`]).
     pub fn deal(&self, start: &State) -> Deal {
-        Deal::draw(start, &mut Pcg64Mcg::seed_from_u64(self.seed ^ 0xDEA1_DEA1))
+        engine::variant::seeded::deal(start, self.seed)
     }
 
     /// The hidden set-up and its open twin's for `seed` (docs/open-twins.md §O4): `hidden` may
@@ -109,69 +88,31 @@ impl Setup {
     }
 }
 
-/// Shuffles each side's `square=Letter` entries of the sixth FEN field (§N2) among its squares.
-fn shuffle_arrangement(fen: &str, rng: &mut Pcg64Mcg) -> String {
-    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_string).collect();
-    if fields.len() < 6 {
-        return fen.to_string();
-    }
-    let entries: Vec<(String, char)> =
-        fields[5].split(',').filter_map(|e| e.split_once('=').and_then(|(sq, l)| Some((sq.to_string(), l.chars().next()?)))).collect();
-    let mut out = Vec::new();
-    for red in [true, false] {
-        let side: Vec<&(String, char)> = entries.iter().filter(|(_, l)| l.is_ascii_uppercase() == red).collect();
-        let mut letters: Vec<char> = side.iter().map(|(_, l)| *l).collect();
-        letters.shuffle(rng);
-        out.extend(side.iter().zip(letters).map(|((sq, _), l)| format!("{sq}={l}")));
-    }
-    fields[5] = out.join(",");
-    fields.join(" ")
-}
-
 /// Dealt identities by square index (module docs): [`engine::variant::open::Deal`], shared
 /// with the open twins (docs/open-twins.md) so that a hidden game and its twin play one deal.
 pub use engine::variant::open::Deal;
 
-/// A draw from `(outcome, probability)` pairs.
-pub fn sample(outs: &[(ChanceOutcome, f64)], rng: &mut Pcg64Mcg) -> ChanceOutcome {
-    engine::variant::game::draw_outcome(outs, rng)
-}
-
 /// How a player is built: a bot spec (with the budget folded in) or a UCI engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
-    /// A bot spec: [`build_bot`] for the variants (built-in bot or `net:` checkpoint),
-    /// `engine::search::game_bot::from_spec` for the RULES-more.md presets.
+    /// A bot spec ([`players::bot_for`]: the variants' own bots, `net:` checkpoints included, for
+    /// the RULES.md variants; `engine::search::game_bot::from_spec` for the RULES-more.md presets).
     Bot(String),
-    /// External engine.
-    Uci {
-        /// Program.
-        program: String,
-        /// Arguments.
-        args: Vec<String>,
-        /// `setoption` pairs.
-        options: BTreeMap<String, String>,
-        /// The `go` command.
-        go: String,
-        /// Per-move timeout.
-        timeout: Duration,
-        /// The configured dialect (`None`: detected from the engine's `id name`).
-        dialect: Option<Dialect>,
-    },
+    /// External engine (RULES.md variants only).
+    Uci(UciSpec),
 }
 
 impl PlayerKind {
-    /// From a `[[player]]` table and the default budget, for a game of `ruleset`. Built-in specs
-    /// are checked by building the bot once (the bots of `ruleset`'s games,
-    /// [`Ruleset::check_bot`]).
+    /// From a `[[player]]` table and the default budget, for games of `game`. Built-in specs are
+    /// checked by building the bot once ([`GameSpec::check_bot`]).
     ///
     /// A UCI spec's `${NAME}` / `$NAME` are replaced from the environment ([`envvars`]).
     ///
     /// # Errors
     /// An unknown spec, a budget the bot rejects, a UCI engine without any budget, a UCI spec
-    /// naming an unset environment variable, or a UCI engine for a RULES-more.md preset
-    /// ([`super::ruleset::PresetError::Uci`]).
-    pub fn from_config(p: &PlayerConfig, default: &Budget, ruleset: &Ruleset) -> anyhow::Result<PlayerKind> {
+    /// naming an unset environment variable, or a UCI engine for a game other than a RULES.md
+    /// variant ([`players::SeatError::Uci`]).
+    pub fn from_config(p: &PlayerConfig, default: &Budget, game: &GameSpec) -> anyhow::Result<PlayerKind> {
         let own = Budget { nodes: p.nodes, movetime_ms: p.movetime_ms, depth: p.depth };
         let budget = own.or(default);
         let uci_spec = if p.spec.starts_with("uci:") {
@@ -180,19 +121,19 @@ impl PlayerKind {
             None
         };
         if let Some((program, args)) = uci_spec.as_deref().and_then(parse_spec) {
-            if let Ruleset::Preset(preset) = ruleset {
-                return Err(super::ruleset::PresetError::Uci { player: p.spec.clone(), preset: preset.clone() }.into());
+            if !game.speaks_uci() {
+                return Err(players::SeatError::Uci { player: p.spec.clone(), game: game.spec().to_string() }.into());
             }
             if budget.is_empty() {
                 anyhow::bail!("player {:?}: a UCI engine needs a budget (nodes, movetime_ms or depth)", p.spec);
             }
             let timeout = Duration::from_millis(p.timeout_ms.unwrap_or(budget.movetime_ms.unwrap_or(0) * 3 + 30_000));
-            return Ok(PlayerKind::Uci { program, args, options: p.options.clone(), go: budget.as_go(), timeout, dialect: p.dialect });
+            return Ok(PlayerKind::Uci(UciSpec { program, args, options: p.options.clone(), go: budget.as_go(), timeout, dialect: p.dialect }));
         }
         if p.spec.starts_with("uci:") {
             anyhow::bail!("player {:?}: expected uci:<program> [args…]", p.spec);
         }
-        ruleset.check_bot(&p.spec).map_err(|e| anyhow::anyhow!("player {:?}: {e}", p.spec))?;
+        game.check_bot(&p.spec).map_err(|e| anyhow::anyhow!("player {:?}: {e}", p.spec))?;
         // Each budget key is appended as a parameter (`nodes=`, `ms=`, `depth=`). A key from the
         // tournament's [budget] that the bot does not take (random and greedy take none,
         // ismcts counts iterations, not nodes) is skipped for it; a per-player key it does not
@@ -210,7 +151,7 @@ impl PlayerKind {
                 (None, None) => continue,
             };
             let with = format!("{spec}{}{key}={value}", if spec.contains(':') { "," } else { ":" });
-            match ruleset.check_bot(&with) {
+            match game.check_bot(&with) {
                 Ok(_) => spec = with,
                 Err(e) if explicit => anyhow::bail!("player {:?}: budget {key}={value}: {e}", p.spec),
                 Err(_) => {}
@@ -219,68 +160,16 @@ impl PlayerKind {
         Ok(PlayerKind::Bot(spec))
     }
 
-    /// Starts the player for one game.
+    /// Seats the player at the game of `g` (whose spec is `game`, for errors), seeded `seed`.
     ///
     /// # Errors
-    /// The bot spec or the engine fails to start.
-    /// An engine whose dialect cannot be given the variant's positions without what its side
-    /// may not know (a secret set-up to a non-anqi engine) is refused ([`super::engine_view`]).
-    pub fn start(&self, variant: &'static Variant, seed: u64) -> anyhow::Result<Agent> {
+    /// The bot spec or the engine fails to start; a UCI engine at a game other than a RULES.md
+    /// variant, or one whose dialect cannot be given the variant's positions without what its
+    /// side may not know ([`players::uci_player`]).
+    pub fn start<G: Playable>(&self, g: &G, seed: u64, game: &str) -> anyhow::Result<Box<dyn Player<G>>> {
         match self {
-            PlayerKind::Bot(spec) => Ok(Agent::Bot(build_bot(spec, seed, &variant.name).map_err(anyhow::Error::msg)?)),
-            PlayerKind::Uci { program, args, options, go, timeout, dialect } => {
-                let mut c = UciClient::start(program, args, options, &variant.name, *dialect)?;
-                super::engine_view::check_variant_dialect(c.dialect(), variant).map_err(|e| anyhow::anyhow!("UCI engine {program:?}: {e}"))?;
-                c.new_game()?;
-                Ok(Agent::Uci { client: Box::new(c), go: go.clone(), timeout: *timeout })
-            }
-        }
-    }
-}
-
-/// Builds an in-process bot: every spec of `engine::search::from_spec` plus a trained
-/// checkpoint with its search settings (`net:checkpoint=PATH,sims=N`, see [`crate::bots`]).
-///
-/// A bot trained for another variant than `variant` is refused ([`crate::bots::for_variant`]).
-///
-/// # Errors
-/// The spec's error text.
-pub fn build_bot(spec: &str, seed: u64, variant: &str) -> Result<Box<dyn Bot>, String> {
-    crate::bots::for_variant(spec, seed, variant)
-}
-
-/// A player in a game.
-pub enum Agent {
-    /// In-process bot.
-    Bot(Box<dyn Bot>),
-    /// External engine.
-    Uci {
-        /// The process.
-        client: Box<UciClient>,
-        /// `go` command.
-        go: String,
-        /// Per-move timeout.
-        timeout: Duration,
-    },
-}
-
-impl Agent {
-    /// The action for the side to move in `game`, which began at `start`.
-    ///
-    /// # Errors
-    /// The engine failed or answered an illegal move (a forfeit).
-    pub fn choose(&mut self, start: &State, game: &VariantGame) -> Result<Action, String> {
-        let s = game.state();
-        match self {
-            Agent::Bot(b) => Ok(b.choose(&Decision::in_game(game))),
-            Agent::Uci { client, go, timeout } => {
-                // Only what this side may know (engine_view): a view FEN under a secret set-up,
-                // capture letters it did not see dropped.
-                let pos = super::engine_view::position_for(client.dialect(), start, game, s.turn())?;
-                let m = client.best_move_at(&pos, go, *timeout).map_err(|e| format!("{e:#}"))?;
-                let m = m.ok_or_else(|| "engine returned no move in a position with legal moves".to_string())?;
-                notation::parse_action(s, &m).map_err(|e| format!("engine move {m:?}: {e}"))
-            }
+            PlayerKind::Bot(spec) => players::bot_player(spec, seed, g).map_err(anyhow::Error::msg),
+            PlayerKind::Uci(uci) => players::uci_player(uci, g, game),
         }
     }
 }
@@ -312,6 +201,17 @@ impl Outcome {
             None => 0.5,
         }
     }
+
+    /// The end the rules gave `g` ([`Playable::result`]), if it ended.
+    pub fn of<G: Playable>(g: &G) -> Option<Outcome> {
+        let (result, reason) = g.result()?;
+        let winner = match result {
+            "1-0" => Some(Color::Red),
+            "0-1" => Some(Color::Black),
+            _ => None,
+        };
+        Some(Outcome { winner, reason: reason.to_string() })
+    }
 }
 
 /// A finished game.
@@ -333,123 +233,88 @@ pub struct Rules {
     pub opening_plies: usize,
 }
 
-/// A game in progress as [`drive`] sees it: the one game loop of tournaments and studies runs
-/// the variant games ([`play`]) and the RULES-more.md presets ([`super::ruleset`]) through this.
-pub trait Match {
-    /// The end under the game's own rules, if it has ended.
-    fn outcome(&self) -> Option<Outcome>;
-    /// Plies played so far (the record's length).
-    fn plies(&self) -> usize;
-    /// The side to move.
-    fn mover(&self) -> Color;
-    /// Plays a uniformly random legal action drawn with `rng` (the random opening plies).
-    fn play_random(&mut self, rng: &mut Pcg64Mcg);
-    /// Asks the side to move's player and plays its action.
-    ///
-    /// # Errors
-    /// The player failed or answered an illegal move: a forfeit, with the reason.
-    fn play_player(&mut self) -> Result<(), String>;
-    /// The record strings of the plies.
-    fn moves(&self) -> Vec<String>;
+/// A game in progress between two players: the game, its chance, the plies and their record
+/// entries.
+struct GameMatch<'a, G: Playable> {
+    game: G,
+    chance: Box<dyn engine::seeded::ChanceSource<G>>,
+    plies: Vec<Ply>,
+    moves: Vec<String>,
+    players: [&'a mut dyn Player<G>; 2],
 }
 
-/// Plays `m` to its end: the game's own end, the ply limit (a draw), or a forfeit; the first
-/// [`Rules::opening_plies`] plies are random, drawn with `opening`.
-pub fn drive<M: Match>(m: &mut M, rules: Rules, opening: &mut Pcg64Mcg) -> Played {
+impl<G: Playable> GameMatch<'_, G> {
+    /// Plays legal player action `a` and the chance it leads to, recording both.
+    fn play(&mut self, a: engine::game::Action) {
+        let (text, chance) = play_ply(&mut self.game, a, self.chance.as_mut());
+        self.moves.push(text);
+        self.plies.push((a, chance));
+    }
+}
+
+/// Plays one game from `start` (the game at the set-up's FEN) between `red` and `black`: the
+/// first [`Rules::opening_plies`] plies uniformly at random among
+/// [`Playable::opening_actions`] (drawn with the set-up's seed), then the players, to the
+/// game's own end, the ply limit (a draw) or a forfeit (an illegal action or a failed player:
+/// the other side wins). Chance comes from [`Playable::seeded_chance`] of the seed.
+pub fn play<G: Playable>(start: G, seed: u64, rules: Rules, red: &mut dyn Player<G>, black: &mut dyn Player<G>) -> Played {
+    let chance = start.seeded_chance(seed);
+    let mut m = GameMatch { game: start, chance, plies: Vec::new(), moves: Vec::new(), players: [red, black] };
+    let mut opening = Pcg64Mcg::seed_from_u64(seed ^ OPENING_SALT);
     let outcome = loop {
-        if let Some(end) = m.outcome() {
+        if let Some(end) = Outcome::of(&m.game) {
             break end;
         }
-        if m.plies() >= rules.max_plies {
+        if m.moves.len() >= rules.max_plies {
             break Outcome { winner: None, reason: "ply limit".into() };
         }
-        let mover = m.mover();
-        if m.plies() < rules.opening_plies {
-            m.play_random(opening);
-        } else if let Err(why) = m.play_player() {
-            break Outcome { winner: Some(mover.opponent()), reason: format!("forfeit: {why}") };
+        let Turn::Player(p) = m.game.turn() else {
+            break Outcome { winner: None, reason: format!("no player to move ({:?})", m.game.turn()) };
+        };
+        if m.moves.len() < rules.opening_plies {
+            let acts = m.game.opening_actions();
+            m.play(acts[opening.random_range(0..acts.len())]);
+            continue;
+        }
+        let chosen = m.players[p.index()].choose(&m.game, &m.plies).and_then(|a| {
+            if m.game.legal_actions().contains(&a) {
+                Ok(a)
+            } else {
+                Err(format!("illegal action {a}"))
+            }
+        });
+        match chosen {
+            Ok(a) => m.play(a),
+            Err(why) => break Outcome { winner: Some(color_of(p).opponent()), reason: format!("forfeit: {why}") },
         }
     };
-    Played { moves: m.moves(), outcome }
+    Played { moves: m.moves, outcome }
 }
 
-/// A variant game between two [`Agent`]s, chance resolved by the set-up's deal.
-struct VariantMatch<'a> {
-    game: VariantGame,
-    /// The start state, which UCI engines are sent (each in its dialect's FEN).
-    start: State,
-    deal: Deal,
-    chance_rng: Pcg64Mcg,
-    red: &'a mut Agent,
-    black: &'a mut Agent,
-}
-
-impl VariantMatch<'_> {
-    fn play_action(&mut self, a: Action) {
-        let (deal, rng) = (&self.deal, &mut self.chance_rng);
-        self.game.play(a, |outs| deal.resolve(a, outs, rng));
-    }
-}
-
-impl Match for VariantMatch<'_> {
-    fn outcome(&self) -> Option<Outcome> {
-        self.game.outcome().map(|end| Outcome { winner: end.winner(), reason: end.reason().to_string() })
-    }
-    fn plies(&self) -> usize {
-        self.game.plies().len()
-    }
-    fn mover(&self) -> Color {
-        self.game.state().turn()
-    }
-    fn play_random(&mut self, rng: &mut Pcg64Mcg) {
-        let acts = self.game.state().legal_actions();
-        self.play_action(acts[rng.random_range(0..acts.len())]);
-    }
-    fn play_player(&mut self) -> Result<(), String> {
-        let agent = if self.mover() == Color::Red { &mut *self.red } else { &mut *self.black };
-        let a = agent.choose(&self.start, &self.game)?;
-        self.play_action(a);
-        Ok(())
-    }
-    fn moves(&self) -> Vec<String> {
-        self.game.plies().iter().map(|p| p.text.clone()).collect()
-    }
-}
-
-/// Plays one variant game from `setup` between `red` and `black` (through [`drive`]).
+/// Replays record entries `moves` in `start` (the game at the set-up's FEN) with the chance of
+/// `seed`, checking every move and that each entry (with its reveal letters) is written
+/// identically ([`engine::seeded::replay_entry`]). Returns the final game.
 ///
 /// # Errors
-/// The set-up FEN does not parse.
-pub fn play(v: &'static Variant, setup: &Setup, rules: Rules, red: &mut Agent, black: &mut Agent) -> anyhow::Result<Played> {
-    let start = setup.state(v)?;
-    let deal = setup.deal(&start);
-    let mut m = VariantMatch {
-        game: VariantGame::new(start.clone()),
-        start,
-        deal,
-        chance_rng: Pcg64Mcg::seed_from_u64(setup.seed ^ CHANCE_SALT),
-        red,
-        black,
-    };
-    Ok(drive(&mut m, rules, &mut Pcg64Mcg::seed_from_u64(setup.seed ^ OPENING_SALT)))
+/// [`MoreError::Move`] naming the ply: an illegal move, or revealed types that differ from the
+/// record.
+pub fn replay_moves<G: Playable>(mut g: G, seed: u64, moves: &[String]) -> Result<G, MoreError> {
+    let mut chance = g.seeded_chance(seed);
+    for (i, m) in moves.iter().enumerate() {
+        replay_entry(&mut g, m, chance.as_mut()).map_err(|e| MoreError::Move(format!("ply {}: {e}", i + 1)))?;
+    }
+    Ok(g)
 }
 
-/// Salt of the chance seed (the deal's fallback draws) of a set-up.
-const CHANCE_SALT: u64 = 0xC4A1_7CE5;
-/// Salt of the random opening plies' seed of a set-up, shared by every game kind.
-pub const OPENING_SALT: u64 = 0x0BE1_0BE1;
-/// Salt of the seed that draws a set-up, shared by every game kind.
-pub const SETUP_SALT: u64 = 0x5E70_5E70;
-
-/// Replays a record from its set-up, checking every move and that the record strings (with
-/// their reveal letters) come out identical. Returns the final game.
+/// A variant record replayed as a [`VariantGame`] (for the viewer, which draws its plies): the
+/// moves from the set-up with its deal, each checked to be written identically.
 ///
 /// # Errors
 /// A move that is illegal, or whose revealed types differ from the record.
 pub fn replay(v: &'static Variant, setup: &Setup, moves: &[String]) -> anyhow::Result<VariantGame> {
     let start = setup.state(v)?;
     let deal = setup.deal(&start);
-    let mut chance_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ CHANCE_SALT);
+    let mut chance_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ engine::seeded::CHANCE_SALT);
     let mut game = VariantGame::new(start);
     for (i, m) in moves.iter().enumerate() {
         let a = notation::parse_action(game.state(), m).map_err(|e| anyhow::anyhow!("ply {}: {e}", i + 1))?;

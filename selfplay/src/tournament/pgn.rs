@@ -4,12 +4,12 @@
 //! `[Variant "…"]`; `[SetUp "<start full-state FEN, RULES.md §N>"]` and `[ChanceSeed "<n>"]`,
 //! which fix the hidden set-up (Surprise layouts and owner's-choice arrangements are in the FEN;
 //! the deal of the random modes derives from the seed, see [`super::game`]), so the record
-//! replays exactly ([`super::game::replay`]); `[SetUpLabel "…"]`; `[GameKey "pairing=P pair=K
+//! replays exactly ([`super::games::GameSpec::replay`]); `[SetUpLabel "…"]`; `[GameKey "pairing=P pair=K
 //! game=G"]`, the game's place in the schedule; `[Tournament "<fingerprint>"]` (see
 //! [`super::config::Config::fingerprint`]); `[Termination "…"]` and `[PlyCount "…"]`. Moves are the
 //! record strings of `engine::variant::notation::record_string` (reveal letters included); for a
 //! RULES-more.md preset, the game's action strings (docs/notation.md §5) from the full-state FEN
-//! after its set-up ([`super::ruleset`]).
+//! after its set-up ([`engine::more::presets::Playable::record_entry`]).
 //!
 //! A record is written with one `write_all` and flushed; a record is complete when its move
 //! text ends with its `Result`. [`Log::open`] keeps the complete records of a file, drops a

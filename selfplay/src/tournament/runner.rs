@@ -5,7 +5,7 @@
 use super::config::{fnv1a, Config};
 use super::elo::{self, Wdl};
 use super::game::{self, PlayerKind, Rules, Setup};
-use super::ruleset::Ruleset;
+use super::games::GameSpec;
 use super::pgn::{self, GameKey, Log, Record};
 use super::sprt::Verdict;
 use anyhow::Context;
@@ -117,9 +117,9 @@ fn bot_seed(master: u64, key: GameKey, color: Color) -> u64 {
 /// # Errors
 /// The variant or a player cannot be built, the PGN cannot be opened, or a game failed.
 pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
-    let ruleset = Ruleset::load(&cfg.variant)?;
+    let game = GameSpec::load(&cfg.variant)?;
     let names = cfg.player_names();
-    let kinds: Vec<PlayerKind> = cfg.players.iter().map(|p| PlayerKind::from_config(p, &cfg.budget, &ruleset)).collect::<anyhow::Result<_>>()?;
+    let kinds: Vec<PlayerKind> = cfg.players.iter().map(|p| PlayerKind::from_config(p, &cfg.budget, &game)).collect::<anyhow::Result<_>>()?;
     let pairings = cfg.pairings();
     let fingerprint = cfg.fingerprint();
     let pgn_path = opts.pgn.clone().unwrap_or_else(|| cfg.pgn_path());
@@ -190,7 +190,7 @@ pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
                 }
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(job) = jobs.get(i) else { break };
-                let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_job(cfg, &ruleset, &kinds, job, rules)));
+                let played = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| play_job(cfg, &game, &kinds, job, rules)));
                 let mut sh = match shared.lock() {
                     Ok(g) => g,
                     Err(p) => p.into_inner(),
@@ -200,7 +200,7 @@ pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
                         event: cfg.name.clone(),
                         fingerprint: fingerprint.clone(),
                         key: job.key,
-                        variant: ruleset.name().to_string(),
+                        variant: game.name().to_string(),
                         red: names[job.red].clone(),
                         black: names[job.black].clone(),
                         setup,
@@ -245,7 +245,7 @@ pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
     });
     Ok(Summary {
         name: cfg.name.clone(),
-        variant: ruleset.name().to_string(),
+        variant: game.name().to_string(),
         names,
         table: sh.table,
         games: sh.games,
@@ -260,10 +260,10 @@ pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
     })
 }
 
-fn play_job(cfg: &Config, ruleset: &Ruleset, kinds: &[PlayerKind], job: &Job, rules: Rules) -> anyhow::Result<(Setup, game::Played)> {
-    let setup = ruleset.setup(setup_seed(cfg.seed, job.key.pair))?;
+fn play_job(cfg: &Config, game: &GameSpec, kinds: &[PlayerKind], job: &Job, rules: Rules) -> anyhow::Result<(Setup, game::Played)> {
+    let setup = game.setup(setup_seed(cfg.seed, job.key.pair))?;
     let seeds = (bot_seed(cfg.seed, job.key, Color::Red), bot_seed(cfg.seed, job.key, Color::Black));
-    let played = ruleset.play(&setup, rules, &kinds[job.red], &kinds[job.black], seeds)?;
+    let played = game.play(&setup, rules, &kinds[job.red], &kinds[job.black], seeds)?;
     Ok((setup, played))
 }
 

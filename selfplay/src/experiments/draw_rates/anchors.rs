@@ -12,7 +12,7 @@ use super::store::{GameRow, Key, Store};
 use crate::tournament::config::{fnv1a, Budget, PlayerConfig};
 use crate::tournament::dialect::Dialect;
 use crate::tournament::game::{PlayerKind, Rules};
-use crate::tournament::Ruleset;
+use crate::tournament::GameSpec;
 use std::collections::BTreeMap;
 
 /// Settings of the Fairy-Stockfish anchor.
@@ -41,7 +41,7 @@ impl AnchorSettings {
 /// # Errors
 /// The engine cannot be started, or a game failed.
 pub fn run(a: &AnchorSettings, seed: u64, max_plies: usize, store: &mut Store, progress: bool) -> anyhow::Result<()> {
-    let ruleset = Ruleset::load("xiangqi")?;
+    let game = GameSpec::load("xiangqi")?;
     for &nodes in &a.nodes {
         let spec = a.spec(nodes);
         let cfg = PlayerConfig {
@@ -54,7 +54,7 @@ pub fn run(a: &AnchorSettings, seed: u64, max_plies: usize, store: &mut Store, p
             timeout_ms: Some(120_000),
             dialect: Some(Dialect::FairyStockfish),
         };
-        let kind = PlayerKind::from_config(&cfg, &Budget::default(), &ruleset)?;
+        let kind = PlayerKind::from_config(&cfg, &Budget::default(), &game)?;
         let rules = Rules { max_plies, opening_plies: a.opening_plies };
         let t0 = std::time::Instant::now();
         let mut played = 0;
@@ -63,8 +63,8 @@ pub fn run(a: &AnchorSettings, seed: u64, max_plies: usize, store: &mut Store, p
             if store.has(&key) {
                 continue;
             }
-            let setup = ruleset.setup(fnv1a(format!("anchor|{seed}|{i}").as_bytes()))?;
-            let p = ruleset.play(&setup, rules, &kind, &kind, (1, 2))?;
+            let setup = game.setup(fnv1a(format!("anchor|{seed}|{i}").as_bytes()))?;
+            let p = game.play(&setup, rules, &kind, &kind, (1, 2))?;
             store.append(GameRow { key, red_score: p.outcome.red_score(), reason: p.outcome.reason, plies: p.moves.len() })?;
             played += 1;
         }

@@ -33,7 +33,7 @@ pub mod store;
 
 use crate::tournament::config::fnv1a;
 use crate::tournament::game::{PlayerKind, Rules};
-use crate::tournament::Ruleset;
+use crate::tournament::GameSpec;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -62,7 +62,8 @@ pub const PRESETS: [&str; 15] = [
 ];
 
 /// What kind of hidden information a preset has (RULES.md, "Information classes"; the
-/// RULES-more.md presets by their set-up option).
+/// RULES-more.md presets by their set-up option). A game not named here (a rule file) is read
+/// from its game ([`game_class`]).
 pub fn info_class(variant: &str) -> &'static str {
     match variant {
         "xiangqi" | "king" | "fanqi-1" | "fanqi-2" => "none",
@@ -70,12 +71,30 @@ pub fn info_class(variant: &str) -> &'static str {
         "skill-secret" | "camel-7-secret" | "missile-hidden-5" | "missile-hidden-centre" | "missile-hidden-5-down" | "missile-hidden-centre-down" => {
             "private set-up (RULES-more)"
         }
-        v if engine::more::presets::is_spec(v) => match engine::more::MoreVariant::resolve(v) {
-            Ok(m) if m.hidden_setup() => "private set-up (RULES-more)",
-            _ => "none",
-        },
-        _ => "chance reveals",
+        v => game_class(v),
     }
+}
+
+/// The information class of game `spec` read from the game at its rules' start: `none` when it
+/// shows everything ([`engine::game::Information::Perfect`]); `private set-up` when it starts
+/// with a set-up phase (marked `(RULES-more)` for the RULES-more.md games, the games UCI engines
+/// do not speak); `chance reveals` otherwise, and for a spec no rule book knows.
+fn game_class(spec: &str) -> &'static str {
+    struct Class;
+    impl engine::more::presets::WithGame for Class {
+        type Output = &'static str;
+        fn run<G: engine::more::presets::Playable>(self, g: G) -> &'static str {
+            let variant = crate::tournament::players::as_variant(&g).is_some();
+            if g.info().information == engine::game::Information::Perfect {
+                "none"
+            } else if g.in_setup() {
+                if variant { "private set-up" } else { "private set-up (RULES-more)" }
+            } else {
+                "chance reveals"
+            }
+        }
+    }
+    engine::any_game::with_any_game(spec, engine::any_game::Start::Setup, Class).unwrap_or("chance reveals")
 }
 
 /// Study settings.
@@ -156,8 +175,8 @@ struct Job {
 /// An unknown preset or bot spec, a preset without an open twin, the store cannot be read or
 /// written, or a game failed (finished games stay in the store).
 pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
-    let hidden: Vec<Ruleset> = settings.presets.iter().map(|v| Ruleset::load(v)).collect::<anyhow::Result<_>>()?;
-    let open: Vec<Ruleset> = settings.presets.iter().map(|v| Ruleset::load(&format!("{v}{}", engine::variant::config::OPEN_SUFFIX))).collect::<anyhow::Result<_>>()?;
+    let hidden: Vec<GameSpec> = settings.presets.iter().map(|v| GameSpec::load(v)).collect::<Result<_, _>>()?;
+    let open: Vec<GameSpec> = settings.presets.iter().map(|v| GameSpec::load(&format!("{v}{}", engine::variant::config::OPEN_SUFFIX))).collect::<Result<_, _>>()?;
     for spec in &settings.levels {
         for r in &hidden {
             r.check_bot(spec).map_err(|e| anyhow::anyhow!("--levels {spec:?} ({}): {e}", r.name()))?;
@@ -213,10 +232,10 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
                     let seed = deal_seed(settings.seed, name, job.deal);
                     // The open twin's set-up of a seed is the hidden one's with everything shown
                     // (docs/open-twins.md §O4), so the two games of a pair play one deal.
-                    let ruleset = if job.open { &open[job.preset] } else { &hidden[job.preset] };
-                    let setup = ruleset.setup(seed)?;
+                    let game = if job.open { &open[job.preset] } else { &hidden[job.preset] };
+                    let setup = game.setup(seed)?;
                     let bot = PlayerKind::Bot(job.spec.clone());
-                    let p = ruleset.play(&setup, rules, &bot, &bot, bot_seeds(seed, &job.spec))?;
+                    let p = game.play(&setup, rules, &bot, &bot, bot_seeds(seed, &job.spec))?;
                     Ok(GameRow {
                         key: store::Key::new(name, &job.spec, job.deal, job.open),
                         red_score: p.outcome.red_score(),

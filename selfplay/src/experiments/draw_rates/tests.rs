@@ -51,8 +51,8 @@ fn small_paired_study_reports_every_cell_and_resumes() {
 #[test]
 fn a_pair_shares_its_deal_and_differs_only_in_information() {
     for preset in ["jieqi", "surprise", "fanqi-9", "skill-secret"] {
-        let hidden = Ruleset::load(preset).expect("preset");
-        let open = Ruleset::load(&format!("{preset}+open")).expect("twin");
+        let hidden = GameSpec::load(preset).expect("preset");
+        let open = GameSpec::load(&format!("{preset}+open")).expect("twin");
         assert_ne!(hidden.name(), open.name());
         let seed = deal_seed(3, preset, 0);
         let (h, o) = (hidden.setup(seed).expect("hidden set-up"), open.setup(seed).expect("open set-up"));
@@ -66,4 +66,16 @@ fn a_pair_shares_its_deal_and_differs_only_in_information() {
         // Another seed deals differently.
         assert_ne!(open.setup(deal_seed(3, preset, 1)).expect("set-up").fen, o.fen, "{preset}");
     }
+}
+
+#[test]
+fn a_game_not_named_is_classed_from_its_rules() {
+    // The named presets keep their class; a rule file or twin is read from its game.
+    assert_eq!(info_class("jieqi"), "chance reveals");
+    assert_eq!(info_class("missile-hidden-5"), "private set-up (RULES-more)");
+    assert_eq!(info_class("../configs/variants/examples/missile-broad-base.toml"), "none");
+    assert_eq!(info_class("skill-secret+open"), "none");
+    assert_eq!(info_class("fanqi-4+open"), "none");
+    assert_eq!(info_class("../configs/variants/examples/surprise-two-rights.toml"), "private set-up");
+    assert_eq!(info_class("no-such-game"), "chance reveals");
 }

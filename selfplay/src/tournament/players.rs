@@ -1,0 +1,164 @@
+//! The players of a tournament or study game ([`super::game::play`]), for any game `G` of the
+//! contract ([`Playable`]): a bot or a UCI engine.
+//!
+//! - **Bots** ([`bot_for`]): the RULES.md variants are played by their own bots
+//!   ([`engine::search::Bot`], built by [`crate::bots::for_variant`], `net:` checkpoints
+//!   included), seated at the game through [`VariantBot`], so that a spec means the bot it has
+//!   always meant there (its move order, its tie-breaks); every other game by the bots of
+//!   [`engine::search::game_bot::from_spec_for`].
+//! - **UCI engines** speak the RULES.md variants only: a [`UciPlayer`] sits at a
+//!   [`VariantGameState`] and is sent what its side may know ([`super::engine_view`]); for any
+//!   other game it is refused ([`SeatError::Uci`]).
+//!
+//! Which of these a game gets is decided once, from its type ([`as_variant`]).
+
+use super::engine_view;
+use super::uci_client::UciClient;
+use engine::game::Action;
+use engine::more::presets::Playable;
+use engine::search::game_bot::{from_spec_for, GameBot, VariantBot};
+use engine::variant::game::VariantGame;
+use engine::variant::game_state::{decode, decode_chance, encode, VariantGameState};
+use engine::variant::{notation, State};
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// Why a player cannot sit at a game.
+#[derive(Debug, thiserror::Error)]
+pub enum SeatError {
+    /// UCI engines do not play the RULES-more.md presets.
+    #[error("player {player:?}: UCI engines cannot play {game:?} (a RULES-more.md preset, outside the UCI protocol); use a built-in bot")]
+    Uci {
+        /// The player's spec.
+        player: String,
+        /// The game (its spec).
+        game: String,
+    },
+}
+
+/// One ply of a game as the players are told it: the player action and the chance outcome that
+/// followed it, if any.
+pub type Ply = (Action, Option<Action>);
+
+/// A player of games `G`.
+pub trait Player<G> {
+    /// The action of the side to move in `g`, whose plies since its start are `plies`.
+    ///
+    /// # Errors
+    /// The player failed or answered an illegal move (a forfeit), with the reason.
+    fn choose(&mut self, g: &G, plies: &[Ply]) -> Result<Action, String>;
+}
+
+/// A bot as a player.
+struct BotPlayer<G>(Box<dyn GameBot<G>>);
+
+impl<G: Playable> Player<G> for BotPlayer<G> {
+    fn choose(&mut self, g: &G, _plies: &[Ply]) -> Result<Action, String> {
+        Ok(self.0.choose(g))
+    }
+}
+
+/// `g` as a RULES.md variant's game, `None` for any other game.
+pub fn as_variant<G: Playable>(g: &G) -> Option<&VariantGameState> {
+    (g as &dyn Any).downcast_ref::<VariantGameState>()
+}
+
+/// `x`, built for the variants' game type, as a value of the same type written for `G`, which
+/// the caller has found to be [`VariantGameState`] ([`as_variant`]).
+fn for_game<A: 'static, B: 'static>(x: A) -> B {
+    match (Box::new(x) as Box<dyn Any>).downcast::<B>() {
+        Ok(b) => *b,
+        Err(_) => unreachable!("for_game is called only where G is VariantGameState"),
+    }
+}
+
+/// The bot of `spec` for the game of `g`, seeded `seed` (module docs: the variants' own bots
+/// for the RULES.md variants, a bot trained for another variant refused).
+///
+/// # Errors
+/// The spec's error text; a bot that cannot play this game.
+pub fn bot_for<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
+    match as_variant(g) {
+        Some(v) => {
+            let bot = crate::bots::for_variant(spec, seed, &v.state().variant().name)?;
+            Ok(for_game::<Box<dyn GameBot<VariantGameState>>, _>(Box::new(VariantBot(bot))))
+        }
+        None => from_spec_for::<G>(spec, seed, g),
+    }
+}
+
+/// Seats the bot of `spec` at the game of `g` ([`bot_for`]).
+///
+/// # Errors
+/// As [`bot_for`].
+pub fn bot_player<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn Player<G>>, String> {
+    Ok(Box::new(BotPlayer(bot_for(spec, seed, g)?)))
+}
+
+/// How a UCI engine is started and asked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UciSpec {
+    /// Program.
+    pub program: String,
+    /// Arguments.
+    pub args: Vec<String>,
+    /// `setoption` pairs.
+    pub options: BTreeMap<String, String>,
+    /// The `go` command.
+    pub go: String,
+    /// Per-move timeout.
+    pub timeout: Duration,
+    /// The configured dialect (`None`: detected from the engine's `id name`).
+    pub dialect: Option<super::dialect::Dialect>,
+}
+
+/// Starts the engine of `uci` for the game of `g`, whose spec is `game` (for errors).
+///
+/// # Errors
+/// [`SeatError::Uci`] for a game other than a RULES.md variant; the engine fails to start; an
+/// engine whose dialect cannot be given the variant's positions without what its side may not
+/// know (a secret set-up to a non-anqi engine, [`engine_view::check_variant_dialect`]).
+pub fn uci_player<G: Playable>(uci: &UciSpec, g: &G, game: &str) -> anyhow::Result<Box<dyn Player<G>>> {
+    let Some(v) = as_variant(g) else {
+        return Err(SeatError::Uci { player: format!("uci:{}", uci.program), game: game.to_string() }.into());
+    };
+    let variant = v.state().variant();
+    let mut client = UciClient::start(&uci.program, &uci.args, &uci.options, &variant.name, uci.dialect)?;
+    engine_view::check_variant_dialect(client.dialect(), variant).map_err(|e| anyhow::anyhow!("UCI engine {:?}: {e}", uci.program))?;
+    client.new_game()?;
+    let start = v.state().clone();
+    let p: Box<dyn Player<VariantGameState>> =
+        Box::new(UciPlayer { client: Box::new(client), go: uci.go.clone(), timeout: uci.timeout, game: VariantGame::new(start.clone()), start });
+    Ok(for_game(p))
+}
+
+/// A UCI engine at a variant's game: it keeps the game's start and the record with its ply
+/// texts ([`VariantGame`]), which [`engine_view::position_for`] turns into what the engine's
+/// side may know.
+pub struct UciPlayer {
+    client: Box<UciClient>,
+    go: String,
+    timeout: Duration,
+    /// The start state, which the engine is sent (each in its dialect's FEN).
+    start: State,
+    /// The game so far, as the plies it was told.
+    game: VariantGame,
+}
+
+impl Player<VariantGameState> for UciPlayer {
+    fn choose(&mut self, g: &VariantGameState, plies: &[Ply]) -> Result<Action, String> {
+        for &(a, chance) in plies.iter().skip(self.game.plies().len()) {
+            let va = decode(a).ok_or_else(|| format!("ply {a} is no variant action"))?;
+            let outcome = chance.and_then(decode_chance);
+            self.game.play(va, |outs| outcome.unwrap_or_else(|| outs[0].0));
+        }
+        let s = g.state();
+        // Only what this side may know (engine_view): a view FEN under a secret set-up,
+        // capture letters it did not see dropped.
+        let pos = engine_view::position_for(self.client.dialect(), &self.start, &self.game, s.turn())?;
+        let m = self.client.best_move_at(&pos, &self.go, self.timeout).map_err(|e| format!("{e:#}"))?;
+        let m = m.ok_or_else(|| "engine returned no move in a position with legal moves".to_string())?;
+        notation::parse_action(s, &m).map(encode).map_err(|e| format!("engine move {m:?}: {e}"))
+    }
+}
