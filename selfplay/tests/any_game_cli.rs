@@ -44,7 +44,7 @@ fn perft_divide_sums_to_perft_in_both_rule_books() {
 
 #[test]
 fn an_unknown_game_is_named_by_every_command() {
-    for cmd in [&["actions", "--variant"][..], &["perft", "--variant"], &["sample", "--variant"], &["variants", "--show"]] {
+    for cmd in [&["actions", "--variant"][..], &["perft", "--variant"], &["sample", "--variant"], &["play", "--variant"], &["variants", "--show"]] {
         let (ok, _, err) = anqi(&[cmd, &["no-such-game"][..]].concat());
         assert!(!ok, "{cmd:?}");
         assert!(err.contains("unknown game \"no-such-game\""), "{cmd:?}: {err}");
