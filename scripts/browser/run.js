@@ -197,6 +197,10 @@ function surpriseSecrets(g, color) {
     server = await startServer(tmp);
     await playTest(context, server, "jieqi", "red", jieqiSecrets);
     await playTest(context, server, "surprise", "black", surpriseSecrets);
+    // A RULES-more.md game through the same page: the bot (red) places its pieces in secret,
+    // the human's placements are buttons, then moves on the 11x10 board (the no-leak check of
+    // the secret placements is selfplay/tests/viewer.rs's; here the generic face-down check).
+    await playTest(context, server, "missile-hidden-5", "black", () => []);
   } finally {
     if (server) server.proc.kill();
     await context.close();

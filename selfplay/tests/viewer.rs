@@ -1,26 +1,21 @@
 //! Board pictures, viewer frames and the play page's observations: what each viewer is shown,
 //! and that two full states a viewer cannot tell apart give it byte-identical data.
 
-use engine::variant::game::VariantGame;
-use engine::variant::{fen as vfen, notation, State, Variant};
+use engine::any_game::{with_any_game, Start};
+use engine::game::{Action as GameAction, Game};
+use engine::more::presets::{Playable, WithGame};
+use engine::seeded::{play_ply, ChanceSource};
+use engine::variant::game_state::{decode_chance, VariantGameState};
+use engine::variant::{fen as vfen, State, Variant};
 use engine::{Color, Role};
-use selfplay::serve::session::{observe, Meta};
+use selfplay::serve::session::{observe, Meta, Observation};
+use selfplay::viewer::seen::{move_seen, MoveText};
 use selfplay::tournament::game::{Outcome, Setup};
 use selfplay::tournament::pgn::{GameKey, Record};
 use selfplay::viewer::{frames, more_picture, png, svg, variant_picture, Viewpoint};
 
 fn variant(name: &str) -> &'static Variant {
     Box::leak(Box::new(Variant::load(name).expect("preset")))
-}
-
-/// Plays record strings (reveal letters honoured) from `s`.
-fn play(s: State, moves: &[&str]) -> VariantGame {
-    let mut g = VariantGame::new(s);
-    for m in moves {
-        let (a, named) = notation::parse_record(g.state(), m).expect("legal move");
-        g.play(a, |outs| named.unwrap_or(outs[0].0));
-    }
-    g
 }
 
 fn meta() -> Meta<'static> {
@@ -132,13 +127,48 @@ fn viewer_frames_of_red_are_identical_when_only_blacks_secret_layout_differs() {
     assert_eq!(one.views[0].moves[2].chinese, "炮二平五");
 }
 
+/// A served game for the play page's tests: the game at its start, then each record string
+/// played with the chance outcome `pick` gives it (by mover's and captured identity), and the
+/// moves as `human` saw them.
+struct Served {
+    game: VariantGameState,
+    seen: Vec<MoveText>,
+}
+
+/// Chance outcomes chosen by the test: the outcome of each reveal, in order.
+struct Pick(Vec<(Option<Role>, Option<Role>)>);
+
+impl ChanceSource<VariantGameState> for Pick {
+    fn outcome(&mut self, g: &VariantGameState) -> GameAction {
+        let (mover, captured) = self.0.remove(0);
+        let outs = g.chance_outcomes();
+        outs.iter().map(|&(o, _)| o).find(|&o| decode_chance(o).is_some_and(|c| c.mover == mover && c.captured == captured)).expect("outcome available")
+    }
+}
+
+fn serve(start: State, moves: &[&str], reveals: Vec<(Option<Role>, Option<Role>)>, human: Color) -> Served {
+    let mut game = VariantGameState::new(start);
+    let mut pick = Pick(reveals);
+    let mut seen = Vec::new();
+    for m in moves {
+        let before = game.clone();
+        let a = game.parse_entry(m).expect("legal move");
+        let (entry, chance) = play_ply(&mut game, a, &mut pick);
+        seen.push(move_seen(&before, a, chance, &entry, Viewpoint::from(human)));
+    }
+    Served { game, seen }
+}
+
+fn observation(s: &Served, human: Color) -> Observation {
+    observe(&s.game, false, &s.seen, None, human, meta()).expect("observation")
+}
+
 #[test]
 fn the_play_page_is_sent_the_same_bytes_for_two_surprise_states_red_cannot_tell_apart() {
     let v = variant("surprise");
     let moves = ["a3a4", "a6a5", "b0c2"];
     let starts = [State::start(v, Some(("C1", "B"))).expect("start"), State::start(v, Some(("C1", "C8"))).expect("start")];
-    let games: Vec<VariantGame> = starts.iter().map(|s| play(s.clone(), &moves)).collect();
-    let obs = |k: usize, c: Color| serde_json::to_string(&observe(&starts[k], &games[k], None, c, meta())).expect("json");
+    let obs = |k: usize, c: Color| serde_json::to_string(&observation(&serve(starts[k].clone(), &moves, Vec::new(), c), c)).expect("json");
     assert_eq!(obs(0, Color::Red), obs(1, Color::Red));
     assert_ne!(obs(0, Color::Black), obs(1, Color::Black), "Black's own layout shows on its page");
 }
@@ -149,21 +179,50 @@ fn the_play_page_is_sent_the_same_bytes_whatever_identity_the_bots_capture_took(
     // only the capturer sees its identity (§F6). Two games that differ only in that identity.
     let v = variant("jieqi");
     let start = State::start(v, None).expect("start");
-    let game = |captured: Role| {
-        let mut g = VariantGame::new(start.clone());
-        for (text, mover, cap) in [("a3a4", Some(Role::Soldier), None), ("b7b0", Some(Role::Cannon), Some(captured))] {
-            let a = notation::parse_action(g.state(), text).expect("legal");
-            g.play(a, |outs| {
-                outs.iter().find(|(o, _)| o.mover == mover && o.captured == cap).map(|(o, _)| *o).expect("outcome available")
-            });
-        }
-        g
-    };
+    let game = |captured: Role| serve(start.clone(), &["a3a4", "b7b0"], vec![(Some(Role::Soldier), None), (Some(Role::Cannon), Some(captured))], Color::Red);
     let (one, two) = (game(Role::Horse), game(Role::Chariot));
-    assert_ne!(one.plies()[1].text, two.plies()[1].text, "the full records differ");
-    let obs = |g: &VariantGame| serde_json::to_string(&observe(&start, g, None, Color::Red, meta())).expect("json");
+    let full = |s: &Served| s.game.state().clone();
+    assert_ne!(vfen::write(&full(&one)), vfen::write(&full(&two)), "the full states differ");
+    let obs = |s: &Served| serde_json::to_string(&observation(s, Color::Red)).expect("json");
     assert_eq!(obs(&one), obs(&two), "Red's page must not learn what Black captured");
-    let o = observe(&start, &one, None, Color::Red, meta());
+    let o = observation(&one, Color::Red);
     assert!(!o.legal.is_empty() && o.legal.iter().all(|m| m.from.is_some()));
     assert_eq!(o.moves.len(), 2);
+}
+
+#[test]
+fn the_play_page_hides_a_preset_s_secret_placements() {
+    // Missile xiangqi with the hidden set-up (RULES-more.md §3.8): Red places all its pieces,
+    // then Black places its first one in secret. Red's page is sent the same bytes wherever
+    // Black placed it; Red's own placements are listed to Red as the set-up choices.
+    struct Obs(usize, Color);
+    impl WithGame for Obs {
+        type Output = Observation;
+        fn run<G: Playable>(self, mut g: G) -> Observation {
+            let red = engine::game::Turn::Player(engine::game::PlayerId::FIRST);
+            while g.turn() == red && g.in_setup() {
+                g.apply(g.legal_actions()[0]);
+            }
+            assert!(g.in_setup(), "Black places after Red");
+            g.apply(g.legal_actions()[self.0]);
+            observe(&g, g.in_setup(), &[], None, self.1, meta()).expect("observation")
+        }
+    }
+    let obs = |k: usize, c: Color| with_any_game("missile-hidden-5", Start::Setup, Obs(k, c)).expect("missile");
+    let (one, two) = (obs(0, Color::Red), obs(1, Color::Red));
+    assert_eq!(serde_json::to_string(&one).expect("json"), serde_json::to_string(&two).expect("json"), "Red's page must not learn where Black placed");
+    let json = |o: &Observation| serde_json::to_string(o).expect("json");
+    assert_ne!(json(&obs(0, Color::Black)), json(&obs(1, Color::Black)), "Black's page shows its own placement");
+    assert_eq!(one.status, "black sets up in secret");
+    assert!(one.legal.is_empty());
+    struct First;
+    impl WithGame for First {
+        type Output = Observation;
+        fn run<G: Playable>(self, g: G) -> Observation {
+            observe(&g, g.in_setup(), &[], None, Color::Red, meta()).expect("observation")
+        }
+    }
+    let first = with_any_game("missile-hidden-5", Start::Setup, First).expect("missile");
+    assert_eq!(first.status, "set-up: choose");
+    assert!(first.legal.iter().any(|m| m.text == "R@a1") && first.legal.iter().all(|m| m.from.is_none()), "{:?}", first.legal);
 }

@@ -1,5 +1,6 @@
-//! `anqi serve`: a local web page to play any RULES.md variant against any bot, from the
-//! human's side's view ([`session`]), on axum. One game at a time; the page talks JSON:
+//! `anqi serve`: a local web page to play any game (a RULES.md variant, a RULES-more.md preset or
+//! a rule file of either) against any bot, from the human's side's view ([`session`]), on axum.
+//! One game at a time; the page talks JSON:
 //!
 //! - `GET /` the page (static assets compiled in);
 //! - `GET /api/options` the presets and the offered bot specs;
@@ -79,7 +80,8 @@ async fn page() -> impl IntoResponse {
 }
 
 async fn options(AxState(app): AxState<App>) -> Response {
-    let variants: Vec<&str> = engine::variant::config::preset_names().collect();
+    // Both rule books: the RULES.md presets, then the RULES-more.md ones (the session plays any).
+    let variants: Vec<&str> = engine::variant::config::preset_names().chain(engine::more::presets::presets().into_iter().map(|(n, _)| n)).collect();
     Json(serde_json::json!({ "variants": variants, "bots": app.settings.bots })).into_response()
 }
 
@@ -95,7 +97,7 @@ async fn with_game(app: App, f: impl FnOnce(&mut Session) -> Result<(), SessionE
         let Some(game) = guard.as_mut() else { return Err("no game: start one".to_string()) };
         f(game).map_err(|e| e.to_string())?;
         save_if_over(&app.settings, game)?;
-        Ok(game.observation())
+        game.observation().map_err(|e| e.to_string())
     })
     .await;
     match result {
@@ -157,9 +159,9 @@ async fn new_game(AxState(app): AxState<App>, Json(req): Json<NewRequest>) -> Re
             *c += 1;
             *c
         };
-        let mut game = Session::new(&ask, number).map_err(|e| e.to_string())?;
+        let mut game = session::start(&ask, number).map_err(|e| e.to_string())?;
         save_if_over(&app.settings, &mut game)?;
-        let obs = game.observation();
+        let obs = game.observation().map_err(|e| e.to_string())?;
         *app.game.lock().unwrap_or_else(|e| e.into_inner()) = Some(game);
         Ok::<_, String>(obs)
     })

@@ -1,29 +1,35 @@
-//! One game between the human at the play page and a bot, in any RULES.md variant (preset or
-//! rule file), and the [`Observation`] the page is sent after each step.
+//! One game between the human at the play page and a bot, in any game of the contract (a
+//! RULES.md variant, or a RULES-more.md preset or rule file: [`Playable`], entered through
+//! [`with_any_game`]), and the [`Observation`] the page is sent after each step. The session is
+//! one generic body ([`Served`]) behind a trait object ([`Session`]).
 //!
 //! The human is a player like any other (the project's no-leak rule): everything sent to the
-//! page is computed from the human's [`View`] and the record as the human saw it
-//! ([`frames::moves_seen`]); the human's legal actions are listed from a determinization of that
-//! view (they are an observation too), never from the full state. So two games that differ only
-//! in what the human cannot see send the page the same bytes (tested in
-//! `selfplay/tests/serve_no_leak.rs`).
+//! page is computed from what the human may know: the board as the human's view shows it
+//! ([`crate::viewer::picture_of`]), the moves as the human saw them ([`move_seen`]) and the
+//! human's legal actions listed from a determinization of the human's information set
+//! ([`legal_from_view`]; they are an observation too), never from the full state. So two games
+//! that differ only in what the human cannot see send the page the same bytes (tested in
+//! `selfplay/tests/viewer.rs`).
 //!
-//! Set-up: Surprise layouts (§S2) and owner's-choice arrangements (§F3) are chosen by the human
-//! on the page and by the bot as in any game; the random modes (Jieqi, Fan-qi 4, 6, 8, 10) deal
-//! the hidden identities from the game's seed as tournaments do ([`Setup::generate`]), so the
-//! saved PGN replays exactly ([`crate::tournament::game::replay`]).
+//! Set-up: where the game starts with a set-up phase (Surprise layouts §S2, owner's-choice
+//! arrangements §F3, missile placements, skill tiles, secret camel layouts) it is played on the
+//! page by the human and by the bot as in any game, and the record starts after it; otherwise the
+//! game starts from the set-up its seed gives ([`Playable::seeded_setup`]: the deal of the
+//! random modes, Jieqi and Fan-qi 4, 6, 8, 10), as tournaments draw it. Chance comes from the
+//! seed ([`Playable::seeded_chance`]), so the saved PGN replays exactly ([`crate::viewer::frames`]).
 
 use crate::tournament::config::{Budget, PlayerConfig};
-use crate::tournament::game::{Deal, PlayerKind, Setup};
+use crate::tournament::game::{Outcome, PlayerKind, Setup};
 use crate::tournament::pgn::{GameKey, Record};
 use crate::tournament::GameSpec;
-use crate::viewer::frames::{self, MoveText};
-use crate::viewer::Viewpoint;
 use crate::viewer::picture::Picture;
-use crate::viewer::variant_picture;
-use engine::search::{Bot, Decision};
-use engine::variant::game::VariantGame;
-use engine::variant::{fen as vfen, notation, Action, SetupKind, State, Variant, View};
+use crate::viewer::seen::{move_seen, MoveText};
+use crate::viewer::{picture_of, Viewpoint};
+use engine::any_game::{with_any_game, Start};
+use engine::game::{Action, PlayerId, Turn};
+use engine::more::presets::{Playable, WithGame};
+use engine::search::game_bot::GameBot;
+use engine::seeded::{play_ply, ChanceSource};
 use engine::Color;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -64,7 +70,7 @@ pub enum SessionError {
 /// A legal action of the human, as the page shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct LegalAction {
-    /// The action string to send back (`h2e2`, `h0h0`, `layout=C3`, `place=R`).
+    /// The action string to send back (`h2e2`, `h0h0`, `layout=C3`, `place=R`, `R@a1`).
     pub text: String,
     /// Origin and destination of a board move or flip (for highlighting).
     pub from: Option<String>,
@@ -112,108 +118,167 @@ pub struct NewGame {
     pub seed: u64,
 }
 
-/// A game in progress.
-pub struct Session {
-    v: &'static Variant,
+/// A game in progress on the play page, whatever the game.
+pub type Session = Box<dyn Served>;
+
+/// What the server does with a game in progress ([`ServedGame`] for every game type).
+pub trait Served: Send {
+    /// The human's colour.
+    fn human(&self) -> Color;
+    /// Whether the game is over.
+    fn over(&self) -> bool;
+    /// Plays the human's action (an action string of [`Observation::legal`]), then the bot's
+    /// replies.
+    ///
+    /// # Errors
+    /// The game is over, it is not the human's turn, or the action is not legal.
+    fn play(&mut self, text: &str) -> Result<(), SessionError>;
+    /// Takes back the human's last move (and the bot's replies to it). Set-up choices are not
+    /// taken back.
+    ///
+    /// # Errors
+    /// Nothing to take back.
+    fn undo(&mut self) -> Result<(), SessionError>;
+    /// The human resigns.
+    fn resign(&mut self);
+    /// The finished game as a PGN record (`None` while it goes on or before its set-up ended).
+    fn record(&self, date: &str) -> Option<Record>;
+    /// Notes where the finished game was saved.
+    fn set_saved(&mut self, path: String);
+    /// Whether the finished game was saved.
+    fn is_saved(&self) -> bool;
+    /// What the page is sent now: a function of the human's information set only ([`observe`]).
+    ///
+    /// # Errors
+    /// As [`observe`].
+    fn observation(&self) -> Result<Observation, SessionError>;
+}
+
+/// Starts a game; the bot moves at once when it is to act.
+///
+/// # Errors
+/// [`SessionError`] naming the variant or the bot.
+pub fn start(ask: &NewGame, number: u32) -> Result<Session, SessionError> {
+    let verr = |problem: String| SessionError::Variant { name: ask.variant.clone(), problem };
+    let game = GameSpec::load(&ask.variant).map_err(|e| verr(format!("{e:#}")))?;
+    let player = PlayerConfig { name: None, spec: ask.bot.clone(), nodes: None, movetime_ms: None, depth: None, options: Default::default(), timeout_ms: None, dialect: None };
+    let budget = Budget { nodes: None, movetime_ms: ask.movetime_ms, depth: None };
+    let kind = PlayerKind::from_config(&player, &budget, &game).map_err(|e| SessionError::Bot { spec: ask.bot.clone(), problem: format!("{e:#}") })?;
+    let PlayerKind::Bot(spec) = kind else {
+        return Err(SessionError::Bot { spec: ask.bot.clone(), problem: "UCI engines are not offered on the play page".into() });
+    };
+    struct HasSetup;
+    impl WithGame for HasSetup {
+        type Output = bool;
+        fn run<G: Playable>(self, g: G) -> bool {
+            g.in_setup()
+        }
+    }
+    // A set-up phase is played on the page; otherwise the seed's set-up (a deal) is the start.
+    let on_page = with_any_game(&ask.variant, Start::Setup, HasSetup).map_err(|e| verr(e.to_string()))?;
+    let setup = if on_page {
+        Setup { fen: String::new(), seed: ask.seed, label: "chosen on the page".into() }
+    } else {
+        game.setup(ask.seed).map_err(|e| verr(format!("{e:#}")))?
+    };
+    let at = if on_page { Start::Setup } else { Start::Fen(&setup.fen) };
+    let begin = Begin { ask, number, name: game.name().to_string(), bot_spec: spec, setup: setup.clone() };
+    with_any_game(&ask.variant, at, begin).map_err(|e| verr(e.to_string()))?
+}
+
+/// Builds the [`ServedGame`] of the game at its start.
+struct Begin<'a> {
+    ask: &'a NewGame,
+    number: u32,
+    name: String,
+    bot_spec: String,
+    setup: Setup,
+}
+
+impl WithGame for Begin<'_> {
+    type Output = Result<Session, SessionError>;
+
+    fn run<G: Playable>(self, g: G) -> Self::Output {
+        let ask = self.ask;
+        let bot = crate::tournament::players::bot_for(&self.bot_spec, ask.seed, &g).map_err(|problem| SessionError::Bot { spec: self.bot_spec.clone(), problem })?;
+        let pre = g.in_setup().then(|| g.clone());
+        let chance = g.seeded_chance(ask.seed);
+        let mut s = ServedGame {
+            name: self.name,
+            human: ask.human,
+            bot_spec: self.bot_spec,
+            bot,
+            seed: ask.seed,
+            pre,
+            setup: self.setup,
+            start: g.clone(),
+            game: g,
+            chance,
+            plies: Vec::new(),
+            entries: Vec::new(),
+            seen: Vec::new(),
+            resigned: false,
+            saved: None,
+            number: self.number,
+        };
+        s.finish_setup_if_done();
+        s.bot_moves();
+        Ok(Box::new(s))
+    }
+}
+
+/// The player id of colour `c`.
+fn player_of(c: Color) -> PlayerId {
+    if c == Color::Red {
+        PlayerId::FIRST
+    } else {
+        PlayerId::SECOND
+    }
+}
+
+/// A game of type `G` in progress between the human and a bot.
+pub struct ServedGame<G: Playable> {
+    /// The name written to records ([`Playable::record_name`]).
+    name: String,
     human: Color,
     bot_spec: String,
-    bot: Box<dyn Bot>,
-    /// The set-up phase's state (Surprise layouts, owner's-choice placements), until it ends.
-    pre: Option<State>,
+    bot: Box<dyn GameBot<G>>,
+    seed: u64,
+    /// The set-up phase's game, until the set-up ends.
+    pre: Option<G>,
     setup: Setup,
-    start: State,
-    deal: Deal,
-    game: VariantGame,
-    chance_rng: Pcg64Mcg,
+    /// The game at the end of its set-up, where the record starts.
+    start: G,
+    /// The game now (after the set-up).
+    game: G,
+    chance: Box<dyn ChanceSource<G>>,
+    /// The plies since `start`: player action and the chance outcome it led to.
+    plies: Vec<(Action, Option<Action>)>,
+    /// Their record entries ([`Playable::record_entry`]).
+    entries: Vec<String>,
+    /// The same plies as the human saw them ([`move_seen`]).
+    seen: Vec<MoveText>,
     resigned: bool,
     saved: Option<String>,
     number: u32,
 }
 
-/// Salt of a served game's chance draws beyond the deal.
-const CHANCE_SALT: u64 = 0x5E7E_C4A1;
-
-impl Session {
-    /// Starts a game; the bot moves at once when it is to act.
-    ///
-    /// # Errors
-    /// [`SessionError`] naming the variant or the bot.
-    pub fn new(ask: &NewGame, number: u32) -> Result<Session, SessionError> {
-        let verr = |problem: String| SessionError::Variant { name: ask.variant.clone(), problem };
-        if engine::more::presets::is_spec(&ask.variant) {
-            return Err(verr("the RULES-more.md games (skill, camel, missile) cannot be played on this page yet; play them with `anqi play`".into()));
-        }
-        let game = GameSpec::load(&ask.variant).map_err(|e| verr(format!("{e:#}")))?;
-        let v = crate::cli::variant_arg::load(&ask.variant).map_err(|e| verr(format!("{e:#}")))?;
-        let player = PlayerConfig {
-            name: None,
-            spec: ask.bot.clone(),
-            nodes: None,
-            movetime_ms: None,
-            depth: None,
-            options: Default::default(),
-            timeout_ms: None,
-            dialect: None,
-        };
-        let budget = Budget { nodes: None, movetime_ms: ask.movetime_ms, depth: None };
-        let kind = PlayerKind::from_config(&player, &budget, &game).map_err(|e| SessionError::Bot { spec: ask.bot.clone(), problem: format!("{e:#}") })?;
-        let PlayerKind::Bot(spec) = kind else {
-            return Err(SessionError::Bot { spec: ask.bot.clone(), problem: "UCI engines are not offered on the play page".into() });
-        };
-        let bot = crate::bots::for_variant(&spec, ask.seed, &v.name).map_err(|problem| SessionError::Bot { spec: spec.clone(), problem })?;
-        let secret_setup = v.caps.setup != SetupKind::None;
-        let (pre, setup) = if secret_setup {
-            (Some(State::new_game(v)), Setup { fen: String::new(), seed: ask.seed, label: "chosen on the page".into() })
-        } else {
-            (None, Setup::generate(v, ask.seed).map_err(|e| verr(format!("{e:#}")))?)
-        };
-        let start = if pre.is_some() { State::new_game(v) } else { setup.state(v).map_err(|e| verr(format!("{e:#}")))? };
-        let deal = setup.deal(&start);
-        let mut s = Session {
-            v,
-            human: ask.human,
-            bot_spec: spec,
-            bot,
-            pre,
-            setup,
-            game: VariantGame::new(start.clone()),
-            start,
-            deal,
-            chance_rng: Pcg64Mcg::seed_from_u64(ask.seed ^ CHANCE_SALT),
-            resigned: false,
-            saved: None,
-            number,
-        };
-        s.finish_setup_if_done();
-        s.bot_moves();
-        Ok(s)
+impl<G: Playable> ServedGame<G> {
+    /// The game now: the set-up game during the set-up.
+    fn now(&self) -> &G {
+        self.pre.as_ref().unwrap_or(&self.game)
     }
 
-    /// The human's colour.
-    pub fn human(&self) -> Color {
-        self.human
-    }
-
-    /// The state now (the set-up state during the set-up). For the server's own use and tests:
-    /// never sent to the page.
-    pub fn state(&self) -> &State {
-        self.pre.as_ref().unwrap_or(self.game.state())
-    }
-
-    /// Whether the game is over.
-    pub fn over(&self) -> bool {
-        self.resigned || (self.pre.is_none() && self.game.outcome().is_some())
-    }
-
+    /// Ends the set-up phase once its game is past it: the record starts there, from its FEN.
     fn finish_setup_if_done(&mut self) {
         let Some(pre) = &self.pre else { return };
         if pre.in_setup() {
             return;
         }
         let start = pre.clone();
-        self.setup.fen = vfen::write(&start);
-        self.deal = self.setup.deal(&start);
-        self.game = VariantGame::new(start.clone());
+        self.setup.fen = start.full_fen();
+        self.chance = start.seeded_chance(self.seed);
+        self.game = start.clone();
         self.start = start;
         self.pre = None;
     }
@@ -221,91 +286,108 @@ impl Session {
     fn apply(&mut self, a: Action) {
         match &mut self.pre {
             Some(pre) => {
-                pre.apply(a);
+                play_ply(pre, a, self.chance.as_mut());
                 self.finish_setup_if_done();
             }
             None => {
-                let (deal, rng) = (&self.deal, &mut self.chance_rng);
-                self.game.play(a, |outs| deal.resolve(a, outs, rng));
+                let before = self.game.clone();
+                let (entry, chance) = play_ply(&mut self.game, a, self.chance.as_mut());
+                self.seen.push(move_seen(&before, a, chance, &entry, Viewpoint::from(self.human)));
+                self.plies.push((a, chance));
+                self.entries.push(entry);
             }
         }
+    }
+
+    /// Whether `c` is to act in the game now.
+    fn to_act(&self, c: Color) -> bool {
+        self.now().turn() == Turn::Player(player_of(c))
     }
 
     /// Lets the bot act while it is to move and the game is on.
     fn bot_moves(&mut self) {
-        while !self.over() && self.state().turn() != self.human {
-            let a = match &self.pre {
-                Some(pre) => self.bot.choose(&Decision::new(pre)),
-                None => self.bot.choose(&Decision::in_game(&self.game)),
-            };
+        while !self.over() && self.to_act(self.human.opponent()) {
+            let g = self.pre.as_ref().unwrap_or(&self.game);
+            let a = self.bot.choose(g);
             self.apply(a);
         }
     }
 
-    /// Plays the human's action (an action string of [`Observation::legal`]), then the bot's
-    /// replies.
-    ///
-    /// # Errors
-    /// The game is over, it is not the human's turn, or the action is not legal.
-    pub fn play(&mut self, text: &str) -> Result<(), SessionError> {
+    /// The end of the game: the rules' result, or the human's resignation.
+    fn outcome(&self) -> Outcome {
+        match Outcome::of(&self.game) {
+            Some(o) if !self.resigned => o,
+            _ => Outcome { winner: Some(self.human.opponent()), reason: "resignation".into() },
+        }
+    }
+}
+
+impl<G: Playable> Served for ServedGame<G> {
+    fn human(&self) -> Color {
+        self.human
+    }
+
+    fn over(&self) -> bool {
+        self.resigned || (self.pre.is_none() && self.game.is_terminal())
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), SessionError> {
         if self.over() {
             return Err(SessionError::State("the game is over".into()));
         }
-        let s = self.state();
-        if s.turn() != self.human {
+        if !self.to_act(self.human) {
             return Err(SessionError::State("it is not your turn".into()));
         }
-        let a = notation::parse_action(s, text).map_err(|e| SessionError::Illegal { text: text.to_string(), problem: e.to_string() })?;
+        let g = self.now();
+        let illegal = |problem: String| SessionError::Illegal { text: text.to_string(), problem };
+        let a = g.parse_entry(text).map_err(|e| illegal(e.to_string()))?;
+        if !g.legal_actions().contains(&a) {
+            return Err(illegal("not among the legal actions".into()));
+        }
         self.apply(a);
         self.bot_moves();
         Ok(())
     }
 
-    /// Takes back the human's last move (and the bot's replies to it). Set-up choices are not
-    /// taken back.
-    ///
-    /// # Errors
-    /// Nothing to take back.
-    pub fn undo(&mut self) -> Result<(), SessionError> {
+    fn undo(&mut self) -> Result<(), SessionError> {
         if self.pre.is_some() || self.resigned || self.saved.is_some() {
             return Err(SessionError::State("nothing to take back (set-up choices and finished games stay)".into()));
         }
-        let plies = self.game.plies().to_vec();
-        let mut s = self.start.clone();
+        let me = Turn::Player(player_of(self.human));
+        let mut g = self.start.clone();
         let mut last_human = None;
-        for (i, p) in plies.iter().enumerate() {
-            if s.turn() == self.human {
+        for (i, &(a, chance)) in self.plies.iter().enumerate() {
+            if g.turn() == me {
                 last_human = Some(i);
             }
-            s.apply(p.action);
-            if let Some(o) = p.chance.filter(|_| s.is_chance()) {
-                s.apply_chance(o);
+            g.apply(a);
+            if let Some(o) = chance {
+                g.apply(o);
             }
         }
         let Some(k) = last_human else { return Err(SessionError::State("you have not moved yet".into())) };
-        let mut game = VariantGame::new(self.start.clone());
-        for p in &plies[..k] {
-            let chance = p.chance;
-            game.play(p.action, |outs| chance.unwrap_or(outs[0].0));
+        let mut g = self.start.clone();
+        for &(a, chance) in &self.plies[..k] {
+            g.apply(a);
+            if let Some(o) = chance {
+                g.apply(o);
+            }
         }
-        self.game = game;
+        self.game = g;
+        self.plies.truncate(k);
+        self.entries.truncate(k);
+        self.seen.truncate(k);
         Ok(())
     }
 
-    /// The human resigns.
-    pub fn resign(&mut self) {
+    fn resign(&mut self) {
         self.resigned = true;
     }
 
-    /// The finished game as a PGN record (`None` while it goes on or before its set-up ended).
-    pub fn record(&self, date: &str) -> Option<Record> {
+    fn record(&self, date: &str) -> Option<Record> {
         if !self.over() || self.pre.is_some() {
             return None;
         }
-        let outcome = match self.game.outcome() {
-            Some(e) if !self.resigned => crate::tournament::game::Outcome { winner: e.winner(), reason: e.reason().to_string() },
-            _ => crate::tournament::game::Outcome { winner: Some(self.human.opponent()), reason: "resignation".into() },
-        };
         let (red, black) = match self.human {
             Color::Red => ("human".to_string(), self.bot_spec.clone()),
             Color::Black => (self.bot_spec.clone(), "human".to_string()),
@@ -314,31 +396,34 @@ impl Session {
             event: "anqi serve".into(),
             fingerprint: "serve".into(),
             key: GameKey { pairing: 0, pair: self.number, game: u8::from(self.human == Color::Black) },
-            variant: self.v.name.clone(),
+            variant: self.name.clone(),
             red,
             black,
             setup: self.setup.clone(),
-            moves: self.game.plies().iter().map(|p| p.text.clone()).collect(),
-            outcome,
+            moves: self.entries.clone(),
+            outcome: self.outcome(),
             date: date.to_string(),
         })
     }
 
-    /// Notes where the finished game was saved.
-    pub fn set_saved(&mut self, path: String) {
+    fn set_saved(&mut self, path: String) {
         self.saved = Some(path);
     }
 
-    /// Whether the finished game was saved.
-    pub fn is_saved(&self) -> bool {
+    fn is_saved(&self) -> bool {
         self.saved.is_some()
     }
 
-    /// What the page is sent now: a function of the human's information set only ([`observe`]).
-    pub fn observation(&self) -> Observation {
-        let result = if self.over() { self.record("").map(|r| (r.outcome.result().to_string(), r.outcome.reason)) } else { None };
-        let meta = Meta { variant: &self.v.name, bot: &self.bot_spec, result, saved: self.saved.clone() };
-        observe(&self.start, &self.game, self.pre.as_ref(), self.human, meta)
+    fn observation(&self) -> Result<Observation, SessionError> {
+        let result = if self.over() && self.pre.is_none() {
+            let o = self.outcome();
+            Some((o.result().to_string(), o.reason))
+        } else {
+            None
+        };
+        let meta = Meta { variant: &self.name, bot: &self.bot_spec, result, saved: self.saved.clone() };
+        let last = if self.pre.is_some() { None } else { self.entries.last().map(String::as_str) };
+        observe(self.now(), self.pre.is_some(), &self.seen, last, self.human, meta)
     }
 }
 
@@ -354,50 +439,55 @@ pub struct Meta<'a> {
     pub saved: Option<String>,
 }
 
-/// The observation of `human` in `game` (which began at `start`), or in the set-up state `pre`
-/// while the set-up goes on: built from the human's [`View`], the record as the human saw it
-/// ([`frames::moves_seen`]) and the legal actions of that view ([`legal_from_view`]).
-pub fn observe(start: &State, game: &VariantGame, pre: Option<&State>, human: Color, meta: Meta<'_>) -> Observation {
-    let s = pre.unwrap_or(game.state());
-    let view = View::new(s, human);
-    let last = if pre.is_some() { None } else { game.plies().last().map(|p| p.action) };
-    let picture = variant_picture::picture_of_view(&view, variant_picture::Options { last, beliefs: false, dealt: None });
-    let moves = if pre.is_some() { Vec::new() } else { frames::moves_seen(start, game, Viewpoint::from(human)).unwrap_or_default() };
+/// The observation of `human` in game `g` (in its set-up phase when `setup`), whose moves the
+/// human saw as `moves` ([`move_seen`]), the last written `last`: built from the human's view of
+/// the board ([`picture_of`]), those moves and the legal actions of the human's information set
+/// ([`legal_from_view`]).
+///
+/// # Errors
+/// [`SessionError::State`] when the human's view cannot be drawn (a RULES-more.md view FEN that
+/// does not fit its board: a bug of the game).
+pub fn observe<G: Playable>(g: &G, setup: bool, moves: &[MoveText], last: Option<&str>, human: Color, meta: Meta<'_>) -> Result<Observation, SessionError> {
+    let picture = picture_of(g, Viewpoint::from(human), last, false).map_err(|e| SessionError::State(format!("the board cannot be drawn: {e}")))?;
     let over = meta.result.is_some();
-    let legal = if !over && s.turn() == human { legal_from_view(&view) } else { Vec::new() };
-    let status = match (&meta.result, pre.is_some()) {
+    let my_turn = g.turn() == Turn::Player(player_of(human));
+    let legal = if !over && my_turn { legal_from_view(g, human) } else { Vec::new() };
+    let status = match (&meta.result, setup) {
         (Some((r, reason)), _) => format!("game over: {r} ({reason})"),
-        (None, true) if s.turn() == human => "set-up: choose".to_string(),
+        (None, true) if my_turn => "set-up: choose".to_string(),
         (None, true) => format!("{} sets up in secret", human.opponent()),
         (None, false) => "your move".to_string(),
     };
-    Observation {
+    Ok(Observation {
         variant: meta.variant.to_string(),
         bot: meta.bot.to_string(),
         human: Viewpoint::from(human).name(),
         picture,
-        moves,
+        moves: moves.to_vec(),
         legal,
-        setup: pre.is_some(),
+        setup,
         result: meta.result.map(|(r, _)| r),
         status,
         saved: meta.saved,
-    }
+    })
 }
 
-/// The legal actions of the view's player, listed from a fixed determinization of the view (so
-/// the list is a function of the view, as `anqi actions` does with a view FEN).
-pub fn legal_from_view(view: &View) -> Vec<LegalAction> {
-    let det = view.sample(&mut Pcg64Mcg::seed_from_u64(0));
+/// The legal actions of `human` in `g`, listed from a fixed determinization of the human's
+/// information set ([`engine::game::Game::sample_determinization`] with a fixed seed: the list is
+/// a function of the human's view, as `anqi actions` does with a view FEN), with the squares a
+/// board move or flip names (`h2e2`, `h0h0R`; none for set-up choices and the like).
+pub fn legal_from_view<G: Playable>(g: &G, human: Color) -> Vec<LegalAction> {
+    let det = g.sample_determinization(player_of(human), &mut Pcg64Mcg::seed_from_u64(0));
+    let geo = g.geometry();
     let mut out: Vec<LegalAction> = det
         .legal_actions()
         .into_iter()
         .map(|a| {
-            let text = notation::action_string(&det, a);
-            let (from, to) = match a {
-                Action::Move { from, to, .. } => (Some(from.to_string()), Some(to.to_string())),
-                Action::Flip { at } => (Some(at.to_string()), Some(at.to_string())),
-                _ => (None, None),
+            let text = det.action_string(a);
+            let squares = geo.parse_prefix(&text).and_then(|(from, rest)| Ok((from, geo.parse_prefix(rest)?.0)));
+            let (from, to) = match squares {
+                Ok((f, t)) => (Some(geo.name(f)), Some(geo.name(t))),
+                Err(_) => (None, None),
             };
             LegalAction { text, from, to }
         })

@@ -133,34 +133,3 @@ impl WithGame for Views<'_> {
         Ok(views)
     }
 }
-
-/// The moves of `game` (which began at `start`) as `viewpoint` saw them, in ICCS with record
-/// letters and in Chinese: a side's list drops the captured face-down identities that side did
-/// not see (§F6; [`crate::tournament::engine_view::record_as_seen`]). The play page's move list
-/// of a RULES.md variant's game.
-///
-/// # Errors
-/// A record that does not replay from `start`, naming the ply.
-pub fn moves_seen(start: &engine::variant::State, game: &engine::variant::game::VariantGame, viewpoint: Viewpoint) -> Result<Vec<MoveText>, String> {
-    let iccs: Vec<String> = match viewpoint.side() {
-        Some(side) => crate::tournament::engine_view::record_as_seen(start, game, side)?,
-        None => game.plies().iter().map(|p| p.text.clone()).collect(),
-    };
-    let mut s = start.clone();
-    let mut out = Vec::with_capacity(iccs.len());
-    for (i, (p, text)) in game.plies().iter().zip(iccs).enumerate() {
-        let mover = s.turn();
-        let outcome = match (viewpoint.side(), p.chance) {
-            (Some(side), Some(o)) if o.captured.is_some() && !engine::variant::game_state::sees_captured(&s, mover, side) => {
-                Some(engine::variant::ChanceOutcome { mover: o.mover, captured: None })
-            }
-            (_, o) => o,
-        };
-        out.push(MoveText { iccs: text, chinese: engine::variant::notation::chinese_record(&s, p.action, outcome) });
-        s.try_apply(p.action).map_err(|e| format!("ply {}: {e}", i + 1))?;
-        if s.is_chance() {
-            s.apply_chance(p.chance.ok_or_else(|| format!("ply {}: a chance node without its outcome", i + 1))?);
-        }
-    }
-    Ok(out)
-}
