@@ -13,12 +13,31 @@
 //! as a move-ordering/bonus" in engines such as Leela's and Stockfish's hybrids; here it is
 //! measured, not assumed (experiments/train/hybrid.md).
 //!
+//! `vmix=W` adds the net's VALUE of PIMC's best root actions to PIMC's score (the net's policy
+//! enters only through `C`): PIMC gets the first `1 - VALUE_RESERVE` of the time left, then the
+//! net values its [`VALUE_TOP`] best actions, and the bot plays, among those,
+//! `argmax pimc_cp(a) + W · value_cp(a) + C · ln π(a)`, where `value_cp(a)` ([`root_values`]) is
+//! the mover's value after `a`, averaged over [`VALUE_SAMPLES`] determinizations of the mover's
+//! view, in centipawns by [`value_cp`] (`600 · atanh(v)`, `v` clipped to ±0.95: ±1,099 cp at most,
+//! 100 cp ≈ v = 0.165). The net is called once per decision, on a batch of at most
+//! `VALUE_SAMPLES × VALUE_TOP` observations. Why only the top: one observation costs about one
+//! simulation of the net's search, and valuing every action (≈ 40 in the middle game, times the
+//! samples) took several times the 50 ms a move has on the loaded 2-core machine (a first try,
+//! 4 samples of every action, overran the budget; so did 2 samples of the top 6 with a 20 %
+//! reserve: ≈ 120 ms a ply where the control takes ≈ 57; experiments/train/hybrid.md). With `W = 0`
+//! (the default) nothing of this runs and the bot plays as without `vmix`.
+//!
 //! Information: both halves see only the mover's [`engine::variant::View`] (the PIMC bot samples
-//! its determinizations from it) and the public record.
+//! its determinizations from it, as [`root_values`] does) and the public record.
 
+use crate::search::{sample_chance, terminal_value};
 use engine::search::pimc::{PimcBot, PimcConfig};
 use engine::search::{Analysis, Bot, Decision};
-use engine::variant::Action;
+use engine::variant::{encoding, Action, View};
+use models::net::Net;
+use rand::SeedableRng;
+use rand_pcg::Pcg64Mcg;
+use std::time::Instant;
 
 /// Parameters of the PIMC root.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -30,13 +49,98 @@ pub struct HybridRoot {
     /// Most determinizations PIMC draws (it stops earlier when its time is spent; without a
     /// time budget it draws exactly this many, deterministic given the seed).
     pub k: u32,
+    /// `vmix=W`: weight of the net's value of each root action ([`root_values`], in cp by
+    /// [`value_cp`]); dimensionless, non-negative; 0 turns the value term off.
+    pub value_weight: f64,
 }
 
 impl Default for HybridRoot {
-    /// `share = 0.5`, `prior_cp = 40`, `k = 64`.
+    /// `share = 0.5`, `prior_cp = 40`, `k = 64`, `value_weight = 0`.
     fn default() -> Self {
-        HybridRoot { share: 0.5, prior_cp: 40.0, k: 64 }
+        HybridRoot { share: 0.5, prior_cp: 40.0, k: 64, value_weight: 0.0 }
     }
+}
+
+/// Determinizations of the mover's view over which [`root_values`] averages each action's value.
+pub const VALUE_SAMPLES: u32 = 1;
+
+/// PIMC's best actions (by its centipawns) that the net values under `vmix`; the others are not
+/// candidates.
+pub const VALUE_TOP: usize = 4;
+
+/// Share of the time left after the net's search that `vmix` keeps for the value call (PIMC
+/// gets the rest).
+pub const VALUE_RESERVE: f64 = 0.4;
+
+/// Centipawns per unit of `atanh(v)` in [`value_cp`].
+pub const VALUE_SCALE_CP: f64 = 600.0;
+
+/// [`value_cp`] clips the value to `±VALUE_CLIP` before `atanh`.
+pub const VALUE_CLIP: f64 = 0.95;
+
+/// A value `v` in [-1, 1] (win minus loss probability) in centipawns:
+/// `VALUE_SCALE_CP · atanh(clamp(v, ±VALUE_CLIP))` (the inverse of a `tanh` squashing of a
+/// centipawn score; at most ±1,099 cp). NaN counts as 0.
+pub fn value_cp(v: f64) -> f64 {
+    let v = if v.is_nan() { 0.0 } else { v.clamp(-VALUE_CLIP, VALUE_CLIP) };
+    VALUE_SCALE_CP * v.atanh()
+}
+
+/// The net's value of each of `actions` (legal at `d`) for the mover, in [-1, 1]: the mean over
+/// `samples` determinizations of the mover's view (drawn with a generator seeded by `seed`; the
+/// same determinizations for every action) of the value after the action and its chance outcome
+/// (drawn likewise): the rules' end value when the line ends there ([`terminal_value`];
+/// repetition aside), else the net's value of the observation of the player then to act
+/// ([`engine::variant::encoding::encode_into`] of that player's view of the determinization),
+/// negated when that player is the opponent. This is how the farm's search values a leaf.
+/// One batched net call; values in the order of `actions`.
+///
+/// Information: a function of `d.view()`, `actions` and `seed` only.
+///
+/// # Panics
+/// When `net` is not of the variant encoding ([`encoding::encoding`]); callers load it for it.
+pub fn root_values(net: &Net, d: &Decision, actions: &[Action], samples: u32, seed: u64) -> Vec<(Action, f64)> {
+    let view = d.view();
+    let me = view.player();
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let len = net.encoding().obs_len();
+    let mut obs: Vec<f32> = Vec::new();
+    // Per (sample, action): Ok(end value for the mover) or Err((batch row, sign)).
+    let mut slots: Vec<Result<f64, (usize, f64)>> = Vec::with_capacity(samples as usize * actions.len());
+    let mut rows = 0;
+    for _ in 0..samples.max(1) {
+        let mut det = view.sample(&mut rng);
+        if det.is_chance() {
+            sample_chance(&mut det, &mut rng);
+        }
+        for &a in actions {
+            let mut s = det.clone();
+            s.apply(a);
+            if s.is_chance() {
+                sample_chance(&mut s, &mut rng);
+            }
+            let sign = if s.turn() == me { 1.0 } else { -1.0 };
+            if let Some(v) = terminal_value(&s, s.legal_actions().is_empty()) {
+                slots.push(Ok(sign * f64::from(v)));
+                continue;
+            }
+            obs.resize((rows + 1) * len, 0.0);
+            encoding::encode_into(&View::new(&s, s.turn()), &mut obs[rows * len..]);
+            slots.push(Err((rows, sign)));
+            rows += 1;
+        }
+    }
+    let none: Vec<&[u16]> = vec![&[]; rows];
+    let ev = net.evaluate(&obs, &none);
+    let mut sum = vec![0.0; actions.len()];
+    for (i, slot) in slots.iter().enumerate() {
+        sum[i % actions.len().max(1)] += match *slot {
+            Ok(v) => v,
+            Err((row, sign)) => sign * f64::from(ev.value(row)),
+        };
+    }
+    let n = f64::from(samples.max(1));
+    actions.iter().zip(sum).map(|(&a, s)| (a, s / n)).collect()
 }
 
 impl HybridRoot {
@@ -53,18 +157,47 @@ pub fn pimc_scores(d: &Decision, ms: Option<u64>, k: u32, seed: u64) -> Analysis
     PimcBot::new(cfg, seed).analyse(d)
 }
 
-/// The action maximising `pimc_cp(a) + prior_cp · ln π(a)` (see the module docs). `policy` is
+/// The PIMC root's choice at `d` after the net's search (`policy`, as in [`combine`]): PIMC
+/// ([`pimc_scores`] with `seed`) until `deadline` (at most `h.k` determinizations;
+/// [`HybridRoot::UNTIMED_K`] without a deadline); when `h.value_weight > 0`, PIMC stops
+/// [`VALUE_RESERVE`] of the time left earlier and the net values PIMC's [`VALUE_TOP`] best
+/// actions ([`root_values`], [`VALUE_SAMPLES`] determinizations drawn from `seed`); combined by
+/// [`combine`]. With `h.value_weight = 0` the net is not called and the choice is [`combine`] of
+/// PIMC's scores alone.
+pub fn choose(net: &Net, d: &Decision, policy: &[(Action, f32, u32, Option<f32>)], h: &HybridRoot, deadline: Option<Instant>, seed: u64) -> Option<Action> {
+    let on = h.value_weight > 0.0;
+    let left = deadline.map(|t| t.saturating_duration_since(Instant::now()));
+    let left = left.map(|l| if on { l.mul_f64(1.0 - VALUE_RESERVE) } else { l }.as_millis() as u64);
+    let k = if left.is_some() { h.k } else { HybridRoot::UNTIMED_K };
+    let pimc = pimc_scores(d, left, k, seed);
+    let values = on.then(|| {
+        let mut ranked: Vec<(Action, f64)> = pimc.stats.iter().map(|s| (s.action, s.score)).collect();
+        ranked.sort_by(|x, y| y.1.total_cmp(&x.1));
+        let top: Vec<Action> = ranked.into_iter().take(VALUE_TOP).map(|x| x.0).collect();
+        root_values(net, d, &top, VALUE_SAMPLES, seed ^ 0x76_6d69_78)
+    });
+    combine(policy, &pimc, h.prior_cp, values.as_deref().map(|v| (v, h.value_weight)))
+}
+
+/// The action maximising `pimc_cp(a) + W · value_cp(v(a)) + prior_cp · ln π(a)` (see the module
+/// docs), `values = Some((v, W))` the mover's values of the candidate actions ([`root_values`];
+/// with `W > 0` an action without one ranks below every valued one) and the weight, `None` for no
+/// value term. `policy` is
 /// [`crate::search::Search::root_policy`]; actions PIMC did not score rank below every scored
 /// one. Ties go to the higher `π`. `None` when `policy` is empty.
-pub fn combine(policy: &[(Action, f32, u32, Option<f32>)], pimc: &Analysis, prior_cp: f64) -> Option<Action> {
+pub fn combine(policy: &[(Action, f32, u32, Option<f32>)], pimc: &Analysis, prior_cp: f64, values: Option<(&[(Action, f64)], f64)>) -> Option<Action> {
     let visits: u32 = policy.iter().map(|p| p.2).sum();
     let pi = |prior: f32, n: u32| (f64::from(n) + f64::from(prior)) / (f64::from(visits) + 1.0);
     let score = |a: Action| pimc.stats.iter().find(|s| s.action == a).map(|s| s.score);
+    let bonus = |a: Action| match values {
+        Some((v, w)) if w != 0.0 => v.iter().find(|x| x.0 == a).map_or(f64::NEG_INFINITY, |x| w * value_cp(x.1)),
+        _ => 0.0,
+    };
     policy
         .iter()
         .map(|&(a, prior, n, _)| {
             let p = pi(prior, n).max(1e-6);
-            let total = score(a).map_or(f64::NEG_INFINITY, |cp| cp + prior_cp * p.ln());
+            let total = score(a).map_or(f64::NEG_INFINITY, |cp| cp + bonus(a) + prior_cp * p.ln());
             (a, total, p)
         })
         .max_by(|x, y| x.1.total_cmp(&y.1).then(x.2.total_cmp(&y.2)))
@@ -91,7 +224,7 @@ mod tests {
     fn the_prior_breaks_a_pimc_tie() {
         let m = moves();
         let pol = vec![(m[0], 0.1, 0, None), (m[1], 0.8, 0, None), (m[2], 0.1, 0, None)];
-        assert_eq!(combine(&pol, &analysis(&m, &[0.0, 0.0, 0.0]), 40.0), Some(m[1]));
+        assert_eq!(combine(&pol, &analysis(&m, &[0.0, 0.0, 0.0]), 40.0, None), Some(m[1]));
     }
 
     #[test]
@@ -99,9 +232,9 @@ mod tests {
         let m = moves();
         let pol = vec![(m[0], 0.05, 0, None), (m[1], 0.9, 0, None), (m[2], 0.05, 0, None)];
         // ln(0.9/0.05) * 40 = 116 cp < 300 cp.
-        assert_eq!(combine(&pol, &analysis(&m, &[300.0, 0.0, 0.0]), 40.0), Some(m[0]));
+        assert_eq!(combine(&pol, &analysis(&m, &[300.0, 0.0, 0.0]), 40.0, None), Some(m[0]));
         // ... and a small one does not.
-        assert_eq!(combine(&pol, &analysis(&m, &[50.0, 0.0, 0.0]), 40.0), Some(m[1]));
+        assert_eq!(combine(&pol, &analysis(&m, &[50.0, 0.0, 0.0]), 40.0, None), Some(m[1]));
     }
 
     #[test]
@@ -109,14 +242,63 @@ mod tests {
         let m = moves();
         // Prior favours m[0]; the search's 20 visits went to m[2].
         let pol = vec![(m[0], 0.6, 0, None), (m[1], 0.2, 0, None), (m[2], 0.2, 20, Some(0.3))];
-        assert_eq!(combine(&pol, &analysis(&m, &[0.0, 0.0, 0.0]), 40.0), Some(m[2]));
+        assert_eq!(combine(&pol, &analysis(&m, &[0.0, 0.0, 0.0]), 40.0, None), Some(m[2]));
+    }
+
+    #[test]
+    fn value_cp_is_odd_monotone_and_clipped() {
+        assert_eq!(value_cp(0.0), 0.0);
+        assert_eq!(value_cp(f64::NAN), 0.0);
+        assert!((value_cp(0.5) + value_cp(-0.5)).abs() < 1e-9);
+        assert!(value_cp(0.2) < value_cp(0.5));
+        // 600 · atanh(0.95) = 1,099 cp, and no more for a certain win.
+        assert!((value_cp(1.0) - 1099.0).abs() < 1.0, "{}", value_cp(1.0));
+        assert_eq!(value_cp(1.0), value_cp(0.99));
+    }
+
+    #[test]
+    fn the_value_term_weighs_in_and_weight_zero_is_none() {
+        let m = moves();
+        let pol = vec![(m[0], 0.34, 0, None), (m[1], 0.33, 0, None), (m[2], 0.33, 0, None)];
+        let pimc = analysis(&m, &[50.0, 0.0, 0.0]);
+        // m[1] is worth 0.5 (330 cp) more to the net than m[0]: W = 1 follows the net, W = 0.1
+        // (33 cp < 50 cp) and W = 0 follow PIMC, as does no value term at all.
+        let v = vec![(m[0], 0.0), (m[1], 0.5), (m[2], -0.5)];
+        assert_eq!(combine(&pol, &pimc, 0.0, Some((&v, 1.0))), Some(m[1]));
+        assert_eq!(combine(&pol, &pimc, 0.0, Some((&v, 0.1))), Some(m[0]));
+        assert_eq!(combine(&pol, &pimc, 0.0, Some((&v, 0.0))), Some(m[0]));
+        assert_eq!(combine(&pol, &pimc, 0.0, None), Some(m[0]));
+        // An action the values do not name is no candidate.
+        assert_eq!(combine(&pol, &pimc, 0.0, Some((&v[2..], 1.0))), Some(m[2]));
+    }
+
+    #[test]
+    fn root_values_cover_the_actions_and_are_seeded() {
+        let v: &'static engine::variant::Variant = Box::leak(Box::new(engine::variant::Variant::load("surprise").expect("surprise")));
+        let net = Net::new(&models::net::NetConfig::new(1, 8), tch::Device::Cpu, 3);
+        let mut g = engine::variant::game::VariantGame::new(engine::variant::State::new_game(v));
+        let mut rng = Pcg64Mcg::seed_from_u64(2);
+        while g.state().in_setup() || g.state().is_chance() {
+            let acts = g.state().legal_actions();
+            let a = acts[rand::Rng::random_range(&mut rng, 0..acts.len())];
+            g.play(a, |outs| outs[0].0);
+        }
+        let d = Decision::new(g.state());
+        let legal = d.legal_actions();
+        let vals = root_values(&net, &d, &legal, 3, 9);
+        assert_eq!(vals.iter().map(|x| x.0).collect::<Vec<_>>(), legal);
+        assert!(vals.iter().all(|x| (-1.0..=1.0).contains(&x.1)), "{vals:?}");
+        assert_eq!(vals, root_values(&net, &d, &legal, 3, 9));
+        // A subset of the actions: one value each, in its order.
+        let sub = [legal[2], legal[0]];
+        assert_eq!(root_values(&net, &d, &sub, 3, 9).iter().map(|x| x.0).collect::<Vec<_>>(), sub);
     }
 
     #[test]
     fn unscored_actions_rank_last() {
         let m = moves();
         let pol = vec![(m[0], 0.9, 0, None), (m[1], 0.1, 0, None)];
-        assert_eq!(combine(&pol, &analysis(&m[1..2], &[-500.0]), 40.0), Some(m[1]));
-        assert_eq!(combine(&[], &analysis(&m, &[0.0, 0.0, 0.0]), 40.0), None);
+        assert_eq!(combine(&pol, &analysis(&m[1..2], &[-500.0]), 40.0, None), Some(m[1]));
+        assert_eq!(combine(&[], &analysis(&m, &[0.0, 0.0, 0.0]), 40.0, None), None);
     }
 }

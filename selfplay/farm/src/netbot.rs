@@ -140,11 +140,9 @@ impl Bot for NetBot {
         let mut a = s.choose(0.0, &mut self.rng);
         if let Some(h) = hybrid {
             // With a time budget, PIMC draws determinizations until it is spent; without one, a
-            // fixed number after the net's `sims` simulations.
-            let left = self.movetime.map(|t| t.saturating_sub(start.elapsed()).as_millis() as u64);
-            let k = if left.is_some() { h.k } else { HybridRoot::UNTIMED_K };
-            let pimc = hybrid::pimc_scores(d, left, k, rand::Rng::random(&mut self.rng));
-            if let Some(b) = hybrid::combine(&s.root_policy(), &pimc, h.prior_cp) {
+            // fixed number after the net's `sims` simulations (`vmix=`: the net's root values first).
+            let deadline = self.movetime.map(|t| start + t);
+            if let Some(b) = hybrid::choose(&self.net, d, &s.root_policy(), &h, deadline, rand::Rng::random(&mut self.rng)) {
                 a = b;
             }
         }

@@ -48,7 +48,7 @@ pub struct NetSpec {
     pub mix: Option<f32>,
     /// `vdepth=`, if given.
     pub vdepth: Option<u32>,
-    /// `pimc=`/`prior=`: the PIMC root, if asked for.
+    /// `pimc=`/`prior=`/`vmix=`: the PIMC root, if asked for.
     pub hybrid: Option<HybridRoot>,
     /// `device=` (default the CPU).
     pub device: DeviceSpec,
@@ -63,7 +63,8 @@ impl NetSpec {
     ///
     /// # Errors
     /// An unknown or malformed parameter (named in the text), a missing or doubly given source,
-    /// a zero count, a PIMC share outside (0, 1] or a negative prior, as text.
+    /// a zero count, a PIMC share outside (0, 1], a negative prior or value weight, or `prior=` or
+    /// `vmix=` without `pimc=`, as text.
     pub fn parse(params: &str) -> Result<NetSpec, String> {
         let mut path: Option<PathBuf> = None;
         let mut zoo_name: Option<String> = None;
@@ -75,7 +76,7 @@ impl NetSpec {
         let mut device = DeviceSpec::Cpu;
         let mut layouts = None;
         let (mut mix, mut vdepth, mut cpuct): (Option<f32>, Option<u32>, Option<f32>) = (None, None, None);
-        let (mut pimc_share, mut prior_cp): (Option<f64>, Option<f64>) = (None, None);
+        let (mut pimc_share, mut prior_cp, mut vmix): (Option<f64>, Option<f64>, Option<f64>) = (None, None, None);
         for part in params.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             let (k, v) = part.split_once('=').unwrap_or(("checkpoint", part));
             let num = |what: &str| format!("net: {k}={v:?} is not {what}");
@@ -91,6 +92,7 @@ impl NetSpec {
                 "vdepth" => vdepth = Some(v.parse().map_err(|_| num("a count of plies"))?),
                 "pimc" => pimc_share = Some(v.parse().map_err(|_| num("a share of the time"))?),
                 "prior" => prior_cp = Some(v.parse().map_err(|_| num("a number of centipawns"))?),
+                "vmix" => vmix = Some(v.parse().map_err(|_| num("a weight"))?),
                 "device" => device = v.parse().map_err(|e| format!("net: {e}"))?,
                 "reuse" => {
                     reuse = match v {
@@ -102,7 +104,7 @@ impl NetSpec {
                 "layouts" => layouts = Some(LayoutMixture::load(std::path::Path::new(v)).map_err(|e| format!("net: layouts={v:?}: {e}"))?),
                 _ => {
                     return Err(format!(
-                        "net: unknown parameter {k:?} (known: checkpoint, zoo, zoo_dir, sims (or nodes), ms, batch, cpuct, mix, vdepth, pimc, prior, device, layouts, reuse)"
+                        "net: unknown parameter {k:?} (known: checkpoint, zoo, zoo_dir, sims (or nodes), ms, batch, cpuct, mix, vdepth, pimc, prior, vmix, device, layouts, reuse)"
                     ))
                 }
             }
@@ -128,6 +130,7 @@ impl NetSpec {
             return Err("net: batch must be positive".into());
         }
         let hybrid = match (pimc_share, prior_cp) {
+            (None, None) if vmix.is_some() => return Err("net: vmix= goes with pimc=SHARE".into()),
             (None, None) => None,
             (None, Some(_)) => return Err("net: prior= goes with pimc=SHARE".into()),
             (Some(f), p) => {
@@ -139,7 +142,11 @@ impl NetSpec {
                 if !(prior_cp >= 0.0 && prior_cp.is_finite()) {
                     return Err(format!("net: prior={prior_cp} is not a non-negative number of centipawns"));
                 }
-                Some(HybridRoot { share: f, prior_cp, ..d })
+                let value_weight = vmix.unwrap_or(d.value_weight);
+                if !(value_weight >= 0.0 && value_weight.is_finite()) {
+                    return Err(format!("net: vmix={value_weight} is not a non-negative weight"));
+                }
+                Some(HybridRoot { share: f, prior_cp, value_weight, ..d })
             }
         };
         Ok(NetSpec { source, sims, ms, batch, cpuct, mix, vdepth, hybrid, device, layouts, reuse })
@@ -236,6 +243,9 @@ impl NetSpec {
         }
         if let Some(h) = self.hybrid {
             name += &format!(",pimc={},prior={}", h.share, h.prior_cp);
+            if h.value_weight > 0.0 {
+                name += &format!(",vmix={}", h.value_weight);
+            }
         }
         if self.layouts.is_some() {
             name += ",layouts";

@@ -22,7 +22,7 @@ fn net_bot_params() {
     let ck = dir.display().to_string();
     tch::set_num_threads(1);
 
-    for (bad, names) in [("sims=x", "sims"), ("ms=-3", "ms"), ("batch=0", "batch"), ("speed=3", "speed"), ("layouts=/nonexistent/mix.txt", "layouts"), ("mix=1.5", "mix"), ("mix=a", "mix"), ("vdepth=-1", "vdepth"), ("pimc=0", "pimc"), ("pimc=1.5", "pimc"), ("pimc=x", "pimc"), ("prior=10", "prior"), ("pimc=1,prior=-1", "prior"), ("pimc=1,prior=x", "prior")] {
+    for (bad, names) in [("sims=x", "sims"), ("ms=-3", "ms"), ("batch=0", "batch"), ("speed=3", "speed"), ("layouts=/nonexistent/mix.txt", "layouts"), ("mix=1.5", "mix"), ("mix=a", "mix"), ("vdepth=-1", "vdepth"), ("pimc=0", "pimc"), ("pimc=1.5", "pimc"), ("pimc=x", "pimc"), ("prior=10", "prior"), ("pimc=1,prior=-1", "prior"), ("pimc=1,prior=x", "prior"), ("vmix=1", "vmix"), ("pimc=1,vmix=-1", "vmix"), ("pimc=1,vmix=x", "vmix"), ("pimc=1,vmix=inf", "vmix")] {
         let e = farm::netbot::from_params(&format!("checkpoint={ck},{bad}"), 1).err().unwrap_or_default();
         assert!(e.contains(names), "{bad}: {e}");
     }
@@ -54,6 +54,16 @@ fn net_bot_params() {
     assert!(s.legal_actions().contains(&a));
     assert!((0.1..1.5).contains(&took), "a 150 ms hybrid decision took {took:.3}s");
     assert_eq!(bot.trained_for().as_deref(), Some("xiangqi"));
+    // vmix=: the net's root values join PIMC's score; named when on, silent at 0.
+    let name = |p: &str| farm::netbot::from_params(&format!("checkpoint={ck},sims=4,pimc=1,prior=0{p}"), 1).expect("bot").name();
+    assert!(name(",vmix=0.5").contains("pimc=1,prior=0,vmix=0.5"), "{}", name(",vmix=0.5"));
+    assert!(!name(",vmix=0").contains("vmix"), "{}", name(",vmix=0"));
+    let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=150,pimc=1,prior=0,vmix=1"), 1).expect("vmix bot");
+    let t = Instant::now();
+    let a = bot.choose(&Decision::new(&s));
+    let took = t.elapsed().as_secs_f64();
+    assert!(s.legal_actions().contains(&a));
+    assert!((0.1..1.5).contains(&took), "a 150 ms vmix decision took {took:.3}s");
 
     // ms with sims: sims caps it.
     let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=5000,sims=20,batch=4"), 1).expect("capped bot");
@@ -74,5 +84,43 @@ fn net_bot_params() {
     assert!(!name(",mix=0").contains("mix="), "{}", name(",mix=0"));
     let a = farm::netbot::from_params(&format!("checkpoint={m},sims=16"), 1).expect("bot").choose(&Decision::new(&s));
     assert!(s.legal_actions().contains(&a));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `vmix=0` is the PIMC root without the value term, decision for decision (fixed seed, no
+/// clock: the net's `sims` simulations, then eight determinizations), over random positions.
+#[test]
+fn vmix_zero_plays_as_without_it() {
+    use rand::{Rng, SeedableRng};
+    let dir = std::env::temp_dir().join(format!("anqi-netbot-vmix0-{}", std::process::id()));
+    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 4);
+    let info = SaveInfo { step: 0, variant: "surprise", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
+    checkpoint::save(&dir, &net, None, info).expect("save");
+    let ck = dir.display().to_string();
+    let v = variant("surprise");
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+    let [mut plain, mut zero, mut on] = [",prior=30", ",prior=30,vmix=0", ",prior=30,vmix=100"].map(|p| farm::netbot::NetBot::from_params(&format!("checkpoint={ck},sims=4,batch=4,pimc=1{p}"), 7).expect("bot"));
+    let (mut positions, mut differ) = (0, 0);
+    while positions < 12 {
+        let mut g = engine::variant::game::VariantGame::new(State::new_game(v));
+        for _ in 0..rng.random_range(0..30) {
+            if g.outcome().is_some() {
+                break;
+            }
+            let acts = g.state().legal_actions();
+            let a = acts[rng.random_range(0..acts.len())];
+            g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
+        }
+        let s = g.state().clone();
+        if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
+            continue;
+        }
+        let a = plain.choose(&Decision::new(&s));
+        assert_eq!(a, zero.choose(&Decision::new(&s)), "vmix=0 chose differently");
+        differ += usize::from(on.choose(&Decision::new(&s)) != a);
+        positions += 1;
+    }
+    // The value term is live: with a weight of 100 it overrules PIMC somewhere.
+    assert!(differ > 0, "vmix=100 never changed a decision");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -33,6 +33,9 @@ fn no_leak_net_bot_chooses_alike_in_one_information_set() {
         // A PIMC root ranked with the net's search distribution (crate::hybrid).
         ("surprise", format!("checkpoint={},sims=4,batch=4,pimc=1,prior=40", dir.display())),
         ("jieqi", format!("checkpoint={},sims=4,batch=4,pimc=0.5,prior=1000", dir.display())),
+        // ... with the net's values of the root actions (vmix; a large weight so they decide).
+        ("surprise", format!("checkpoint={},sims=4,batch=4,pimc=1,prior=0,vmix=50", dir.display())),
+        ("jieqi", format!("checkpoint={},sims=4,batch=4,pimc=0.5,prior=40,vmix=2", dir.display())),
     ] {
         let v = variant(name);
         let mut rng = Pcg64Mcg::seed_from_u64(11);
