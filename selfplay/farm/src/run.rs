@@ -114,6 +114,18 @@ pub fn init_threads(n: usize) -> usize {
     n
 }
 
+/// Puts libtorch on one intra-op thread for timed play (`net:` bots in `play`, tournaments,
+/// ladders, studies, serve), as every classical bot searches on one core, unless the user set
+/// `OMP_NUM_THREADS`. libtorch's default (a thread per core) made a 50 ms `net:` move take
+/// several times that on a loaded 2-core machine, so matches at "equal time" gave the net more
+/// (experiments/train/hybrid.md, session 12). Returns the thread count libtorch now uses.
+pub fn init_play_threads() -> i32 {
+    if std::env::var_os("OMP_NUM_THREADS").is_none() {
+        tch::set_num_threads(1);
+    }
+    tch::get_num_threads()
+}
+
 /// Resolves `selfplay.lanes = 0` (automatic): one lane on CUDA, one per farm thread on the CPU
 /// (`threads`, 0 meaning every core). A device that does not resolve leaves one lane; the
 /// device error is reported when the run starts.

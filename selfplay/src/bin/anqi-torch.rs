@@ -67,7 +67,11 @@ fn main() {
             Zoo::List(a) => zoo::Options::List { zoo_dir: a.dir.zoo_dir, json: a.json },
             Zoo::Verify(a) => zoo::Options::Verify { zoo_dir: a.zoo_dir },
         }),
-        other => app::run(other),
+        other => {
+            // A net: bot plays on one libtorch thread, as the classical bots do on one core.
+            farm::run::init_play_threads();
+            app::run(other)
+        }
     };
     app::finish(result);
 }
