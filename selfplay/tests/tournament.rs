@@ -14,6 +14,22 @@ use selfplay::tournament::{self, Config, GameSpec, Options};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+/// A variant record replayed as a `VariantGame` (whose plies carry the chance outcomes): the
+/// moves from the set-up with its deal, each checked to be written identically.
+fn replay_variant(v: &'static engine::variant::Variant, setup: &Setup, moves: &[String]) -> engine::variant::game::VariantGame {
+    use rand::SeedableRng;
+    let start = setup.state(v).expect("set-up state");
+    let deal = setup.deal(&start);
+    let mut chance_rng = rand_pcg::Pcg64Mcg::seed_from_u64(setup.seed ^ engine::seeded::CHANCE_SALT);
+    let mut game = engine::variant::game::VariantGame::new(start);
+    for (i, m) in moves.iter().enumerate() {
+        let a = engine::variant::notation::parse_action(game.state(), m).unwrap_or_else(|e| panic!("ply {}: {e}", i + 1));
+        game.play(a, |outs| deal.resolve(a, outs, &mut chance_rng));
+        assert_eq!(&game.plies()[i].text, m, "ply {}", i + 1);
+    }
+    game
+}
+
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("anqi-tournament-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -192,7 +208,7 @@ fn random_deal_reveals_the_dealt_types() {
     for bot_seed in 0..6u64 {
         let random = game::PlayerKind::Bot("random".into());
         let p = jieqi.play(&setup, game::Rules { max_plies: 40, opening_plies: 0 }, &random, &random, (bot_seed, bot_seed + 100)).expect("plays");
-        let g = game::replay(v, &setup, &p.moves).expect("replays");
+        let g = replay_variant(v, &setup, &p.moves);
         let start_down = setup.state(v).expect("state").face_down();
         for ply in g.plies() {
             if let (engine::variant::Action::Move { from, .. }, Some(o)) = (ply.action, ply.chance) {

@@ -4,14 +4,13 @@
 //! into the same trait as [`crate::variant::game_state::VariantGameState`]
 //! (`crate::variant::playable`), and [`crate::any_game::with_any_game`] dispatches over both.
 
-use crate::search::game_bot::{from_spec, from_spec_for};
 use crate::search::Scored;
 use super::missile::{self, MissileGame};
 use super::camel::{self, CamelGame};
 use super::skill::{self, SkillGame};
 use super::{MoreError, MoreVariant};
 use crate::any_game::Start;
-use crate::game::{Action, Game, Turn};
+use crate::game::{Action, Game};
 use crate::piece::Color;
 
 /// What the CLI needs of a game beyond [`Scored`]: its FEN, result, perft and record strings;
@@ -429,85 +428,6 @@ pub fn is_preset(name: &str) -> bool {
 /// ([`MoreVariant::recognises`]): what `--variant` routes here.
 pub fn is_spec(spec: &str) -> bool {
     MoreVariant::recognises(spec) || spec.strip_suffix(super::open::SUFFIX).is_some_and(MoreVariant::recognises)
-}
-
-/// A finished (or cut) bot game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Record {
-    /// Preset name.
-    pub variant: String,
-    /// Bot names.
-    pub red: String,
-    /// Bot names.
-    pub black: String,
-    /// FEN of the start (the board before set-up, for hidden set-ups).
-    pub start_fen: String,
-    /// FEN at the end.
-    pub end_fen: String,
-    /// Action strings in order (set-up placements included).
-    pub moves: Vec<String>,
-    /// The same actions as Chinese records ([`super::notation`]).
-    pub chinese: Vec<String>,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` when cut at `max_plies`.
-    pub result: String,
-    /// Why it ended.
-    pub reason: String,
-}
-
-fn play_game<G: Playable>(mut g: G, variant: &str, opts: PlayOptions<'_>) -> Result<Record, MoreError> {
-    let PlayOptions { red, black, seed, max_plies, opening_plies } = opts;
-    let mut bots = [from_spec_for::<G>(red, seed.wrapping_mul(2), &g).map_err(MoreError::Bot)?, from_spec_for::<G>(black, seed.wrapping_mul(2) + 1, &g).map_err(MoreError::Bot)?];
-    let mut opening = from_spec::<G>("random", seed ^ 0x0BE4_1A95).map_err(MoreError::Bot)?;
-    let start_fen = g.full_fen();
-    let mut moves = Vec::new();
-    let mut chinese = Vec::new();
-    let mut played = 0;
-    while let Turn::Player(p) = g.turn() {
-        if moves.len() >= max_plies {
-            break;
-        }
-        // Set-up actions are the bots' own; the random opening counts board plies only.
-        let setup_phase = g.in_setup();
-        let a = if !setup_phase && played < opening_plies { opening.choose(&g) } else { bots[p.index()].choose(&g) };
-        if !setup_phase {
-            played += 1;
-        }
-        moves.push(g.action_string(a));
-        chinese.push(g.chinese(a));
-        g.apply(a);
-    }
-    let (result, reason) = g.result().map(|(r, why)| (r.to_string(), why.to_string())).unwrap_or(("*".into(), format!("unfinished after {} plies", moves.len())));
-    Ok(Record { variant: variant.into(), red: bots[0].name(), black: bots[1].name(), start_fen, end_fen: g.full_fen(), moves, chinese, result, reason })
-}
-
-/// How [`play`] plays a game.
-#[derive(Copy, Clone, Debug)]
-pub struct PlayOptions<'a> {
-    /// Red's bot spec ([`crate::search::game_bot::from_spec`]).
-    pub red: &'a str,
-    /// Black's bot spec.
-    pub black: &'a str,
-    /// Seed of both bots and of the random opening.
-    pub seed: u64,
-    /// Stop (unfinished, `*`) after this many plies.
-    pub max_plies: usize,
-    /// Uniformly random board plies before the bots take over (for studies).
-    pub opening_plies: usize,
-}
-
-/// Plays one game of preset `name` from the start or from `fen` (see [`PlayOptions`]).
-///
-/// # Errors
-/// An unknown preset, a bad FEN, a bad bot spec.
-pub fn play(name: &str, fen: Option<&str>, opts: PlayOptions<'_>) -> Result<Record, MoreError> {
-    struct Body<'a>(&'a str, PlayOptions<'a>);
-    impl WithGame for Body<'_> {
-        type Output = Result<Record, MoreError>;
-        fn run<G: Playable>(self, g: G) -> Self::Output {
-            play_game(g, self.0, self.1)
-        }
-    }
-    with_game(name, fen, Body(name, opts))?
 }
 
 /// Perft (RULES.md §P) of preset or rule file `name` from `fen` or its start (after set-up: the §3.6 array

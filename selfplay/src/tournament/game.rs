@@ -26,8 +26,7 @@ use engine::more::history::color_of;
 use engine::more::presets::Playable;
 use engine::more::MoreError;
 use engine::seeded::{play_ply, replay_entry, SeededSetup, OPENING_SALT};
-use engine::variant::game::VariantGame;
-use engine::variant::{fen as vfen, notation, State, Variant};
+use engine::variant::{fen as vfen, State, Variant};
 use engine::Color;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -306,23 +305,3 @@ pub fn replay_moves<G: Playable>(mut g: G, seed: u64, moves: &[String]) -> Resul
     Ok(g)
 }
 
-/// A variant record replayed as a [`VariantGame`] (for the viewer, which draws its plies): the
-/// moves from the set-up with its deal, each checked to be written identically.
-///
-/// # Errors
-/// A move that is illegal, or whose revealed types differ from the record.
-pub fn replay(v: &'static Variant, setup: &Setup, moves: &[String]) -> anyhow::Result<VariantGame> {
-    let start = setup.state(v)?;
-    let deal = setup.deal(&start);
-    let mut chance_rng = Pcg64Mcg::seed_from_u64(setup.seed ^ engine::seeded::CHANCE_SALT);
-    let mut game = VariantGame::new(start);
-    for (i, m) in moves.iter().enumerate() {
-        let a = notation::parse_action(game.state(), m).map_err(|e| anyhow::anyhow!("ply {}: {e}", i + 1))?;
-        game.play(a, |outs| deal.resolve(a, outs, &mut chance_rng));
-        let got = &game.plies()[i].text;
-        if got != m {
-            anyhow::bail!("ply {}: record says {m:?}, replay gives {got:?}", i + 1);
-        }
-    }
-    Ok(game)
-}
