@@ -39,7 +39,7 @@ fn net_bot_params() {
     let took = t.elapsed().as_secs_f64();
     let evals = bot.evaluations() - before;
     assert!(s.legal_actions().contains(&a));
-    assert!((0.15..1.5).contains(&took), "a 150 ms decision took {took:.3}s");
+    assert!((0.15..3.0).contains(&took), "a 150 ms decision took {took:.3}s");
     // No count stops it (the default 64 applies only without ms); how many fit depends on the
     // machine's load, so only that the clock, not the root, ended the search.
     assert!(!bot.name().contains("sims="), "{}", bot.name());
@@ -52,7 +52,9 @@ fn net_bot_params() {
     let a = bot.choose(&Decision::new(&s));
     let took = t.elapsed().as_secs_f64();
     assert!(s.legal_actions().contains(&a));
-    assert!((0.1..1.5).contains(&took), "a 150 ms hybrid decision took {took:.3}s");
+    // PIMC may finish its determinizations before the clock runs out, so only the upper bound
+    // (the bot answers in time) is a property; a lower bound failed CI at 92 ms.
+    assert!(took < 3.0, "a 150 ms hybrid decision took {took:.3}s");
     assert_eq!(bot.trained_for().as_deref(), Some("xiangqi"));
     // vmix=: the net's root values join PIMC's score; named when on, silent at 0.
     let name = |p: &str| farm::netbot::from_params(&format!("checkpoint={ck},sims=4,pimc=1,prior=0{p}"), 1).expect("bot").name();
@@ -63,7 +65,7 @@ fn net_bot_params() {
     let a = bot.choose(&Decision::new(&s));
     let took = t.elapsed().as_secs_f64();
     assert!(s.legal_actions().contains(&a));
-    assert!((0.1..1.5).contains(&took), "a 150 ms vmix decision took {took:.3}s");
+    assert!(took < 3.0, "a 150 ms vmix decision took {took:.3}s");
 
     // ms with sims: sims caps it.
     let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=5000,sims=20,batch=4"), 1).expect("capped bot");
