@@ -79,6 +79,40 @@ fn missile_bitboard_moves_match_mailbox_in_random_playouts() {
     assert!(positions > 3000, "{positions}");
 }
 
+/// The repetition test of every legal move (§3.7) reads `hash_after` instead of copying the
+/// position: it must equal the hash and clock of the position after the move, and the board's
+/// incremental Zobrist sum the sum of a board parsed from scratch, under every effect of §3.4-§3.5.
+#[test]
+fn missile_hash_after_matches_the_position_after() {
+    let mut rng = Pcg64Mcg::seed_from_u64(29);
+    let mut checked = 0;
+    for rules in missile_rule_sets() {
+        for _game in 0..6 {
+            let mut p = MissilePosition::start(rules);
+            for _ply in 0..160 {
+                let mut pseudo = Vec::new();
+                p.pseudo_moves(p.turn(), &mut pseudo);
+                if pseudo.is_empty() {
+                    break;
+                }
+                for &m in &pseudo {
+                    let after = p.after(m);
+                    assert_eq!(p.hash_after(m), (after.hash(), after.halfmove()), "{m:?} in {}", engine::more::missile::fen::write(&p));
+                    checked += 1;
+                }
+                let fresh = engine::more::board::Board::parse_field(p.geo(), &p.board().fen_field()).expect("own field parses");
+                assert_eq!(fresh.zobrist(), p.board().zobrist());
+                assert_eq!(&fresh, p.board());
+                p.play_unchecked(pseudo[rng.random_range(0..pseudo.len())]);
+                if p.general(engine::piece::Color::Red).is_none() || p.general(engine::piece::Color::Black).is_none() {
+                    break;
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
 #[test]
 fn missile_bitboard_perft_matches_mailbox_from_random_positions() {
     let mut rng = Pcg64Mcg::seed_from_u64(4);

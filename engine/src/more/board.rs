@@ -7,12 +7,36 @@ use super::piece::Piece;
 use super::MoreError;
 use crate::piece::Color;
 
-/// Squares of a board: one byte per square, 0 = empty, else [`Piece::code`].
+/// Squares of a board: one byte per square, 0 = empty, else [`Piece::code`]; with the Zobrist
+/// sum of the occupied squares ([`Board::zobrist`]), kept by [`Board::set`].
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     geo: &'static Geometry,
     cells: [u8; MAX_SQUARES],
+    zobrist: u64,
 }
+
+/// Piece codes a square can hold: 0 (empty) and [`Piece::code`] 1..=22.
+const CODES: usize = 23;
+
+/// The Zobrist keys, one per square and piece code (0 for an empty square): splitmix64 of the
+/// index, so that a board's hash can be updated by a move without rescanning the board.
+static KEYS: [[u64; CODES]; MAX_SQUARES] = {
+    let mut k = [[0u64; CODES]; MAX_SQUARES];
+    let mut s = 0;
+    while s < MAX_SQUARES {
+        let mut c = 1;
+        while c < CODES {
+            let mut z = ((s * CODES + c) as u64).wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            k[s][c] = z ^ (z >> 31);
+            c += 1;
+        }
+        s += 1;
+    }
+    k
+};
 
 impl std::fmt::Debug for Board {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -23,7 +47,7 @@ impl std::fmt::Debug for Board {
 impl Board {
     /// An empty board.
     pub fn empty(geo: &'static Geometry) -> Board {
-        Board { geo, cells: [0; MAX_SQUARES] }
+        Board { geo, cells: [0; MAX_SQUARES], zobrist: 0 }
     }
 
     /// The geometry.
@@ -60,7 +84,23 @@ impl Board {
     /// Puts `p` (or nothing) on `s`.
     #[inline]
     pub fn set(&mut self, s: Sq, p: Option<Piece>) {
-        self.cells[s as usize] = p.map(Piece::code).unwrap_or(0);
+        let code = p.map(Piece::code).unwrap_or(0);
+        self.zobrist ^= Board::key(s, self.cells[s as usize]) ^ Board::key(s, code);
+        self.cells[s as usize] = code;
+    }
+
+    /// The Zobrist key of code `code` (0 = empty, key 0) on square `s`: the XOR of the keys of
+    /// the occupied squares is [`Board::zobrist`].
+    #[inline]
+    pub fn key(s: Sq, code: u8) -> u64 {
+        KEYS[s as usize][code as usize]
+    }
+
+    /// The Zobrist sum of the board: the XOR of [`Board::key`] over its squares, so that the sum
+    /// after a change of some squares is this one XOR their old and new keys.
+    #[inline]
+    pub fn zobrist(&self) -> u64 {
+        self.zobrist
     }
 
     /// Whether `s` holds `p`.
@@ -101,13 +141,10 @@ impl Board {
         (lo + 1..hi).all(|r| self.is_empty(g.sq(g.file(a), r)))
     }
 
-    /// A 64-bit hash of the squares (FNV-1a then a finaliser).
+    /// A 64-bit hash of the squares ([`Board::zobrist`] then a finaliser).
+    #[inline]
     pub fn hash(&self) -> u64 {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for &b in &self.cells[..self.geo.len()] {
-            h ^= b as u64;
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
+        let h = self.zobrist;
         h ^ (h >> 29)
     }
 

@@ -483,15 +483,14 @@ impl MissileGame {
             self.pos.legal_moves(&mut moves);
         }
         for m in moves {
-            let after = self.pos.after(m);
-            let h = after.hash();
-            let lo = (n + 1).saturating_sub(after.halfmove() as usize);
+            let (h, halfmove) = self.pos.hash_after(m);
+            let lo = (n + 1).saturating_sub(halfmove as usize);
             let (count, first) = if lo <= n { self.record.occurrences(h, lo, n, 2) } else { (0, 0) };
             if count >= 2 {
                 // This move would make a third occurrence: banned if every move of ours in the
                 // cycle, this one included, was a check or chase (§3.7 forbidden 1-2).
                 let ours_forbidden = self.record.all_forbidden(first, me);
-                if ours_forbidden && forbidden_if_repeated_seen(&self.pos, m, &after, hidden & !(1u128 << m.from | 1u128 << m.to)) {
+                if ours_forbidden && forbidden_if_repeated_seen(&self.pos, m, &self.pos.after(m), hidden & !(1u128 << m.from | 1u128 << m.to)) {
                     continue;
                 }
             }

@@ -45,6 +45,16 @@ pub struct MissilePosition {
 }
 
 
+/// The position hash of a board with Zobrist sum `zobrist`, `turn` to move and the base flags
+/// `in_base` ([`MissilePosition::hash`]).
+#[inline]
+fn position_hash(zobrist: u64, turn: Color, in_base: u128) -> u64 {
+    let b = zobrist ^ (zobrist >> 29);
+    let mut h = b ^ (turn as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    h ^= (in_base as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ ((in_base >> 64) as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
+    h ^ (h >> 31)
+}
+
 /// The horse's leg for the leap (dx, dy): the orthogonal neighbour in the long direction (§0.3).
 #[inline]
 fn leg(dx: i8, dy: i8) -> (i8, i8) {
@@ -116,10 +126,33 @@ impl MissilePosition {
     }
 
     /// A hash of everything that decides the future: board, side to move, base flags.
+    #[inline]
     pub fn hash(&self) -> u64 {
-        let mut h = self.board.hash() ^ (self.turn as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= (self.in_base as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ ((self.in_base >> 64) as u64).wrapping_mul(0x94D0_49BB_1331_11EB);
-        h ^ (h >> 31)
+        position_hash(self.board.zobrist(), self.turn, self.in_base)
+    }
+
+    /// The [`MissilePosition::hash`] and the [`MissilePosition::halfmove`] of
+    /// [`MissilePosition::after`]`(m)` for a pseudo-legal `m`, from the squares `m` changes,
+    /// without copying the position (the repetition test of every legal move, §3.7).
+    #[inline]
+    pub fn hash_after(&self, m: MMove) -> (u64, u16) {
+        let effect = self.effect(m).unwrap_or(Effect::Quiet);
+        let (mover, target) = (self.board.code(m.from), self.board.code(m.to));
+        let (from_bit, to_bit) = (1u128 << m.from, 1u128 << m.to);
+        let mut z = self.board.zobrist() ^ Board::key(m.from, mover);
+        let in_base = match effect {
+            Effect::Quiet | Effect::Capture => {
+                z ^= Board::key(m.to, target) ^ Board::key(m.to, mover);
+                self.in_base & !(from_bit | to_bit)
+            }
+            Effect::Mutual => {
+                z ^= Board::key(m.to, target);
+                self.in_base & !(from_bit | to_bit)
+            }
+            Effect::SelfDestruct => self.in_base & !from_bit,
+        };
+        let halfmove = if effect == Effect::Quiet { self.halfmove.saturating_add(1) } else { 0 };
+        (position_hash(z, self.turn.opponent(), in_base), halfmove)
     }
 
     /// The general of `c`, if on the board.
