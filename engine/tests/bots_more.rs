@@ -32,6 +32,34 @@ fn alphabeta_finds_mate_in_one_and_greedy_takes_material() {
     assert_eq!(g.action_string(gr.choose(&g)), "a1a4");
 }
 
+/// `Scored::in_check` in the searches (issue #17): Red's horse d5-e7 checks the general on f9
+/// and forks the chariot on c6, which it takes after any evasion (+900; g9 faces Red's general
+/// on g0, so the general goes to e9 or f8); the alternative is the
+/// chariot taking the horse on a5 (+400). At depth 1 only a search that knows the check sees the
+/// fork: the alpha-beta extends the check, the expectimax searches the evasions in quiescence
+/// instead of standing pat; with no check both saw the quiet d5e7 as worth nothing and took a5.
+#[test]
+fn searches_see_a_forking_check_through_the_check_hook() {
+    use engine::search::Scored;
+    let preset = MissileRules::preset("missile").expect("test fixture");
+    let g = MissileGame::from_fen(preset, "5k5/11/11/2r8/n2N7/11/11/11/11/R5K4 w - 0 1").expect("test fixture");
+    assert!(!g.in_check());
+    let fork = *g.legal_actions().iter().find(|&&a| g.action_string(a) == "d5e7").expect("d5e7 is legal");
+    let after = g.child(fork);
+    assert!(after.in_check(), "d5e7 checks f9");
+    assert!(after.legal_actions().iter().all(|&a| after.action_string(a).starts_with("f9")), "only the general evades");
+    for spec in ["alphabeta:depth=1", "expectimax:depth=1,samples=1"] {
+        let mut bot = from_spec::<MissileGame>(spec, 1).expect("test fixture");
+        assert_eq!(g.action_string(bot.choose(&g)), "d5e7", "{spec}");
+    }
+    // Without the fork the same searches take the horse: the choice above is the check's.
+    let quiet = MissileGame::from_fen(preset, "5k5/11/11/11/n2N7/11/11/11/11/R5K4 w - 0 1").expect("test fixture");
+    for spec in ["alphabeta:depth=1", "expectimax:depth=1,samples=1"] {
+        let mut bot = from_spec::<MissileGame>(spec, 1).expect("test fixture");
+        assert_eq!(quiet.action_string(bot.choose(&quiet)), "a0a5", "{spec}");
+    }
+}
+
 #[test]
 fn bad_specs_are_errors() {
     assert!(from_spec::<MissileGame>("nosuch", 1).is_err());

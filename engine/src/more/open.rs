@@ -86,6 +86,9 @@ impl<G: Playable + ObserveAll> Scored for Open<G> {
     fn gain_cp(&self, action: Action) -> i32 {
         self.inner.gain_cp(action)
     }
+    fn in_check(&self) -> bool {
+        self.inner.in_check()
+    }
 }
 
 impl<G: Playable + ObserveAll> Playable for Open<G> {

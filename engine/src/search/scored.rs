@@ -26,6 +26,15 @@ pub trait Scored: Game + Send + 'static {
     /// `greedy` and move ordering.
     fn gain_cp(&self, action: Action) -> i32;
 
+    /// Whether the player to act is in check, on this state as given (the full state for an
+    /// oracle, a determinization for PIMC and expectimax, never a player's view): the searches'
+    /// check extension and their evasion search in quiescence
+    /// ([`crate::search::alphabeta::GameNode`], [`crate::search::expectimax`]). The default: never
+    /// (a game without checks). False at a terminal or chance state and during a set-up.
+    fn in_check(&self) -> bool {
+        false
+    }
+
     /// The legal actions at a player's turn in ascending code order (IS-MCTS merges them with a
     /// node's sorted edges). The default fills `buf` with [`Game::legal_actions_into`] and sorts
     /// it; a game that keeps its list sorted returns it without copying.
@@ -100,6 +109,12 @@ impl Scored for VariantGameState {
 
     fn legal_ascending<'a>(&'a self, _buf: &'a mut Vec<Action>) -> &'a [Action] {
         self.legal()
+    }
+
+    /// The side to move's general attacked (RULES.md §X4, the position's own test, as the
+    /// variants' expectimax reads it); false at a chance state.
+    fn in_check(&self) -> bool {
+        !self.state().is_chance() && self.state().side_in_check()
     }
 
     /// The variants' oracle [`crate::search::alphabeta::AlphaBetaBot`] (the searcher on the core

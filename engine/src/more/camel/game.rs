@@ -364,6 +364,13 @@ impl crate::search::Scored for CamelGame {
         self.material(color_of(player))
     }
 
+    /// The side to move's general capturable or facing ([`CamelPosition::in_check`], §2.5 and the
+    /// redemption rule).
+    fn in_check(&self) -> bool {
+        let me = self.pos.turn();
+        self.setup.is_none() && self.end.is_none() && self.pos.general(me).is_some() && self.pos.in_check(me)
+    }
+
     fn gain_cp(&self, action: Action) -> i32 {
         match decode(action) {
             Some(CAction::Move { to, .. }) => self.pos.board().get(to).filter(|p| p.color != self.pos.turn()).map_or(0, |p| p.kind.value().min(2000)),

@@ -927,4 +927,12 @@ impl crate::search::Scored for MissileGame {
     fn gain_cp(&self, action: Action) -> i32 {
         self.gain(action)
     }
+
+    /// The side to move's general attacked or facing (§0.3, §3.3), by any piece of the state as
+    /// given: under the face-down reading (§3.8 [R]) also by face-down pieces, whose checks the
+    /// game does not announce but whose capture of the general ends it.
+    fn in_check(&self) -> bool {
+        let me = self.pos.turn();
+        self.setup.is_none() && self.end.is_none() && self.pos.general(me).is_some() && self.pos.in_check(me)
+    }
 }

@@ -508,6 +508,13 @@ impl crate::search::Scored for SkillGame {
         self.material(color_of(player))
     }
 
+    /// The side to move's general attacked or facing (§1.3, T6 excepted), also in the middle of
+    /// a turn's removals (§1.7).
+    fn in_check(&self) -> bool {
+        let me = self.pos.turn();
+        !self.setup && self.end.is_none() && self.pos.general(me).is_some() && self.pos.in_check(me)
+    }
+
     fn gain_cp(&self, action: Action) -> i32 {
         let b = self.pos.board();
         if (REMOVE_TAG..SETUP_TAG).contains(&action.0) {

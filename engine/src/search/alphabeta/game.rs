@@ -7,7 +7,8 @@
 //! it, the most valuable first); the static evaluation is [`Scored::eval_cp`] of the side to move.
 //! The games end repeated positions and every other rule end themselves ([`crate::game::Game::turn`] is
 //! [`Turn::Terminal`]), so the rule hook reads the end: a win or loss as a mate score at that
-//! ply, a draw as 0. There is no check: no check extension, no evasion search in quiescence.
+//! ply, a draw as 0. A check ([`Scored::in_check`]) is extended and searched out in quiescence
+//! with every legal action, as on the core.
 //! The transposition table is keyed by a hash of the action path from the root (exact within a
 //! search; transpositions are not merged). A chance node (none occurs in the RULES-more.md games)
 //! is a leaf scored by the static evaluation.
@@ -116,9 +117,11 @@ impl<G: Scored> SearchPosition for GameNode<G> {
     #[inline]
     fn pop_path(&mut self) {}
 
+    /// [`Scored::in_check`] of the state on top (the search's own state: the full state for the
+    /// oracle, a determinization under PIMC).
     #[inline]
     fn in_check(&self) -> bool {
-        false
+        self.top().in_check()
     }
 
     fn evaluate(&self) -> i32 {

@@ -5,8 +5,8 @@
 //!   [`Scored::gain_cp`] (highest first, stable); a player who moves again after an action
 //!   ([`Next::Same`]) is searched without negation.
 //! * Chance nodes ([`Turn::Chance`]) are the exact expectation over [`Game::chance_outcomes`].
-//! * Quiescence searches the captures, the actions with [`Scored::gain_cp`] > 0 (the games have no
-//!   check to evade here), standing pat on [`Scored::eval_cp`].
+//! * Quiescence searches the captures, the actions with [`Scored::gain_cp`] > 0, standing pat on
+//!   [`Scored::eval_cp`]; in check ([`Scored::in_check`] of the determinization) every action.
 //! * Ends: a terminal state ([`Turn::Terminal`]) scores `±(MATE - ply)` by the sign of
 //!   [`Game::returns`] for the side that decided above it, 0 for a draw. Repetitions, move-count
 //!   draws and adjudications are the game's own: it ends such positions through [`Game::turn`],
@@ -72,7 +72,7 @@ impl<G: Scored> ExpectiGame for G {
     }
 
     fn in_check(&self) -> bool {
-        false
+        Scored::in_check(self)
     }
 
     fn is_capture(&self, a: Action) -> bool {
