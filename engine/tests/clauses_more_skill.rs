@@ -470,3 +470,35 @@ fn s1_perft_start() {
     assert_eq!(perft(&p, 2), 2090);
     assert_eq!(perft(&p, 3), 90886);
 }
+
+/// §1.8 [ASM] standard repetition rules with the perpetual-check ban, as the generic search sees
+/// them at the root: after two rounds of Red's chariot checking on a10 and a9, a9a10 would make
+/// the third occurrence by checks alone, which loses (`SkillEnd::PerpetualCheck`). Red is an
+/// elephant down (chariot against chariot and elephant), so without the ban the repetition (a
+/// draw) is its best line and the one alpha-beta (alone or under PIMC) plays it; with the ban it
+/// plays something else.
+#[test]
+fn s1_8_perpetual_check_loses_and_the_search_avoids_the_losing_repetition() {
+    let text = format!("{} w {}", field("Ke0 Ra8 kd10 ri10 bi8"), tiles_with(3, T1));
+    let cycle = ["a8a10", "d10d9", "a10a9", "d9d10", "a9a10", "d10d9", "a10a9", "d9d10"];
+    for ban in [true, false] {
+        let mut preset = SkillRules::preset("skill").expect("test fixture");
+        preset.rules.ban_perpetual_check = ban;
+        let mut g = SkillGame::from_fen(preset, &text).expect("test fixture");
+        for m in cycle {
+            g.play_str(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        let repeat = *g.legal_actions().iter().find(|&&a| g.action_string(a) == "a9a10").expect("a9a10 is legal");
+        let end = g.child(repeat).end();
+        assert_eq!(end, Some(if ban { SkillEnd::PerpetualCheck(Color::Black) } else { SkillEnd::Repetition }));
+        for spec in ["alphabeta:depth=2", "pimc:k=2,depth=2"] {
+            let mut bot = engine::search::game_bot::from_spec::<SkillGame>(spec, 1).expect("test fixture");
+            let choice = g.action_string(bot.choose(&g));
+            if ban {
+                assert_ne!(choice, "a9a10", "{spec} plays the losing repetition");
+            } else {
+                assert_eq!(choice, "a9a10", "{spec} misses the drawing repetition");
+            }
+        }
+    }
+}
