@@ -29,53 +29,65 @@ fn sorted_bits(p: &MissilePosition, hidden: u128, seen: bool) -> Vec<MMove> {
     v
 }
 
-#[test]
-fn missile_bitboard_moves_match_mailbox_in_random_playouts() {
-    let mut rng = Pcg64Mcg::seed_from_u64(17);
-    let mut positions = 0;
+/// Random playouts of up to 160 plies from the start under every rule set of
+/// [`missile_rule_sets`], `games` per set: `visit` checks each position and returns the moves to
+/// draw the next one from; a playout ends when that pool is empty or a general is gone.
+fn playouts(seed: u64, games: usize, mut visit: impl FnMut(&MissilePosition, &mut Pcg64Mcg) -> Vec<MMove>) {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
     for rules in missile_rule_sets() {
-        for _game in 0..12 {
+        for _game in 0..games {
             let mut p = MissilePosition::start(rules);
             for _ply in 0..160 {
-                let mut legal = Vec::new();
-                p.legal_moves_mailbox(&mut legal);
-                let mut want = legal.clone();
-                want.sort();
-                assert_eq!(sorted_bits(&p, 0, false), want, "{}", engine::more::missile::fen::write(&p));
-                // The position's own list runs on the bitboards: the mailbox list, in its order.
-                let mut got = Vec::new();
-                p.legal_moves(&mut got);
-                assert_eq!(got, legal, "{}", engine::more::missile::fen::write(&p));
-                // A random face-down set (generals always face up, §3.8 [R]).
-                let mut hidden = 0u128;
-                for (s, pc) in p.board().pieces() {
-                    if pc.kind != engine::more::piece::Kind::General && rng.random_bool(0.3) {
-                        hidden |= 1 << s;
-                    }
-                }
-                let mut seen = Vec::new();
-                p.legal_moves_seen_mailbox(hidden, &mut seen);
-                let mut got = Vec::new();
-                p.legal_moves_seen(hidden, &mut got);
-                assert_eq!(got, seen, "seen {hidden:x} {}", engine::more::missile::fen::write(&p));
-                seen.sort();
-                assert_eq!(sorted_bits(&p, hidden, true), seen, "seen {hidden:x} {}", engine::more::missile::fen::write(&p));
-                positions += 1;
-                // Mostly captures-first random play, to reach sparse boards and odd effects.
-                let mut pseudo = Vec::new();
-                p.pseudo_moves(p.turn(), &mut pseudo);
-                let pool = if legal.is_empty() || rng.random_bool(0.2) { pseudo } else { legal };
+                let pool = visit(&p, &mut rng);
                 if pool.is_empty() {
                     break;
                 }
-                let m = pool[rng.random_range(0..pool.len())];
-                p.play_unchecked(m);
+                p.play_unchecked(pool[rng.random_range(0..pool.len())]);
                 if p.general(engine::piece::Color::Red).is_none() || p.general(engine::piece::Color::Black).is_none() {
                     break;
                 }
             }
         }
     }
+}
+
+#[test]
+fn missile_bitboard_moves_match_mailbox_in_random_playouts() {
+    let mut positions = 0;
+    playouts(17, 12, |p, rng| {
+        let mut legal = Vec::new();
+        p.legal_moves_mailbox(&mut legal);
+        let mut want = legal.clone();
+        want.sort();
+        assert_eq!(sorted_bits(p, 0, false), want, "{}", engine::more::missile::fen::write(p));
+        // The position's own list runs on the bitboards: the mailbox list, in its order.
+        let mut got = Vec::new();
+        p.legal_moves(&mut got);
+        assert_eq!(got, legal, "{}", engine::more::missile::fen::write(p));
+        // A random face-down set (generals always face up, §3.8 [R]).
+        let mut hidden = 0u128;
+        for (s, pc) in p.board().pieces() {
+            if pc.kind != engine::more::piece::Kind::General && rng.random_bool(0.3) {
+                hidden |= 1 << s;
+            }
+        }
+        let mut seen = Vec::new();
+        p.legal_moves_seen_mailbox(hidden, &mut seen);
+        let mut got = Vec::new();
+        p.legal_moves_seen(hidden, &mut got);
+        assert_eq!(got, seen, "seen {hidden:x} {}", engine::more::missile::fen::write(p));
+        seen.sort();
+        assert_eq!(sorted_bits(p, hidden, true), seen, "seen {hidden:x} {}", engine::more::missile::fen::write(p));
+        positions += 1;
+        // Mostly captures-first random play, to reach sparse boards and odd effects.
+        let mut pseudo = Vec::new();
+        p.pseudo_moves(p.turn(), &mut pseudo);
+        if legal.is_empty() || rng.random_bool(0.2) {
+            pseudo
+        } else {
+            legal
+        }
+    });
     assert!(positions > 3000, "{positions}");
 }
 
@@ -84,32 +96,20 @@ fn missile_bitboard_moves_match_mailbox_in_random_playouts() {
 /// incremental Zobrist sum the sum of a board parsed from scratch, under every effect of §3.4-§3.5.
 #[test]
 fn missile_hash_after_matches_the_position_after() {
-    let mut rng = Pcg64Mcg::seed_from_u64(29);
     let mut checked = 0;
-    for rules in missile_rule_sets() {
-        for _game in 0..6 {
-            let mut p = MissilePosition::start(rules);
-            for _ply in 0..160 {
-                let mut pseudo = Vec::new();
-                p.pseudo_moves(p.turn(), &mut pseudo);
-                if pseudo.is_empty() {
-                    break;
-                }
-                for &m in &pseudo {
-                    let after = p.after(m);
-                    assert_eq!(p.hash_after(m), (after.hash(), after.halfmove()), "{m:?} in {}", engine::more::missile::fen::write(&p));
-                    checked += 1;
-                }
-                let fresh = engine::more::board::Board::parse_field(p.geo(), &p.board().fen_field()).expect("own field parses");
-                assert_eq!(fresh.zobrist(), p.board().zobrist());
-                assert_eq!(&fresh, p.board());
-                p.play_unchecked(pseudo[rng.random_range(0..pseudo.len())]);
-                if p.general(engine::piece::Color::Red).is_none() || p.general(engine::piece::Color::Black).is_none() {
-                    break;
-                }
-            }
+    playouts(29, 6, |p, _| {
+        let mut pseudo = Vec::new();
+        p.pseudo_moves(p.turn(), &mut pseudo);
+        for &m in &pseudo {
+            let after = p.after(m);
+            assert_eq!(p.hash_after(m), (after.hash(), after.halfmove()), "{m:?} in {}", engine::more::missile::fen::write(p));
+            checked += 1;
         }
-    }
+        let fresh = engine::more::board::Board::parse_field(p.geo(), &p.board().fen_field()).expect("own field parses");
+        assert_eq!(fresh.zobrist(), p.board().zobrist());
+        assert_eq!(&fresh, p.board());
+        pseudo
+    });
     assert!(checked > 10_000, "{checked}");
 }
 
