@@ -209,6 +209,20 @@ fn determinizations(states: &[(Vec<Action>, VariantGameState, String)], step: us
             if set.len() <= 4 && samples >= 100 {
                 assert_eq!(seen.len(), set.len(), "{player}: determinizations miss states of {}", state.infoset_string(player));
             }
+            // The searches' determinizer (the view built once, `Scored::determinizer`) draws what
+            // `sample_determinization` draws, and the same from every state of the information
+            // set: two states of one information set, one stream of determinizations.
+            let draws = |s: &VariantGameState| {
+                let mut r = Pcg64Mcg::seed_from_u64(7);
+                let mut draw = engine::search::Scored::determinizer(s, player);
+                (0..4).map(|_| draw(&mut r)).collect::<Vec<_>>()
+            };
+            let mut r = Pcg64Mcg::seed_from_u64(7);
+            let one = (0..4).map(|_| state.sample_determinization(player, &mut r)).collect::<Vec<_>>();
+            assert_eq!(draws(state), one, "{player}: the determinizer draws other states");
+            for other in set {
+                assert_eq!(draws(other), one, "{player}: two states of one information set draw differently");
+            }
         }
     }
 }

@@ -400,7 +400,8 @@ impl GameIsmctsBot {
         if legal.len() < 2 {
             return None;
         }
-        Some(search(me, &self.cfg, &mut self.rng, |r| g.sample_determinization(me, r)))
+        let mut draw = g.determinizer(me);
+        Some(search(me, &self.cfg, &mut self.rng, |r| draw(r)))
     }
 
     /// The most visited root action at `g` (ties: higher mean, then lower code); the only legal

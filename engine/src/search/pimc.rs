@@ -331,7 +331,8 @@ impl<G: Scored> GamePimcBot<G> {
         if g.is_setup_decision() {
             return legal[self.rng.random_range(0..legal.len())];
         }
-        let votes = alphabeta_votes(self.inner.as_mut(), self.k, self.ms, &mut self.rng, &legal, |rng| g.sample_determinization(me, rng));
+        let mut draw = g.determinizer(me);
+        let votes = alphabeta_votes(self.inner.as_mut(), self.k, self.ms, &mut self.rng, &legal, |rng| draw(rng));
         votes.most_voted().map_or_else(|| g.fallback_action(&legal), |i| legal[i])
     }
 }

@@ -13,6 +13,7 @@ use crate::search::GameBot;
 use crate::search::alphabeta::{GameAlphaBetaBot, GameSearch, Limits};
 use crate::variant::game_state::{color_of, decode, decode_chance, encode_chance, sees_captured, VariantGameState};
 use crate::variant::ChanceOutcome;
+use rand_pcg::Pcg64Mcg;
 
 /// A game the search bots can play: a static evaluation, the material an action wins, the
 /// IS-MCTS hooks, the bots' entry points `alphabeta_bot` / `alphabeta_search` (with defaults: the
@@ -50,6 +51,18 @@ pub trait Scored: Game + Send + 'static {
     /// right when every chance outcome is public.
     fn chance_observation(&self, outcome: Action, _observer: PlayerId) -> u32 {
         outcome.0
+    }
+
+    /// Draws determinizations for `player` at this state one after another, each as
+    /// [`Game::sample_determinization`] draws it (the same states from the same generator), for
+    /// the searches that draw many at one decision (IS-MCTS, PIMC, expectimax's samples): work that
+    /// depends only on the state and the player is done once. The default calls
+    /// `sample_determinization` for each draw; the variants build the player's view once.
+    fn determinizer<'a>(&'a self, player: PlayerId) -> Box<dyn FnMut(&mut Pcg64Mcg) -> Self + 'a>
+    where
+        Self: Sized,
+    {
+        Box::new(move |rng| self.sample_determinization(player, rng))
     }
 
     /// The `alphabeta` bot of this game ([`crate::search::game_bot::from_spec`]), searching within
@@ -109,6 +122,11 @@ impl Scored for VariantGameState {
 
     fn legal_ascending<'a>(&'a self, _buf: &'a mut Vec<Action>) -> &'a [Action] {
         self.legal()
+    }
+
+    /// The player's view built once ([`VariantGameState::determinizer`]).
+    fn determinizer<'a>(&'a self, player: PlayerId) -> Box<dyn FnMut(&mut Pcg64Mcg) -> Self + 'a> {
+        Box::new(VariantGameState::determinizer(self, player))
     }
 
     /// The side to move's general attacked (RULES.md §X4, the position's own test, as the

@@ -351,6 +351,19 @@ impl VariantGameState {
         self.apply(encode(a));
     }
 
+    /// Draws `player`'s determinizations of this state one after another
+    /// ([`Game::sample_determinization`], which is one draw of it): `player`'s [`View`] is built
+    /// once, then each call samples it ([`View::sample`]) with the generator given; before the
+    /// deal nothing is known and every draw is the state itself.
+    pub fn determinizer<R: Rng>(&self, player: PlayerId) -> impl FnMut(&mut R) -> VariantGameState + '_ {
+        // Before the deal there is nothing to sample: no view is built.
+        let view = self.deal.is_none().then(|| View::new(&self.state, color_of(player)));
+        move |rng: &mut R| match &view {
+            Some(v) => self.with_state(v.sample(rng)),
+            None => self.clone(),
+        }
+    }
+
     /// The game with a different full state at the same point (same public history): used for
     /// determinizations. `state` must share this state's public position.
     pub fn with_state(&self, state: State) -> VariantGameState {
@@ -574,14 +587,8 @@ impl Game for VariantGameState {
     }
 
     fn sample_determinization<R: Rng + ?Sized>(&self, player: PlayerId, rng: &mut R) -> Self {
-        if self.deal.is_some() {
-            // Before the deal nothing is known and there is one state: the root itself.
-            return self.clone();
-        }
-        let view = View::new(&self.state, color_of(player));
         let mut r = rng;
-        let d = view.sample(&mut r);
-        self.with_state(d)
+        self.determinizer::<&mut R>(player)(&mut r)
     }
 
     fn action_string(&self, action: GameAction) -> String {

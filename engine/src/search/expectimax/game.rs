@@ -164,8 +164,13 @@ impl GameExpectimaxBot {
         let mut seen = vec![0u32; legal.len()];
         let mut wins = vec![0u32; legal.len()];
         let mut e = ExpectiSearch::<G>::new(self.cfg.clone());
+        // The oracle searches the full state; the others draw determinizations of their view.
+        let mut draw = (!self.oracle).then(|| g.determinizer(me));
         for _ in 0..self.cfg.samples {
-            let r = if self.oracle { e.search(g) } else { e.search(&g.sample_determinization(me, &mut self.rng)) };
+            let r = match &mut draw {
+                Some(draw) => e.search(&draw(&mut self.rng)),
+                None => e.search(g),
+            };
             for &(a, v) in &r.values {
                 if let Some(i) = legal.iter().position(|x| *x == a) {
                     sum[i] += v;
