@@ -69,7 +69,8 @@ fn time_per_move(variant_spec: &str, generic_spec: &str, states: &[State]) -> (f
 }
 
 /// The generic bot's points against the variant bot over `games` games (generic Red in even
-/// games), 4 random opening plies shared by each pair of games, 200 plies then a draw.
+/// games), 4 random opening plies shared by each pair of games, 200 plies then a draw. Both bots
+/// are handed the game's public record (RULES.md §X6 repetitions), as a tournament hands it.
 fn head_to_head(v: &'static Variant, variant_spec: &str, generic_spec: &str, games: u32) -> (f64, u32) {
     let mut points = 0.0;
     let mut plies = 0;
@@ -93,9 +94,9 @@ fn head_to_head(v: &'static Variant, variant_spec: &str, generic_spec: &str, gam
                 let l = s.legal_actions();
                 l[opening.random_range(0..l.len())]
             } else if s.turn() == generic_color {
-                generic_choice(&mut gb, &s)
+                decode(gb.choose(&VariantGameState::new(s.clone()).with_prior(g.record()))).expect("a player action")
             } else {
-                vb.choose(&Decision::new(&s))
+                vb.choose(&Decision::in_game(&g))
             };
             g.play(a, |outs| draw_outcome(outs, &mut chance));
         };
