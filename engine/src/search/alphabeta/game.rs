@@ -19,15 +19,19 @@ use crate::game::{Action, PlayerId, Turn};
 use crate::search::Scored;
 
 /// A [`Scored`] game as a [`SearchPosition`]: the states of the search path (copy-make), the
-/// path's keys and movers.
+/// path's keys and movers, and each state's [`Scored::in_check`] once asked (the searcher asks
+/// after a move and again when quiescence starts there).
 #[derive(Clone)]
 pub struct GameNode<G: Scored> {
     stack: Vec<G>,
     keys: Vec<u64>,
     movers: Vec<usize>,
+    /// Per state: 0 not asked yet, 1 not in check, 2 in check.
+    checks: Vec<Cell<u8>>,
 }
 
 use crate::more::history::mix;
+use std::cell::Cell;
 
 impl<G: Scored> GameNode<G> {
     /// The search root at `g`.
@@ -38,7 +42,7 @@ impl<G: Scored> GameNode<G> {
             Turn::Player(p) => p.index(),
             _ => 0,
         };
-        GameNode { stack, keys: vec![0x6a09_e667_f3bc_c908], movers: vec![1 - side] }
+        GameNode { stack, keys: vec![0x6a09_e667_f3bc_c908], movers: vec![1 - side], checks: vec![Cell::new(0)] }
     }
 
     #[inline]
@@ -103,12 +107,14 @@ impl<G: Scored> SearchPosition for GameNode<G> {
         self.stack.push(child);
         self.keys.push(key);
         self.movers.push(mover);
+        self.checks.push(Cell::new(0));
     }
 
     fn unmake(&mut self, _m: Action, _undo: ()) {
         self.stack.pop();
         self.keys.pop();
         self.movers.pop();
+        self.checks.pop();
     }
 
     #[inline]
@@ -121,7 +127,15 @@ impl<G: Scored> SearchPosition for GameNode<G> {
     /// oracle, a determinization under PIMC).
     #[inline]
     fn in_check(&self) -> bool {
-        self.top().in_check()
+        let known = self.checks.last().expect("the root stays on the stack");
+        match known.get() {
+            0 => {
+                let check = self.top().in_check();
+                known.set(1 + u8::from(check));
+                check
+            }
+            k => k == 2,
+        }
     }
 
     fn evaluate(&self) -> i32 {
