@@ -60,3 +60,46 @@ fn a_ladder_of_another_variant_or_time_is_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("50 ms"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// `anqi ladder` on `lad` with `args`; returns (success, stderr).
+fn anqi_ladder(lad: &std::path::Path, args: &[&str]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_anqi"))
+        .args(["ladder", "--variant", "jieqi", "--movetime", "5", "--report-only", "--dir"])
+        .arg(lad)
+        .args(args)
+        .output()
+        .expect("anqi");
+    (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[test]
+fn drop_removes_a_player_and_only_its_games() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let lad = dir.path().join("jieqi");
+    let mut roster = Roster::new("jieqi", 5, 1, 3, 60);
+    roster.players.retain(|p| p.name == "random" || p.name == "greedy");
+    roster.add(parse_add("ismcts-8=ismcts:iterations=8")).expect("add");
+    roster.save(&lad.join("ladder.toml")).expect("save");
+    let opts = ladder::Options { concurrency: Some(2), progress: false, report_only: false };
+    ladder::run(&roster, &lad, &opts).expect("runs");
+    let kept = lad.join("games/random__ismcts-8.pgn");
+    let kept_before = std::fs::read(&kept).expect("kept pgn");
+
+    let (ok, err) = anqi_ladder(&lad, &["--drop", "nobody"]);
+    assert!(!ok && err.contains("nobody") && err.contains("random, greedy, ismcts-8"), "{err}");
+    let (ok, err) = anqi_ladder(&lad, &["--drop", "random"]);
+    assert!(!ok && err.contains("anchor"), "{err}");
+    assert!(lad.join("games/random__greedy.pgn").exists(), "a refused drop deletes nothing");
+
+    let (ok, err) = anqi_ladder(&lad, &["--drop", "greedy"]);
+    assert!(ok, "{err}");
+    let after = Roster::load(&lad.join("ladder.toml")).expect("load");
+    assert_eq!(after.players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), ["random", "ismcts-8"]);
+    assert!(!lad.join("games/random__greedy.pgn").exists() && !lad.join("games/greedy__ismcts-8.pgn").exists());
+    assert_eq!(std::fs::read(&kept).expect("kept pgn"), kept_before, "the other pairing's games are untouched");
+    let rerun = ladder::run(&after, &lad, &opts).expect("resumes");
+    assert_eq!(rerun.pairings.len(), 1);
+    assert_eq!((rerun.pairings[0].played_now, rerun.pairings[0].wdl.n()), (0, 2), "nothing is replayed");
+    let csv = std::fs::read_to_string(dir.path().join("jieqi.csv")).expect("csv");
+    assert!(!csv.contains("greedy") && csv.lines().count() == 3, "{csv}");
+}

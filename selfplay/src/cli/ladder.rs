@@ -30,6 +30,10 @@ pub struct Args {
     /// It plays only its own pairings.
     #[arg(long = "add")]
     pub add: Vec<String>,
+    /// Drop a player by name, with its games (the PGNs of its pairings); repeatable. Applied
+    /// before `--add`, so `--drop X --add X=SPEC` replaces a player. `random` (the anchor) stays.
+    #[arg(long = "drop")]
+    pub drop: Vec<String>,
     /// The ladder's directory (default: experiments/ladder/<variant>); holds ladder.toml and the
     /// games; the report is written beside it as <variant>.md/.csv/.png.
     #[arg(long)]
@@ -54,11 +58,22 @@ impl Args {
     }
 
     /// The roster this command plays: the existing `ladder.toml` (checked against the command
-    /// line) or a new one, with the `--add` players appended.
+    /// line) or a new one, without the `--drop` players and with the `--add` players appended.
+    /// Touches no file ([`Args::plan`] also returns the games to delete).
     ///
     /// # Errors
-    /// The file is unreadable, contradicts the command line, or an added name is taken.
+    /// As [`Args::plan`].
     pub fn roster(&self) -> Result<Roster, ladder::LadderError> {
+        Ok(self.plan()?.0)
+    }
+
+    /// The roster this command plays ([`Args::roster`]) and the PGNs of the dropped players'
+    /// pairings, which [`run`] deletes after saving the roster.
+    ///
+    /// # Errors
+    /// The file is unreadable, contradicts the command line, a dropped name is unknown or
+    /// `random`, or an added name is taken.
+    pub fn plan(&self) -> Result<(Roster, Vec<PathBuf>), ladder::LadderError> {
         let path = self.ladder_dir().join("ladder.toml");
         let mut roster = if path.exists() {
             let r = Roster::load(&path)?;
@@ -79,18 +94,23 @@ impl Args {
             }
             roster.pairs = p;
         }
+        let mut dropped = Vec::new();
+        for name in &self.drop {
+            dropped.extend(roster.remove(&self.ladder_dir(), name)?);
+        }
         for a in &self.add {
             roster.add(parse_add(a)).map_err(|message| ladder::LadderError::Add { arg: a.clone(), message })?;
         }
-        Ok(roster)
+        Ok((roster, dropped))
     }
 }
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
     let dir = a.ladder_dir();
-    let roster = a.roster()?;
+    let (roster, dropped) = a.plan()?;
     roster.save(&dir.join("ladder.toml"))?;
+    ladder::delete_games(&dropped)?;
     let opts = ladder::Options { concurrency: a.concurrency, progress: true, report_only: a.report_only };
     let result = ladder::run(&roster, &dir, &opts)?;
     let command = format!("anqi ladder --variant {} --movetime {} --dir {}", roster.variant, roster.movetime_ms, dir.display());

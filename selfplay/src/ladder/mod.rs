@@ -10,7 +10,8 @@
 //!   added later plays only its own pairings (the others' files are complete and left alone).
 //!   Every pairing meets the same hidden set-ups (the set-up seed depends only on the ladder's
 //!   seed and the pair number, [`crate::tournament::runner::setup_seed`]), each twice with
-//!   colours swapped.
+//!   colours swapped. A dropped player ([`Roster::remove`], `anqi ladder --drop`) takes the
+//!   PGNs of its pairings with it; the others' files keep their names and games.
 //!
 //! Ratings ([`standings`]): the Bradley-Terry maximum-likelihood fit of the games among
 //! reference players ([`elo::ratings`]), shifted so that `random` is 0, each interval that of the
@@ -51,6 +52,14 @@ pub enum LadderError {
         /// The argument.
         arg: String,
         /// What is wrong.
+        message: String,
+    },
+    /// A `--drop` argument names no player of the ladder, or the anchor.
+    #[error("--drop {name:?}: {message}")]
+    Drop {
+        /// The name asked for.
+        name: String,
+        /// What is wrong (lists the ladder's players when the name is unknown).
         message: String,
     },
     /// Reading or writing a file.
@@ -229,6 +238,27 @@ impl Roster {
         }
     }
 
+    /// Removes the player named `name` (`anqi ladder --drop`) and returns the PGNs of its
+    /// pairings under `dir` (existing or not), which the caller deletes once the roster is saved.
+    /// The other players keep their order and their PGN file names, so none of their games is
+    /// touched or replayed.
+    ///
+    /// # Errors
+    /// No player has that name (the message lists the players), or it is `random`, the anchor.
+    pub fn remove(&mut self, dir: &Path, name: &str) -> Result<Vec<PathBuf>, LadderError> {
+        let err = |message: String| LadderError::Drop { name: name.into(), message };
+        let Some(i) = self.players.iter().position(|p| p.name == name) else {
+            let names: Vec<&str> = self.players.iter().map(|p| p.name.as_str()).collect();
+            return Err(err(format!("no such player; the ladder's players are {}", names.join(", "))));
+        };
+        if name == "random" {
+            return Err(err("`random` is the anchor at 0 Elo and cannot be dropped".into()));
+        }
+        let pgns = (0..self.players.len()).filter(|&j| j != i).map(|j| self.pgn_path(dir, i.min(j), i.max(j))).collect();
+        self.players.remove(i);
+        Ok(pgns)
+    }
+
     /// The indices of the pairings, in schedule order: every pair `(i, j)`, `i < j`.
     pub fn pairings(&self) -> Vec<(usize, usize)> {
         let k = self.players.len();
@@ -299,6 +329,21 @@ pub fn spec_has_budget(spec: &str) -> bool {
 /// I/O, naming the file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), LadderError> {
     engine::fsio::write_atomic(path, bytes).map_err(|source| LadderError::Io { path: path.into(), source })
+}
+
+/// Deletes the PGNs `paths` of a dropped player's pairings ([`Roster::remove`]); a missing file
+/// is not an error (a pairing not yet played has none).
+///
+/// # Errors
+/// I/O other than a missing file, naming the file.
+pub fn delete_games(paths: &[PathBuf]) -> Result<(), LadderError> {
+    for path in paths {
+        match std::fs::remove_file(path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(LadderError::Io { path: path.clone(), source: e }),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// One pairing's results.
