@@ -9,6 +9,8 @@ use models::checkpoint::{self, SaveInfo};
 use models::net::{Net, NetConfig};
 use std::time::Instant;
 
+mod common;
+
 fn variant(name: &str) -> &'static Variant {
     Box::leak(Box::new(Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))))
 }
@@ -104,15 +106,8 @@ fn vmix_zero_plays_as_without_it() {
     let [mut plain, mut zero, mut on] = [",prior=30", ",prior=30,vmix=0", ",prior=30,vmix=100"].map(|p| farm::netbot::NetBot::from_params(&format!("checkpoint={ck},sims=4,batch=4,pimc=1{p}"), 7).expect("bot"));
     let (mut positions, mut differ) = (0, 0);
     while positions < 12 {
-        let mut g = engine::variant::game::VariantGame::new(State::new_game(v));
-        for _ in 0..rng.random_range(0..30) {
-            if g.outcome().is_some() {
-                break;
-            }
-            let acts = g.state().legal_actions();
-            let a = acts[rng.random_range(0..acts.len())];
-            g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
-        }
+        let plies = rng.random_range(0..30);
+        let g = common::random_walk(State::new_game(v), plies, &mut rng);
         let s = g.state().clone();
         if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
             continue;

@@ -4,12 +4,13 @@
 //! to move, over random Surprise and Jieqi positions.
 
 use engine::search::Decision;
-use engine::variant::game::VariantGame;
 use engine::variant::{fen as vfen, State, Variant, View};
 use models::checkpoint::{self, SaveInfo};
 use models::net::{Net, NetConfig};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+
+mod common;
 
 fn variant(name: &str) -> &'static Variant {
     Box::leak(Box::new(Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))))
@@ -41,15 +42,8 @@ fn no_leak_net_bot_chooses_alike_in_one_information_set() {
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         let mut positions = 0;
         while positions < 20 {
-            let mut g = VariantGame::new(State::new_game(v));
-            for _ in 0..rng.random_range(0..40) {
-                if g.outcome().is_some() {
-                    break;
-                }
-                let acts = g.state().legal_actions();
-                let a = acts[rng.random_range(0..acts.len())];
-                g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
-            }
+            let plies = rng.random_range(0..40);
+            let g = common::random_walk(State::new_game(v), plies, &mut rng);
             let s = g.state().clone();
             if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
                 continue;
