@@ -249,22 +249,16 @@ pub struct Search<S: SearchGame = VariantSearch> {
     reused_tree: bool,
 }
 
-/// Samples a chance outcome by its probability.
+/// Samples a chance outcome by its probability ([`engine::game::draw_weighted`]); no draw from
+/// `rng` where `s` is no chance node.
 pub fn sample_chance(s: &mut State, rng: &mut impl Rng) {
     let outs = s.chance_outcomes();
     if outs.is_empty() {
         return;
     }
-    let x: f64 = rng.random();
-    let mut acc = 0.0;
-    for (o, p) in &outs {
-        acc += p;
-        if x < acc {
-            s.apply_chance(*o);
-            return;
-        }
+    if let Some(o) = engine::game::draw_weighted(&outs, rng) {
+        s.apply_chance(o);
     }
-    s.apply_chance(outs[outs.len() - 1].0);
 }
 
 /// The encoding this search observes positions with: the variants' ([`models::encoding`]), as it
