@@ -5,8 +5,6 @@
 use engine::search::{Bot, Decision};
 use engine::variant::{State, Variant};
 use farm::netcounters::NetCounted;
-use models::checkpoint::{self, SaveInfo};
-use models::net::{Net, NetConfig};
 use std::time::Instant;
 
 mod common;
@@ -18,9 +16,8 @@ fn variant(name: &str) -> &'static Variant {
 #[test]
 fn net_bot_params() {
     let dir = std::env::temp_dir().join(format!("anqi-netbot-params-{}", std::process::id()));
-    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
-    let info = SaveInfo { step: 0, variant: "xiangqi", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(&dir, &net, None, info).expect("save");
+    let net = common::untrained_net(3);
+    common::save_checkpoint(&dir, &net, "xiangqi", serde_json::json!({}));
     let ck = dir.display().to_string();
     tch::set_num_threads(1);
 
@@ -79,8 +76,7 @@ fn net_bot_params() {
     // The leaf mixing of the checkpoint's training search is the default; the spec overrides it.
     let mixed = dir.join("mixed");
     let config = serde_json::json!({ "search": { "simulations": 8, "value_mix": 0.75, "value_depth": 1 } });
-    let info = SaveInfo { step: 0, variant: "xiangqi", config, git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(&mixed, &net, None, info).expect("save");
+    common::save_checkpoint(&mixed, &net, "xiangqi", config);
     let m = mixed.display();
     let name = |p: &str| farm::netbot::from_params(&format!("checkpoint={m},sims=4{p}"), 1).expect("bot").name();
     assert!(name("").contains("mix=0.75,vdepth=1"), "{}", name(""));
@@ -97,9 +93,7 @@ fn net_bot_params() {
 fn vmix_zero_plays_as_without_it() {
     use rand::{Rng, SeedableRng};
     let dir = std::env::temp_dir().join(format!("anqi-netbot-vmix0-{}", std::process::id()));
-    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 4);
-    let info = SaveInfo { step: 0, variant: "surprise", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(&dir, &net, None, info).expect("save");
+    common::save_untrained(&dir, "surprise", 4);
     let ck = dir.display().to_string();
     let v = variant("surprise");
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);

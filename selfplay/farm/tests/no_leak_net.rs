@@ -5,8 +5,6 @@
 
 use engine::search::Decision;
 use engine::variant::{fen as vfen, State, Variant, View};
-use models::checkpoint::{self, SaveInfo};
-use models::net::{Net, NetConfig};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
@@ -19,9 +17,7 @@ fn variant(name: &str) -> &'static Variant {
 #[test]
 fn no_leak_net_bot_chooses_alike_in_one_information_set() {
     let dir = std::env::temp_dir().join(format!("anqi-no-leak-net-{}", std::process::id()));
-    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
-    let info = SaveInfo { step: 0, variant: "surprise", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(&dir, &net, None, info).expect("save");
+    common::save_untrained(&dir, "surprise", 3);
     // One leaf per net call, and eight with virtual loss (the bot's default).
     for (name, params) in [
         ("surprise", format!("checkpoint={},sims=16,batch=1", dir.display())),

@@ -1,9 +1,34 @@
 //! Helpers shared by the farm's integration tests (`mod common;` in each test file, the cargo
-//! pattern for code that is no test of its own).
+//! pattern for code that is no test of its own). Each test file uses some of them.
+#![allow(dead_code)]
 
 use engine::variant::game::VariantGame;
 use engine::variant::State;
+use models::checkpoint::{self, SaveInfo};
+use models::net::{Net, NetConfig};
 use rand::Rng;
+use std::path::Path;
+
+/// An untrained net of one block and 8 channels with the weights of `seed`. `Net::new` seeds
+/// libtorch's global generator, so the tests of one file (threads of one process) make their
+/// nets one at a time.
+pub fn untrained_net(seed: u64) -> Net {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _held = LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, seed)
+}
+
+/// Saves `net` as a step-0 checkpoint for `variant` with training config `config` in `dir`.
+pub fn save_checkpoint(dir: &Path, net: &Net, variant: &str, config: serde_json::Value) {
+    let info = SaveInfo { step: 0, variant, config, git_revision: "test", trainer: serde_json::json!({}) };
+    checkpoint::save(dir, net, None, info).expect("save");
+}
+
+/// Saves an untrained net ([`untrained_net`] of `seed`) for `variant` in `dir`, with an empty
+/// training config ([`save_checkpoint`]).
+pub fn save_untrained(dir: &Path, variant: &str, seed: u64) {
+    save_checkpoint(dir, &untrained_net(seed), variant, serde_json::json!({}));
+}
 
 /// The game from `start` after `plies` uniformly random plies, or fewer where it ends first:
 /// each player action drawn uniformly among the legal ones, then each chance outcome uniformly
