@@ -91,7 +91,7 @@ fn net_bot_params() {
 /// clock: the net's `sims` simulations, then eight determinizations), over random positions.
 #[test]
 fn vmix_zero_plays_as_without_it() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let dir = std::env::temp_dir().join(format!("anqi-netbot-vmix0-{}", std::process::id()));
     common::save_untrained(&dir, "surprise", 4);
     let ck = dir.display().to_string();
@@ -100,12 +100,7 @@ fn vmix_zero_plays_as_without_it() {
     let [mut plain, mut zero, mut on] = [",prior=30", ",prior=30,vmix=0", ",prior=30,vmix=100"].map(|p| farm::netbot::NetBot::from_params(&format!("checkpoint={ck},sims=4,batch=4,pimc=1{p}"), 7).expect("bot"));
     let (mut positions, mut differ) = (0, 0);
     while positions < 12 {
-        let plies = rng.random_range(0..30);
-        let g = common::random_walk(State::new_game(v), plies, &mut rng);
-        let s = g.state().clone();
-        if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
-            continue;
-        }
+        let s = common::random_decision(v, 30, &mut rng);
         let a = plain.choose(&Decision::new(&s));
         assert_eq!(a, zero.choose(&Decision::new(&s)), "vmix=0 chose differently");
         differ += usize::from(on.choose(&Decision::new(&s)) != a);

@@ -4,8 +4,8 @@
 //! to move, over random Surprise and Jieqi positions.
 
 use engine::search::Decision;
-use engine::variant::{fen as vfen, State, Variant, View};
-use rand::{Rng, SeedableRng};
+use engine::variant::{fen as vfen, Variant, View};
+use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 mod common;
@@ -38,12 +38,7 @@ fn no_leak_net_bot_chooses_alike_in_one_information_set() {
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         let mut positions = 0;
         while positions < 20 {
-            let plies = rng.random_range(0..40);
-            let g = common::random_walk(State::new_game(v), plies, &mut rng);
-            let s = g.state().clone();
-            if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
-                continue;
-            }
+            let s = common::random_decision(v, 40, &mut rng);
             let d = View::new(&s, s.turn()).sample(&mut rng);
             let a1 = farm::netbot::from_params(&params, 5).expect("net bot").choose(&Decision::new(&s));
             let a2 = farm::netbot::from_params(&params, 5).expect("net bot").choose(&Decision::new(&d));

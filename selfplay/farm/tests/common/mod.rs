@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use engine::variant::game::VariantGame;
-use engine::variant::State;
+use engine::variant::{State, Variant};
 use models::checkpoint::{self, SaveInfo};
 use models::net::{Net, NetConfig};
 use rand::Rng;
@@ -44,4 +44,19 @@ pub fn random_walk(start: State, plies: usize, rng: &mut impl Rng) -> VariantGam
         g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
     }
     g
+}
+
+/// A position of a new game of `v` ([`State::new_game`]) where a player has a real decision (the
+/// game goes on, no chance or set-up is pending, at least two legal actions), reached by
+/// `rng.random_range(0..max_plies)` random plies ([`random_walk`]); walks again from the start
+/// until one is found.
+pub fn random_decision(v: &'static Variant, max_plies: usize, rng: &mut impl Rng) -> State {
+    loop {
+        let plies = rng.random_range(0..max_plies);
+        let g = random_walk(State::new_game(v), plies, rng);
+        let s = g.state();
+        if g.outcome().is_none() && !s.is_chance() && !s.in_setup() && s.legal_actions().len() >= 2 {
+            return s.clone();
+        }
+    }
 }
