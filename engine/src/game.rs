@@ -24,6 +24,30 @@ use std::fmt;
 
 use rand::Rng;
 
+/// One of `outcomes` drawn by its weight with `rng`, by inverse-CDF sampling: one
+/// `rng.random::<f64>()` draw `x` in [0, 1) (also when `outcomes` is empty), then the first
+/// outcome at which the running sum of the weights, added in list order, exceeds `x`; the last
+/// outcome when rounding leaves the whole sum at or below `x`. The weights are probabilities
+/// summing to 1, as [`Game::chance_outcomes`] lists them.
+///
+/// This is the one draw of a chance outcome by its probability (the default chance of seeded
+/// games, [`crate::seeded::DrawnChance`]; the variants' [`crate::variant::game::draw_outcome`];
+/// the farm's searches): records and pinned searches depend on its exact use of `rng` and its
+/// float comparisons, so neither may change.
+///
+/// `None` only when `outcomes` is empty.
+pub fn draw_weighted<T: Copy, R: Rng + ?Sized>(outcomes: &[(T, f64)], rng: &mut R) -> Option<T> {
+    let x: f64 = rng.random();
+    let mut acc = 0.0;
+    for &(o, p) in outcomes {
+        acc += p;
+        if x < acc {
+            return Some(o);
+        }
+    }
+    outcomes.last().map(|&(o, _)| o)
+}
+
 /// A seat at the table, numbered from 0 in turn order.
 ///
 /// Two-player games use [`PlayerId::FIRST`] and [`PlayerId::SECOND`]. A player is never encoded
@@ -236,5 +260,40 @@ pub trait Game: Clone + fmt::Debug {
     /// Whether the game is over.
     fn is_terminal(&self) -> bool {
         self.turn().is_terminal()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::draw_weighted;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
+
+    /// The records of seeded games depend on this: one `random::<f64>()` per call (also for an
+    /// empty list), then the first outcome whose running sum exceeds it, the last absorbing
+    /// rounding.
+    #[test]
+    fn draw_weighted_takes_one_draw_and_the_first_running_sum_above_it() {
+        let outs = [('a', 0.25), ('b', 0.5), ('c', 0.25)];
+        let mut rng = Pcg64Mcg::seed_from_u64(5);
+        let mut seen = [0usize; 3];
+        for _ in 0..200 {
+            let mut twin = rng.clone();
+            let x: f64 = twin.random();
+            let want = if x < 0.25 { 'a' } else if x < 0.25 + 0.5 { 'b' } else { 'c' };
+            let got = draw_weighted(&outs, &mut rng).expect("outcomes");
+            assert_eq!(got, want, "x = {x}");
+            seen[usize::from(got as u8 - b'a')] += 1;
+            // Exactly one draw: both generators are at the same point again.
+            assert_eq!(rng.random::<u64>(), twin.random::<u64>());
+        }
+        assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+        // Weights that sum below every draw: the last outcome absorbs the remainder.
+        assert_eq!(draw_weighted(&[(1, 0.0), (2, 0.0)], &mut rng), Some(2));
+        // An empty list: `None`, after its one draw.
+        let mut twin = rng.clone();
+        let _: f64 = twin.random();
+        assert_eq!(draw_weighted::<u8, _>(&[], &mut rng), None);
+        assert_eq!(rng.random::<u64>(), twin.random::<u64>());
     }
 }

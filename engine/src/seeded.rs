@@ -17,7 +17,7 @@
 //! the record entry the game writes for it ([`crate::more::presets::Playable::record_entry`]);
 //! [`replay_entry`] plays a record entry back the same way and checks that it is written alike.
 
-use crate::game::{Action, Game, Turn};
+use crate::game::{draw_weighted, Action, Game, Turn};
 use crate::more::presets::Playable;
 use crate::more::MoreError;
 use rand::{Rng, SeedableRng};
@@ -64,8 +64,8 @@ pub trait ChanceSource<G>: Send {
     fn outcome(&mut self, g: &G) -> Action;
 }
 
-/// Chance drawn by the outcomes' probabilities (inverse CDF, the last outcome absorbing
-/// rounding) with a generator seeded `seed ^ CHANCE_SALT`: the default [`ChanceSource`].
+/// Chance drawn by the outcomes' probabilities ([`draw_weighted`]: inverse CDF, the last
+/// outcome absorbing rounding) with a generator seeded `seed ^ CHANCE_SALT`: the default [`ChanceSource`].
 pub struct DrawnChance {
     rng: Pcg64Mcg,
 }
@@ -79,16 +79,7 @@ impl DrawnChance {
 
 impl<G: Game> ChanceSource<G> for DrawnChance {
     fn outcome(&mut self, g: &G) -> Action {
-        let outs = g.chance_outcomes();
-        let x: f64 = self.rng.random();
-        let mut acc = 0.0;
-        for &(o, p) in &outs {
-            acc += p;
-            if x < acc {
-                return o;
-            }
-        }
-        outs.last().map(|&(o, _)| o).expect("a chance node has outcomes")
+        draw_weighted(&g.chance_outcomes(), &mut self.rng).expect("a chance node has outcomes")
     }
 }
 

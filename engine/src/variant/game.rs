@@ -64,17 +64,10 @@ impl VariantEnd {
 }
 
 /// Draws one chance outcome from `outcomes` (probabilities summing to 1) with `rng`, by
-/// inverse-CDF sampling; the last outcome absorbs rounding.
+/// inverse-CDF sampling, the last outcome absorbing rounding ([`crate::game::draw_weighted`]);
+/// the outcome that reveals nothing when `outcomes` is empty.
 pub fn draw_outcome(outcomes: &[(ChanceOutcome, f64)], rng: &mut impl rand::Rng) -> ChanceOutcome {
-    let x: f64 = rng.random();
-    let mut acc = 0.0;
-    for (o, p) in outcomes {
-        acc += p;
-        if x < acc {
-            return *o;
-        }
-    }
-    outcomes.last().map(|(o, _)| *o).unwrap_or(ChanceOutcome { mover: None, captured: None })
+    crate::game::draw_weighted(outcomes, rng).unwrap_or(ChanceOutcome { mover: None, captured: None })
 }
 
 /// A game of any variant: the full state and its history.

@@ -5,9 +5,9 @@
 use engine::search::{Bot, Decision};
 use engine::variant::{State, Variant};
 use farm::netcounters::NetCounted;
-use models::checkpoint::{self, SaveInfo};
-use models::net::{Net, NetConfig};
 use std::time::Instant;
+
+mod common;
 
 fn variant(name: &str) -> &'static Variant {
     Box::leak(Box::new(Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))))
@@ -16,9 +16,8 @@ fn variant(name: &str) -> &'static Variant {
 #[test]
 fn net_bot_params() {
     let dir = std::env::temp_dir().join(format!("anqi-netbot-params-{}", std::process::id()));
-    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
-    let info = SaveInfo { step: 0, variant: "xiangqi", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(&dir, &net, None, info).expect("save");
+    let net = common::untrained_net(3);
+    common::save_checkpoint(&dir, &net, "xiangqi", serde_json::json!({}));
     let ck = dir.display().to_string();
     tch::set_num_threads(1);
 
@@ -77,8 +76,7 @@ fn net_bot_params() {
     // The leaf mixing of the checkpoint's training search is the default; the spec overrides it.
     let mixed = dir.join("mixed");
     let config = serde_json::json!({ "search": { "simulations": 8, "value_mix": 0.75, "value_depth": 1 } });
-    let info = SaveInfo { step: 0, variant: "xiangqi", config, git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(&mixed, &net, None, info).expect("save");
+    common::save_checkpoint(&mixed, &net, "xiangqi", config);
     let m = mixed.display();
     let name = |p: &str| farm::netbot::from_params(&format!("checkpoint={m},sims=4{p}"), 1).expect("bot").name();
     assert!(name("").contains("mix=0.75,vdepth=1"), "{}", name(""));
@@ -93,30 +91,16 @@ fn net_bot_params() {
 /// clock: the net's `sims` simulations, then eight determinizations), over random positions.
 #[test]
 fn vmix_zero_plays_as_without_it() {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let dir = std::env::temp_dir().join(format!("anqi-netbot-vmix0-{}", std::process::id()));
-    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 4);
-    let info = SaveInfo { step: 0, variant: "surprise", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(&dir, &net, None, info).expect("save");
+    common::save_untrained(&dir, "surprise", 4);
     let ck = dir.display().to_string();
     let v = variant("surprise");
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
     let [mut plain, mut zero, mut on] = [",prior=30", ",prior=30,vmix=0", ",prior=30,vmix=100"].map(|p| farm::netbot::NetBot::from_params(&format!("checkpoint={ck},sims=4,batch=4,pimc=1{p}"), 7).expect("bot"));
     let (mut positions, mut differ) = (0, 0);
     while positions < 12 {
-        let mut g = engine::variant::game::VariantGame::new(State::new_game(v));
-        for _ in 0..rng.random_range(0..30) {
-            if g.outcome().is_some() {
-                break;
-            }
-            let acts = g.state().legal_actions();
-            let a = acts[rng.random_range(0..acts.len())];
-            g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
-        }
-        let s = g.state().clone();
-        if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
-            continue;
-        }
+        let s = common::random_decision(v, 30, &mut rng);
         let a = plain.choose(&Decision::new(&s));
         assert_eq!(a, zero.choose(&Decision::new(&s)), "vmix=0 chose differently");
         differ += usize::from(on.choose(&Decision::new(&s)) != a);

@@ -13,29 +13,19 @@ use farm::netbot::NetBot;
 use farm::netcounters::NetCounted;
 use farm::search::SearchConfig;
 use farm::{GameConfig, GameJob, Player};
-use models::checkpoint::{self, SaveInfo};
-use models::net::{Net, NetConfig};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+
+mod common;
 
 fn variant(name: &str) -> &'static Variant {
     Box::leak(Box::new(Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))))
 }
 
-/// An untrained net with the weights of seed 3: `Net::new` seeds libtorch's global generator,
-/// so the tests of this file (threads of one process) make their nets one at a time.
-fn net() -> Net {
-    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
-    let _held = LOCK.lock().unwrap_or_else(|e| e.into_inner());
-    Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3)
-}
-
-/// An untrained checkpoint of `variant` in a temporary directory.
+/// An untrained checkpoint of `variant` (weights of seed 3) in a temporary directory.
 fn checkpoint(variant: &str, tag: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("anqi-netbot-reuse-{tag}-{}", std::process::id()));
-    let net = net();
-    let info = SaveInfo { step: 0, variant, config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(&dir, &net, None, info).expect("save");
+    common::save_untrained(&dir, variant, 3);
     dir
 }
 
@@ -140,7 +130,7 @@ fn net_bot_with_reuse_decides_alike_in_one_information_set() {
 fn self_play_keeps_one_tree_per_player() {
     tch::set_num_threads(1);
     let v = variant("surprise");
-    let net = net();
+    let net = common::untrained_net(3);
     let cfg = GameConfig { concurrent_games: 2, max_plies: 40, temperature_plies: 6, ..GameConfig::default() };
     for reuse in [true, false] {
         let mut search = SearchConfig::with_simulations(48);

@@ -4,12 +4,11 @@
 //! to move, over random Surprise and Jieqi positions.
 
 use engine::search::Decision;
-use engine::variant::game::VariantGame;
-use engine::variant::{fen as vfen, State, Variant, View};
-use models::checkpoint::{self, SaveInfo};
-use models::net::{Net, NetConfig};
-use rand::{Rng, SeedableRng};
+use engine::variant::{fen as vfen, Variant, View};
+use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
+
+mod common;
 
 fn variant(name: &str) -> &'static Variant {
     Box::leak(Box::new(Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))))
@@ -18,9 +17,7 @@ fn variant(name: &str) -> &'static Variant {
 #[test]
 fn no_leak_net_bot_chooses_alike_in_one_information_set() {
     let dir = std::env::temp_dir().join(format!("anqi-no-leak-net-{}", std::process::id()));
-    let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
-    let info = SaveInfo { step: 0, variant: "surprise", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
-    checkpoint::save(&dir, &net, None, info).expect("save");
+    common::save_untrained(&dir, "surprise", 3);
     // One leaf per net call, and eight with virtual loss (the bot's default).
     for (name, params) in [
         ("surprise", format!("checkpoint={},sims=16,batch=1", dir.display())),
@@ -41,19 +38,7 @@ fn no_leak_net_bot_chooses_alike_in_one_information_set() {
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         let mut positions = 0;
         while positions < 20 {
-            let mut g = VariantGame::new(State::new_game(v));
-            for _ in 0..rng.random_range(0..40) {
-                if g.outcome().is_some() {
-                    break;
-                }
-                let acts = g.state().legal_actions();
-                let a = acts[rng.random_range(0..acts.len())];
-                g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
-            }
-            let s = g.state().clone();
-            if g.outcome().is_some() || s.is_chance() || s.in_setup() || s.legal_actions().len() < 2 {
-                continue;
-            }
+            let s = common::random_decision(v, 40, &mut rng);
             let d = View::new(&s, s.turn()).sample(&mut rng);
             let a1 = farm::netbot::from_params(&params, 5).expect("net bot").choose(&Decision::new(&s));
             let a2 = farm::netbot::from_params(&params, 5).expect("net bot").choose(&Decision::new(&d));

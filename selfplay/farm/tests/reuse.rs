@@ -13,6 +13,8 @@ use farm::search::{Search, SearchConfig};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
+mod common;
+
 fn variant(name: &str) -> &'static Variant {
     Box::leak(Box::new(Variant::load(name).expect("preset")))
 }
@@ -315,15 +317,8 @@ fn a_private_observation_between_starts_afresh() {
         if found >= 2 {
             break;
         }
-        let mut g = VariantGame::new(State::start(v, None).expect("start"));
-        for _ in 0..rng.random_range(4..24) {
-            if g.outcome().is_some() {
-                break;
-            }
-            let acts = g.state().legal_actions();
-            let a = acts[rng.random_range(0..acts.len())];
-            g.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
-        }
+        let plies = rng.random_range(4..24);
+        let mut g = common::random_walk(State::start(v, None).expect("start"), plies, &mut rng);
         if g.outcome().is_some() || g.state().turn() != Color::Red {
             continue;
         }

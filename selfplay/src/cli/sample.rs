@@ -4,7 +4,7 @@
 use anyhow::Context;
 use clap::Args as ClapArgs;
 use engine::any_game::{with_any_game, Start};
-use engine::game::{PlayerId, Turn};
+use engine::game::{draw_weighted, PlayerId, Turn};
 use engine::more::presets::{Playable, WithGame};
 use engine::search::{Bot, Decision, RandomBot};
 use engine::variant::game::VariantGame;
@@ -110,7 +110,7 @@ impl WithGame for Body<'_> {
                 match g.turn() {
                     // A reveal a ply causes is part of that ply.
                     Turn::Chance => {
-                        let o = draw(&g.chance_outcomes(), &mut rng);
+                        let o = draw_weighted(&g.chance_outcomes(), &mut rng).expect("a chance node has outcomes");
                         g.apply(o);
                     }
                     Turn::Player(_) if played < a.plies => {
@@ -133,17 +133,4 @@ impl WithGame for Body<'_> {
         }
         Ok(())
     }
-}
-
-/// One chance outcome drawn by its probability (inverse CDF; the last absorbs rounding).
-fn draw(outcomes: &[(engine::game::Action, f64)], rng: &mut impl Rng) -> engine::game::Action {
-    let x: f64 = rng.random();
-    let mut acc = 0.0;
-    for &(o, p) in outcomes {
-        acc += p;
-        if x < acc {
-            return o;
-        }
-    }
-    outcomes.last().expect("a chance node has outcomes").0
 }

@@ -11,6 +11,15 @@
 //!   other game it is refused ([`SeatError::Uci`]).
 //!
 //! Which of these a game gets is decided once, from its type ([`as_variant`]).
+//!
+//! Why a type test and not a hook of the game's trait: the bodies that seat players receive only
+//! `G: Playable` ([`engine::any_game::with_any_game`]), and what the variants are seated with
+//! lives here, above the engine: the `net:` bots of the torch-linked process
+//! ([`crate::bots::set_net_factory`], with [`crate::bots::check_variant`]) and the UCI engines
+//! ([`UciPlayer`], a child process). An engine hook could reach them only through a callback per
+//! kind of seat, or a visitor trait with one method per rule book; either is more code than the
+//! two helpers below, and [`as_variant`] would still be needed (whether UCI engines may play,
+//! [`super::games::GameSpec::speaks_uci`]).
 
 use super::engine_view;
 use super::uci_client::UciClient;

@@ -254,24 +254,19 @@ impl<G: Game + Observe> Generic<G> {
     }
 }
 
-/// Resolves every chance node at `s` in turn, each outcome drawn by its probability with `rng`;
+/// Resolves every chance node at `s` in turn, each outcome drawn by its probability with `rng`
+/// ([`engine::game::draw_weighted`]);
 /// whether there was one.
 pub fn resolve_chance<G: Game, R: Rng>(s: &mut G, rng: &mut R) -> bool {
     let mut any = false;
     while s.turn().is_chance() {
         any = true;
         let outs = s.chance_outcomes();
-        let Some(last) = outs.last().map(|o| o.0) else { break };
-        let x: f64 = rng.random();
-        let mut acc = 0.0;
-        let mut pick = last;
-        for (o, p) in &outs {
-            acc += p;
-            if x < acc {
-                pick = *o;
-                break;
-            }
+        // No draw from `rng` where a chance node lists no outcome.
+        if outs.is_empty() {
+            break;
         }
+        let Some(pick) = engine::game::draw_weighted(&outs, rng) else { break };
         s.apply(pick);
     }
     any

@@ -249,22 +249,32 @@ pub struct Search<S: SearchGame = VariantSearch> {
     reused_tree: bool,
 }
 
-/// Samples a chance outcome by its probability.
+/// Samples a chance outcome by its probability ([`engine::game::draw_weighted`]); no draw from
+/// `rng` where `s` is no chance node.
 pub fn sample_chance(s: &mut State, rng: &mut impl Rng) {
     let outs = s.chance_outcomes();
     if outs.is_empty() {
         return;
     }
-    let x: f64 = rng.random();
-    let mut acc = 0.0;
-    for (o, p) in &outs {
-        acc += p;
-        if x < acc {
-            s.apply_chance(*o);
-            return;
-        }
+    if let Some(o) = engine::game::draw_weighted(&outs, rng) {
+        s.apply_chance(o);
     }
-    s.apply_chance(outs[outs.len() - 1].0);
+}
+
+/// An index drawn by `weights` (non-negative) whose sum is `total` (positive): one
+/// `rng.random::<f64>()` scaled by `total`, then the first weight the remainder falls under,
+/// each weight passed subtracted from it; the last index when rounding leaves a remainder.
+/// ([`engine::game::draw_weighted`] keeps a running sum instead, which may round differently;
+/// the searches' temperature and set-up draws have always subtracted, and records depend on it.)
+fn draw_scaled(weights: &[f64], total: f64, rng: &mut impl Rng) -> usize {
+    let mut x = rng.random::<f64>() * total;
+    for (i, w) in weights.iter().enumerate() {
+        if x < *w {
+            return i;
+        }
+        x -= w;
+    }
+    weights.len() - 1
 }
 
 /// The encoding this search observes positions with: the variants' ([`models::encoding`]), as it
@@ -646,13 +656,6 @@ impl<S: SearchGame> Search<S> {
         if total <= 0.0 {
             return self.choose(0.0, rng);
         }
-        let mut x = rng.random::<f64>() * total;
-        for (e, w) in edges.iter().zip(&weights) {
-            if x < *w {
-                return e.action;
-            }
-            x -= w;
-        }
-        edges[edges.len() - 1].action
+        edges[draw_scaled(&weights, total, rng)].action
     }
 }

@@ -102,20 +102,14 @@ pub fn is_setup(actions: &[Action]) -> bool {
     actions.iter().any(|a| matches!(a, Action::Layout { .. } | Action::Place { .. }))
 }
 
-/// Draws an index by `weights` (non-negative; uniform when they sum to 0).
+/// Draws an index by `weights` (non-negative; uniform when they sum to 0 or to no finite number;
+/// [`super::draw_scaled`]).
 fn draw(weights: &[f64], rng: &mut impl Rng) -> usize {
     let total: f64 = weights.iter().sum();
     if total <= 0.0 || !total.is_finite() {
         return rng.random_range(0..weights.len());
     }
-    let mut x = rng.random::<f64>() * total;
-    for (i, w) in weights.iter().enumerate() {
-        if x < *w {
-            return i;
-        }
-        x -= w;
-    }
-    weights.len() - 1
+    super::draw_scaled(weights, total, rng)
 }
 
 impl Search<VariantSearch> {
