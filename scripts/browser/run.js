@@ -134,10 +134,18 @@ async function playTest(browser, server, variant, color, hiddenOf) {
       const froms = await page.$$eval("#board circle.target", (cs) => cs.map((c) => c.getAttribute("data-sq")));
       check(froms.length > 0, `${variant}: the page highlights no legal move at step ${steps}`);
       const from = froms[steps % froms.length];
+      // With a piece still selected from the step before (a flip-only piece selects nothing, so
+      // the next highlighted square was selected instead), this click is itself a move: the
+      // page posts it and redraws the board when the answer comes. Wait for that answer before
+      // reading targets, or the next click lands on a board that is being replaced.
+      const movesBefore = await page.getAttribute("#board", "data-moves");
       await page.click(`#board rect.hit[data-sq='${from}']`, { force: true });
-      const tos = await page.$$eval("#board circle.target", (cs) => cs.map((c) => c.getAttribute("data-sq")));
-      check(tos.length > 0, `${variant}: no target for ${from}`);
-      await page.click(`#board rect.hit[data-sq='${tos[0]}']`, { force: true });
+      await page.waitForFunction(() => document.body.getAttribute("data-busy") === "0");
+      if ((await page.getAttribute("#board", "data-moves")) === movesBefore) {
+        const tos = await page.$$eval("#board circle.target", (cs) => cs.map((c) => c.getAttribute("data-sq")));
+        check(tos.length > 0, `${variant}: no target for ${from}`);
+        await page.click(`#board rect.hit[data-sq='${tos[0]}']`, { force: true });
+      }
     }
     await page.waitForFunction(() => document.body.getAttribute("data-busy") === "0");
     const status = await page.textContent("#status");
