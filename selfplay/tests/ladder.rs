@@ -103,3 +103,30 @@ fn drop_removes_a_player_and_only_its_games() {
     let csv = std::fs::read_to_string(dir.path().join("jieqi.csv")).expect("csv");
     assert!(!csv.contains("greedy") && csv.lines().count() == 3, "{csv}");
 }
+
+/// Issue #17: the RULES-more.md games run in the ladder through the one game contract, with the
+/// same reference bots (the generic `pimc`, `ismcts`, `expectimax` and the oracle alpha-beta),
+/// hidden set-ups included: every pairing plays its games, `random` stays the anchor, and the
+/// report is written.
+#[test]
+fn ladder_runs_the_rules_more_games_with_the_same_bots() {
+    for variant in ["missile-hidden-5", "skill-secret", "camel-5"] {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let lad = dir.path().join(variant);
+        let mut roster = Roster::new(variant, 5, 1, 1, 60);
+        let keep = ["random", "greedy", "pimc", "ismcts-so", "expectimax", "oracle-alphabeta"];
+        for name in keep {
+            assert!(roster.players.iter().any(|p| p.name == name), "{variant}: the reference roster has {name}");
+        }
+        roster.players.retain(|p| keep.contains(&p.name.as_str()));
+        roster.save(&lad.join("ladder.toml")).expect("save");
+        let opts = ladder::Options { concurrency: Some(2), progress: false, report_only: false };
+        let l = ladder::run(&roster, &lad, &opts).unwrap_or_else(|e| panic!("{variant}: {e}"));
+        assert_eq!(l.pairings.len(), 15, "{variant}");
+        assert!(l.pairings.iter().all(|p| p.wdl.n() == 2), "{variant}: every pairing played its two games");
+        let random = l.standings.iter().find(|s| roster.players[s.index].name == "random").expect("random");
+        assert_eq!((random.elo, random.ci95), (0.0, 0.0), "{variant}");
+        let md = l.write(&lad, dir.path(), variant, "anqi ladder").expect("report");
+        assert!(std::fs::read_to_string(md).expect("md").contains("oracle-alphabeta †"), "{variant}");
+    }
+}
