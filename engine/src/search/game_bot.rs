@@ -170,6 +170,9 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
         }
         "pimc" => {
             let c = PimcConfig::from_params(params)?;
+            if c.random_ties {
+                return Err("pimc: ties=random plays the RULES.md variants only (crate::search::pimc::PimcBot)".into());
+            }
             match c.inner {
                 Inner::Expectimax(e) => Ok(Box::new(GameExpectimaxBot::pimc(e, c.k, c.ms, seed))),
                 Inner::AlphaBeta(limits) => Ok(Box::new(GamePimcBot::<G>::new(c.k, c.ms, limits, c.hash_mb, seed))),

@@ -28,7 +28,7 @@ pub const BOTS: &[BotEntry] = &[
     BotEntry { name: "alphabeta", syntax: "alphabeta[:depth=N,nodes=N,ms=N,hash=N]" },
     BotEntry { name: "expectimax", syntax: "expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]" },
     BotEntry { name: "oracle", syntax: "oracle[:depth=N,...]" },
-    BotEntry { name: "pimc", syntax: "pimc[:k=N,ms=N,depth=N,nodes=N,search=SPEC]" },
+    BotEntry { name: "pimc", syntax: "pimc[:k=N,ms=N,depth=N,nodes=N,ties=first|random,search=SPEC]" },
     BotEntry { name: "ismcts", syntax: "ismcts[:iterations=N,ms=N,c=X,mode=so|mo]" },
 ];
 
