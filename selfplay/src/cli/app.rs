@@ -4,7 +4,7 @@
 //! `anqi-torch` through [`super::helper`], which runs them with the same arguments.
 
 use super::{
-    actions, analyse, doctor, experiment, export, ladder, moves, perft, play, render, sample, selfplay, serve, shards, solve, tournament, train, uci,
+    actions, analyse, compare, doctor, experiment, export, ladder, moves, perft, play, render, sample, selfplay, serve, shards, solve, tournament, train, uci,
     variants, view, zoo,
 };
 use crate::bots::is_net_spec;
@@ -49,6 +49,8 @@ pub enum Command {
     /// Strength ladder: paired round-robin of the reference bots (and added players) at equal
     /// time per move, Elo with random at 0; resumable and incremental.
     Ladder(ladder::Args),
+    /// Paired comparison of two players' scores on the same set-ups, from their tournaments' PGNs.
+    Compare(compare::Args),
     /// Research experiments (draw-rates: equal-strength self-play in every variant, report and plot).
     #[command(subcommand)]
     Experiment(experiment::Command),
@@ -101,6 +103,7 @@ impl Command {
             | Command::Solve(_)
             | Command::Uci(_)
             | Command::Render(_)
+            | Command::Compare(_)
             | Command::View(_) => false,
         }
     }
@@ -124,6 +127,7 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Uci(a) => uci::run(a),
         Command::Tournament(a) => tournament::run(a),
         Command::Ladder(a) => ladder::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Experiment(c) => experiment::run(c),
         Command::Render(a) => render::run(a),
         Command::View(a) => view::run(a),

@@ -6,6 +6,7 @@
 pub mod actions;
 pub mod analyse;
 pub mod app;
+pub mod compare;
 pub mod doctor;
 pub mod experiment;
 pub mod export;

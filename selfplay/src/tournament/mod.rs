@@ -14,6 +14,7 @@
 //! - [`elo`], [`sprt`]: statistics;
 //! - [`runner`]: the schedule, the parallel run, the crosstable.
 
+pub mod compare;
 pub mod config;
 pub mod dialect;
 pub mod elo;
