@@ -504,6 +504,8 @@ class Job:
         waits = {name: a.wait.remote() for name, a in self.actors.items()}
         last_report = 0.0
         while True:
+            if INTERRUPTED.is_set():
+                raise KeyboardInterrupt("SIGINT")
             pending = {ref: name for name, ref in waits.items()}
             ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0) if pending else ([], [])
             for ref in ready:
@@ -574,6 +576,23 @@ class Job:
         return r
 
 
+# Set by `_watch_sigint` on Ctrl-C; the supervising loop raises KeyboardInterrupt when it sees it.
+INTERRUPTED = threading.Event()
+
+
+def _watch_sigint() -> None:
+    """Receives SIGINT with sigwait (it is blocked in every thread): a first Ctrl-C sets
+    INTERRUPTED, a second ends the process at once (status 130). Python's own SIGINT handler is
+    not used because Ray's DeferSigint (ray/_private/utils.py) swaps it out around its calls and
+    drops a Ctrl-C that lands in one that raises; twice in one CI run the driver ran on for 60 s
+    after Ctrl-C (experiments/cluster/README.md, "Known flake")."""
+    while True:
+        signal.sigwait({signal.SIGINT})
+        if INTERRUPTED.is_set():
+            os._exit(130)
+        INTERRUPTED.set()
+
+
 def _interrupt(signum, frame) -> None:
     """SIGTERM handler: ends the job as Ctrl-C does."""
     raise KeyboardInterrupt(f"signal {signum}")
@@ -586,6 +605,10 @@ def main(argv: list[str] | None = None) -> int:
     job = Job(args)
     job.check()
     signal.signal(signal.SIGTERM, _interrupt)  # ends the job like Ctrl-C
+    # Block SIGINT before Ray starts its threads (they inherit the mask), so that only the
+    # watcher receives it.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    threading.Thread(target=_watch_sigint, name="sigint", daemon=True).start()
     if args.address == "local":
         ray.init(log_to_driver=False, include_dashboard=False)
     else:
@@ -596,7 +619,7 @@ def main(argv: list[str] | None = None) -> int:
         rc = job.supervise()
         job.stop_all("the trainer has finished" if rc == 0 else "the trainer failed")
     except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C ends at once
+        INTERRUPTED.set()  # a second Ctrl-C (or the first, after a SIGTERM) ends at once
         job.stop_all("interrupted")
         rc = 130
     finally:
