@@ -6,7 +6,9 @@
 //! cancels in the difference (experiments/train/hybrid.md).
 //!
 //! Games are matched by set-up (the `[SetUp]` FEN and `[ChanceSeed]` of
-//! [`super::pgn::Record::setup`]) and the player's colour. The unit of the interval is the
+//! [`super::pgn::Record::setup`]), the player's colour and the opponent's name (a gauntlet
+//! meets every opponent on the same set-ups, so a game against `greedy` never pairs with one
+//! against `pimc`). The unit of the interval is the
 //! set-up: its difference is the mean, over its matched games (both colours in a paired
 //! tournament), of A's score minus B's; the 95 % interval is `1.96 sd / sqrt(n)` over the `n`
 //! set-ups (normal approximation; at least 2 set-ups).
@@ -30,8 +32,8 @@ pub enum CompareError {
         /// The player names found, comma-separated.
         found: String,
     },
-    /// Fewer than two set-ups are met by both players with the same colour.
-    #[error("only {0} set-up(s) played by both players with the same colour; a paired comparison needs 2 or more (were the tournaments run with the same seed and variant?)")]
+    /// Fewer than two set-ups are met by both players with the same colour and opponent.
+    #[error("only {0} set-up(s) played by both players with the same colour against the same opponent; a paired comparison needs 2 or more (were the tournaments run with the same seed and variant, and is the opponent named alike?)")]
     TooFewSetups(usize),
 }
 
@@ -73,12 +75,12 @@ impl Paired {
     }
 }
 
-/// The player's score (1, ½, 0) and colour in `r`, or `None` when it did not play.
-fn score_of(r: &Record, player: &str) -> Option<(Color, f64)> {
-    let colour = if r.red == player {
-        Color::Red
+/// The player's score (1, ½, 0), colour and opponent in `r`, or `None` when it did not play.
+fn score_of<'r>(r: &'r Record, player: &str) -> Option<(Color, f64, &'r str)> {
+    let (colour, opponent) = if r.red == player {
+        (Color::Red, r.black.as_str())
     } else if r.black == player {
-        Color::Black
+        (Color::Black, r.red.as_str())
     } else {
         return None;
     };
@@ -87,18 +89,18 @@ fn score_of(r: &Record, player: &str) -> Option<(Color, f64)> {
         Some(w) if w == colour => 1.0,
         Some(_) => 0.0,
     };
-    Some((colour, s))
+    Some((colour, s, opponent))
 }
 
 type SetupKey = (String, u64);
 
-/// The player's scores by set-up and colour (a set-up played twice with one colour keeps each
-/// game, in order).
-fn scores(records: &[Record], player: &str, side: char) -> Result<BTreeMap<(SetupKey, bool), Vec<f64>>, CompareError> {
-    let mut out: BTreeMap<(SetupKey, bool), Vec<f64>> = BTreeMap::new();
+/// The player's scores by set-up, colour (`true`: Red) and opponent (a set-up played twice with
+/// one colour against one opponent keeps each game, in order).
+fn scores(records: &[Record], player: &str, side: char) -> Result<BTreeMap<(SetupKey, bool, String), Vec<f64>>, CompareError> {
+    let mut out: BTreeMap<(SetupKey, bool, String), Vec<f64>> = BTreeMap::new();
     for r in records {
-        if let Some((c, s)) = score_of(r, player) {
-            out.entry(((r.setup.fen.clone(), r.setup.seed), c == Color::Red)).or_default().push(s);
+        if let Some((c, s, opp)) = score_of(r, player) {
+            out.entry(((r.setup.fen.clone(), r.setup.seed), c == Color::Red, opp.to_owned())).or_default().push(s);
         }
     }
     if out.is_empty() {
@@ -206,6 +208,25 @@ mod tests {
         let a = vec![game("net", "pimc", 1, None), game("net", "pimc", 2, None)];
         let b = vec![game("pimc", "ctl", 1, None), game("ctl", "pimc", 3, None)];
         assert_eq!(compare(&a, "net", &b, "ctl"), Err(CompareError::TooFewSetups(0)));
+    }
+
+    /// A gauntlet's games against `greedy` on the same set-ups do not pair with the control's
+    /// games against `pimc`.
+    #[test]
+    fn games_against_another_opponent_do_not_pair() {
+        let (r, b) = (Some(Color::Red), Some(Color::Black));
+        let mut a = Vec::new();
+        let mut c = Vec::new();
+        for s in 1..=3 {
+            a.extend([game("net", "greedy", s, r), game("greedy", "net", s, b)]);
+            a.extend([game("net", "pimc", s, None), game("pimc", "net", s, None)]);
+            c.extend([game("ctl", "pimc", s, b), game("pimc", "ctl", s, r)]);
+        }
+        let p = compare(&a, "net", &c, "ctl").expect("comparable");
+        assert_eq!((p.setups, p.games, p.unmatched), (3, 6, (6, 0)));
+        assert!((p.score_a - 0.5).abs() < 1e-12 && p.score_b.abs() < 1e-12, "{p:?}");
+        let only_greedy: Vec<Record> = a.into_iter().filter(|g| g.red == "greedy" || g.black == "greedy").collect();
+        assert_eq!(compare(&only_greedy, "net", &c, "ctl"), Err(CompareError::TooFewSetups(0)));
     }
 
     #[test]
