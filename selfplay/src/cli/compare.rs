@@ -8,7 +8,8 @@ use clap::Args as ClapArgs;
 use std::path::{Path, PathBuf};
 
 /// Compare player A's score with player B's on the set-ups both met with the same colour
-/// against the same opponent (tournaments of the same variant and seed), with a 95 % interval paired by set-up.
+/// against the same opponent (tournaments of the same variant and seed), with a 95 % interval
+/// paired by set-up.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
     /// Player A, as `NAME@PGN[,PGN…]`: its name in the games and the PGN files of its games.
