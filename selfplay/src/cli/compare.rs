@@ -18,6 +18,10 @@ pub struct Args {
     /// Player B (the control), as `NAME@PGN[,PGN…]`.
     #[arg(long)]
     pub b: String,
+    /// Only the games against this opponent (its name in the PGNs), e.g. the `pimc` row of a
+    /// gauntlet; without it every opponent both players met is paired.
+    #[arg(long)]
+    pub opponent: Option<String>,
 }
 
 /// The records of `files`, with the file named in any error.
@@ -47,7 +51,7 @@ fn side(flag: &str, text: &str) -> anyhow::Result<(String, Vec<pgn::Record>)> {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let (na, ga) = side("--a", &a.a)?;
     let (nb, gb) = side("--b", &a.b)?;
-    let p = compare::compare(&ga, &na, &gb, &nb)?;
+    let p = compare::compare(&ga, &na, &gb, &nb, a.opponent.as_deref())?;
     let (la, lb) = if na == nb { (format!("A:{na}"), format!("B:{nb}")) } else { (na, nb) };
     println!("{}", p.render(&la, &lb));
     Ok(())

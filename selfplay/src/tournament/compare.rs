@@ -8,7 +8,9 @@
 //! Games are matched by set-up (the `[SetUp]` FEN and `[ChanceSeed]` of
 //! [`super::pgn::Record::setup`]), the player's colour and the opponent's name (a gauntlet
 //! meets every opponent on the same set-ups, so a game against `greedy` never pairs with one
-//! against `pimc`). The unit of the interval is the
+//! against `pimc`). An optional opponent filter keeps only the games against one opponent, so
+//! one row of a gauntlet can be compared with a control that played only that opponent
+//! without its other games counting as unmatched. The unit of the interval is the
 //! set-up: its difference is the mean, over its matched games (both colours in a paired
 //! tournament), of A's score minus B's; the 95 % interval is `1.96 sd / sqrt(n)` over the `n`
 //! set-ups (normal approximation; at least 2 set-ups).
@@ -30,6 +32,18 @@ pub enum CompareError {
         /// Games read on that side.
         games: usize,
         /// The player names found, comma-separated.
+        found: String,
+    },
+    /// The opponent filter left none of a side's games with the player.
+    #[error("player {player:?} meets {opponent:?} in none of side {side}'s games (its opponents there: {found})")]
+    NoGamesAgainst {
+        /// `A` or `B`.
+        side: char,
+        /// The player.
+        player: String,
+        /// The opponent asked for.
+        opponent: String,
+        /// The player's opponents found, comma-separated.
         found: String,
     },
     /// Fewer than two set-ups are met by both players with the same colour and opponent.
@@ -95,30 +109,58 @@ fn score_of<'r>(r: &'r Record, player: &str) -> Option<(Color, f64, &'r str)> {
 type SetupKey = (String, u64);
 
 /// The player's scores by set-up, colour (`true`: Red) and opponent (a set-up played twice with
-/// one colour against one opponent keeps each game, in order).
-fn scores(records: &[Record], player: &str, side: char) -> Result<BTreeMap<(SetupKey, bool, String), Vec<f64>>, CompareError> {
+/// one colour against one opponent keeps each game, in order), only against `opponent` when
+/// given.
+fn scores(
+    records: &[Record],
+    player: &str,
+    opponent: Option<&str>,
+    side: char,
+) -> Result<BTreeMap<(SetupKey, bool, String), Vec<f64>>, CompareError> {
     let mut out: BTreeMap<(SetupKey, bool, String), Vec<f64>> = BTreeMap::new();
+    let mut met: Vec<&str> = Vec::new();
     for r in records {
         if let Some((c, s, opp)) = score_of(r, player) {
-            out.entry(((r.setup.fen.clone(), r.setup.seed), c == Color::Red, opp.to_owned())).or_default().push(s);
+            met.push(opp);
+            if opponent.is_none_or(|o| o == opp) {
+                out.entry(((r.setup.fen.clone(), r.setup.seed), c == Color::Red, opp.to_owned())).or_default().push(s);
+            }
         }
     }
-    if out.is_empty() {
+    if met.is_empty() {
         let mut names: Vec<&str> = records.iter().flat_map(|r| [r.red.as_str(), r.black.as_str()]).collect();
         names.sort_unstable();
         names.dedup();
         return Err(CompareError::NoGames { side, player: player.to_owned(), games: records.len(), found: names.join(", ") });
     }
+    if out.is_empty() {
+        met.sort_unstable();
+        met.dedup();
+        return Err(CompareError::NoGamesAgainst {
+            side,
+            player: player.to_owned(),
+            opponent: opponent.unwrap_or_default().to_owned(),
+            found: met.join(", "),
+        });
+    }
     Ok(out)
 }
 
-/// Compares `player_a` in the games `a` with `player_b` in the games `b` (module docs).
+/// Compares `player_a` in the games `a` with `player_b` in the games `b` (module docs), only
+/// in their games against `opponent` when given (a name as written in the PGNs).
 ///
 /// # Errors
-/// A player in none of its side's games, or fewer than two set-ups in common.
-pub fn compare(a: &[Record], player_a: &str, b: &[Record], player_b: &str) -> Result<Paired, CompareError> {
-    let sa = scores(a, player_a, 'A')?;
-    let sb = scores(b, player_b, 'B')?;
+/// A player in none of its side's games (or none against `opponent`), or fewer than two
+/// set-ups in common.
+pub fn compare(
+    a: &[Record],
+    player_a: &str,
+    b: &[Record],
+    player_b: &str,
+    opponent: Option<&str>,
+) -> Result<Paired, CompareError> {
+    let sa = scores(a, player_a, opponent, 'A')?;
+    let sb = scores(b, player_b, opponent, 'B')?;
     let mut by_setup: BTreeMap<SetupKey, Vec<(f64, f64)>> = BTreeMap::new();
     let (mut left_a, mut left_b) = (0, 0);
     for (key, xs) in &sa {
@@ -194,7 +236,7 @@ mod tests {
             game("pimc", "ctl", 3, b),
             game("ctl", "pimc", 9, r), // no partner
         ];
-        let p = compare(&a, "net", &c, "ctl").expect("comparable");
+        let p = compare(&a, "net", &c, "ctl", None).expect("comparable");
         assert_eq!((p.setups, p.games, p.unmatched), (3, 6, (0, 1)));
         assert!((p.score_a - 5.0 / 6.0).abs() < 1e-12 && (p.score_b - 0.5).abs() < 1e-12, "{p:?}");
         assert!((p.diff - 1.0 / 3.0).abs() < 1e-12);
@@ -207,7 +249,7 @@ mod tests {
     fn games_with_other_colours_or_set_ups_do_not_pair() {
         let a = vec![game("net", "pimc", 1, None), game("net", "pimc", 2, None)];
         let b = vec![game("pimc", "ctl", 1, None), game("ctl", "pimc", 3, None)];
-        assert_eq!(compare(&a, "net", &b, "ctl"), Err(CompareError::TooFewSetups(0)));
+        assert_eq!(compare(&a, "net", &b, "ctl", None), Err(CompareError::TooFewSetups(0)));
     }
 
     /// A gauntlet's games against `greedy` on the same set-ups do not pair with the control's
@@ -222,17 +264,39 @@ mod tests {
             a.extend([game("net", "pimc", s, None), game("pimc", "net", s, None)]);
             c.extend([game("ctl", "pimc", s, b), game("pimc", "ctl", s, r)]);
         }
-        let p = compare(&a, "net", &c, "ctl").expect("comparable");
+        let p = compare(&a, "net", &c, "ctl", None).expect("comparable");
         assert_eq!((p.setups, p.games, p.unmatched), (3, 6, (6, 0)));
         assert!((p.score_a - 0.5).abs() < 1e-12 && p.score_b.abs() < 1e-12, "{p:?}");
         let only_greedy: Vec<Record> = a.into_iter().filter(|g| g.red == "greedy" || g.black == "greedy").collect();
-        assert_eq!(compare(&only_greedy, "net", &c, "ctl"), Err(CompareError::TooFewSetups(0)));
+        assert_eq!(compare(&only_greedy, "net", &c, "ctl", None), Err(CompareError::TooFewSetups(0)));
+    }
+
+    /// With the opponent filter, a gauntlet's games against `greedy` are left out rather than
+    /// counted unmatched; the pairs against `pimc` are the same as without it.
+    #[test]
+    fn opponent_filter_keeps_only_that_opponents_games() {
+        let (r, b) = (Some(Color::Red), Some(Color::Black));
+        let mut a = Vec::new();
+        let mut c = Vec::new();
+        for s in 1..=3 {
+            a.extend([game("net", "greedy", s, r), game("greedy", "net", s, b)]);
+            a.extend([game("net", "pimc", s, r), game("pimc", "net", s, None)]);
+            c.extend([game("ctl", "pimc", s, b), game("pimc", "ctl", s, r)]);
+        }
+        let p = compare(&a, "net", &c, "ctl", Some("pimc")).expect("comparable");
+        assert_eq!((p.setups, p.games, p.unmatched), (3, 6, (0, 0)));
+        assert!((p.score_a - 0.75).abs() < 1e-12 && p.score_b.abs() < 1e-12, "{p:?}");
+        let e = compare(&a, "net", &c, "ctl", Some("ismcts")).unwrap_err();
+        assert_eq!(
+            e,
+            CompareError::NoGamesAgainst { side: 'A', player: "net".into(), opponent: "ismcts".into(), found: "greedy, pimc".into() }
+        );
     }
 
     #[test]
     fn a_player_missing_from_its_games_is_named() {
         let a = vec![game("net", "pimc", 1, None)];
-        let e = compare(&a, "nett", &a, "net").unwrap_err();
+        let e = compare(&a, "nett", &a, "net", None).unwrap_err();
         assert_eq!(e, CompareError::NoGames { side: 'A', player: "nett".into(), games: 1, found: "net, pimc".into() });
         assert!(e.to_string().contains("\"nett\""));
     }
