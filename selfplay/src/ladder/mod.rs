@@ -4,7 +4,8 @@
 //! A ladder lives in one directory (`experiments/ladder/<variant>/` by default):
 //!
 //! - `ladder.toml` ([`Roster`]): the variant, the time per move, set-up pairs per pairing, the
-//!   seed, the ply limit and the players in the order they joined;
+//!   seed, the ply limit and the players in the order they joined (a player's `note` is printed
+//!   under the standings and kept when `anqi ladder` rewrites the file; TOML comments are not);
 //! - `games/<a>__<b>.pgn`: one PGN per pairing, written game by game by the tournament runner
 //!   ([`crate::tournament::run`]) as a two-player match, so a killed run resumes and a player
 //!   added later plays only its own pairings (the others' files are complete and left alone).
@@ -97,12 +98,16 @@ pub struct LadderPlayer {
     /// UCI engines: `setoption` pairs.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub options: BTreeMap<String, String>,
+    /// A remark printed under the standings (e.g. which weights a `net:zoo=NAME` spec loaded
+    /// when its games were played). Not part of the games' fingerprint: editing it replays nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl LadderPlayer {
     /// A player from a spec with the default name (the spec itself).
     pub fn new(name: &str, spec: &str) -> LadderPlayer {
-        LadderPlayer { name: name.into(), spec: spec.into(), oracle: None, nodes: None, depth: None, dialect: None, options: BTreeMap::new() }
+        LadderPlayer { name: name.into(), spec: spec.into(), oracle: None, nodes: None, depth: None, dialect: None, options: BTreeMap::new(), note: None }
     }
 
     /// Whether the player reads the full state (see [`LadderPlayer::oracle`]).
@@ -544,6 +549,23 @@ mod tests {
         std::fs::write(&path, std::fs::read_to_string(&path).expect("read").replace("pairs = 4", "pairs = 4\nspeed = 2")).expect("write");
         let e = Roster::load(&path).expect_err("unknown key").to_string();
         assert!(e.contains("speed") && e.contains("ladder.toml"), "{e}");
+    }
+
+    #[test]
+    fn a_note_round_trips_is_reported_and_replays_nothing() {
+        let mut r = Roster::new("surprise", 50, 1, 1, 40);
+        r.players.truncate(2); // random, greedy
+        let game = GameSpec::load("surprise").expect("surprise");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let before = format!("{:?}", r.pairing_config(&game, dir.path(), 0, 1).expect("config"));
+        r.players[1].note = Some("played with weights abc".into());
+        assert_eq!(format!("{:?}", r.pairing_config(&game, dir.path(), 0, 1).expect("config")), before);
+        let path = dir.path().join("ladder.toml");
+        r.save(&path).expect("save");
+        assert_eq!(Roster::load(&path).expect("load"), r);
+        let (standings, prior) = standings(&r, &[]);
+        let md = Ladder { roster: r, pairings: vec![], standings, prior }.markdown("anqi ladder", "x.png");
+        assert!(md.contains("- **greedy**: played with weights abc"), "{md}");
     }
 
     #[test]

@@ -81,6 +81,15 @@ impl Ladder {
         if self.prior {
             t.push_str("\n(a perfect or zero score somewhere: one virtual draw per pairing was added to keep the ratings finite)\n");
         }
+        let notes: Vec<String> = self
+            .standings
+            .iter()
+            .filter_map(|s| r.players[s.index].note.as_ref().map(|n| format!("- **{}**: {}\n", r.players[s.index].name, n)))
+            .collect();
+        if !notes.is_empty() {
+            t.push_str("\nNotes:\n\n");
+            t.extend(notes);
+        }
         t.push_str("\n## Pairings\n\nRow player's wins-draws-losses against the column player.\n\n");
         let order: Vec<usize> = self.standings.iter().map(|s| s.index).collect();
         t.push_str("| |");
