@@ -3,7 +3,9 @@
 //! that cannot be read (corrupt, truncated, another file format) is skipped with a warning, and
 //! one written for another variant, net architecture or encoding (a misconfigured worker)
 //! is refused with an error line naming the file and the field; either is never touched again:
-//! nothing is deleted.
+//! nothing is deleted. Teacher shards (worker [`crate::config::TEACHER_WORKER`], a bot's games
+//! against itself, `teacher.rs`) do not depend on the net, so a net of any architecture takes
+//! them: a net-size ablation can train on one run's teacher games copied into its shard folder.
 
 use engine::observe::Encoding;
 use models::net::NetConfig;
@@ -84,8 +86,12 @@ impl Replay {
                 headers.push((f, l.header.clone()));
                 continue;
             }
-            let expect = shard::Expect { variant: &self.variant, architecture: self.architecture.as_ref() };
-            match shard::read_header_for(&f, &self.encoding).and_then(|h| shard::check_header(&f, &h, expect).map(|()| h)) {
+            let expect = |h: &ShardHeader| shard::Expect {
+                variant: &self.variant,
+                // A teacher's games are the same whatever net is trained on them.
+                architecture: self.architecture.as_ref().filter(|_| h.worker != crate::config::TEACHER_WORKER),
+            };
+            match shard::read_header_for(&f, &self.encoding).and_then(|h| shard::check_header(&f, &h, expect(&h)).map(|()| h)) {
                 Ok(h) => headers.push((f, h)),
                 Err(e @ (ShardError::Mismatch { .. } | ShardError::EncodingVersion { .. } | ShardError::Encoding { .. })) => {
                     r.warnings.push(format!("error: refusing shard {e}"));
@@ -246,5 +252,24 @@ mod tests {
         assert!(good.exists());
         let again = replay.refresh();
         assert_eq!((again.new_shards, again.refused, again.warnings.len()), (0, 0, 0), "refused once, not again");
+    }
+
+    /// Teacher shards (a bot's games, not the net's) are taken by a net of another size; a
+    /// self-play shard of that size is still refused, and a teacher shard of another variant too.
+    #[test]
+    fn teacher_shards_serve_any_architecture_self_play_shards_do_not() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let teacher = crate::config::TEACHER_WORKER;
+        write(dir.path(), teacher, "jieqi", net(8), ENCODING_VERSION, 5);
+        let selfplay = write(dir.path(), 0, "jieqi", net(8), ENCODING_VERSION, 7);
+        let mut replay = Replay::new(dir.path(), "jieqi", Some(&net(16)), &models::encoding::encoding(), 1000);
+        let r = replay.refresh();
+        assert_eq!((r.new_shards, r.new_samples, r.refused), (1, 5, 1), "{:?}", r.warnings);
+        let name = selfplay.file_name().expect("name").to_string_lossy().into_owned();
+        assert!(r.warnings.iter().any(|w| w.contains(&name) && w.contains("`architecture`")), "{:?}", r.warnings);
+        let other = tempfile::tempdir().expect("tempdir");
+        write(other.path(), teacher, "surprise", net(8), ENCODING_VERSION, 5);
+        let mut replay = Replay::new(other.path(), "jieqi", Some(&net(16)), &models::encoding::encoding(), 1000);
+        assert_eq!(replay.refresh().refused, 1, "another variant's teacher shard");
     }
 }
