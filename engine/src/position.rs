@@ -447,6 +447,28 @@ impl Position {
         self.hash = undo.hash;
     }
 
+    /// A null move for search (null-move pruning): the turn passes without a move. The
+    /// halfmove clock restarts at 0, so that a repetition is never matched across the null move
+    /// (the repetition window of [`crate::repetition::in_search`] is the clock). Not a legal
+    /// action of any game. Undone by [`Position::unplay_null`].
+    #[inline]
+    pub fn play_null(&mut self) -> Undo {
+        let undo = Undo { captured: None, halfmove: self.halfmove, hash: self.hash };
+        self.pass_turn(true);
+        undo
+    }
+
+    /// Takes back [`Position::play_null`].
+    #[inline]
+    pub fn unplay_null(&mut self, undo: Undo) {
+        self.turn = self.turn.opponent();
+        if self.turn == Color::Black {
+            self.fullmove -= 1;
+        }
+        self.halfmove = undo.halfmove;
+        self.hash = undo.hash;
+    }
+
     /// Low-level edit used by variant rules (flips, swaps, reveals): puts `piece` (or nothing) on
     /// `sq`, keeping bitboards, the general's square and the hash consistent. It does not change
     /// the side to move or the counters, and does not check legality.

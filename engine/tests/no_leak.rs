@@ -17,7 +17,7 @@ use rand_pcg::Pcg64Mcg;
 const POSITIONS: usize = 50;
 
 /// The view-playing bots of the variants, with small budgets.
-const VARIANT_BOTS: [&str; 5] = ["random", "greedy", "expectimax:depth=1,qdepth=1", "pimc:k=2,search=expectimax:depth=1,qdepth=1", "ismcts:iterations=40"];
+const VARIANT_BOTS: [&str; 6] = ["random", "greedy", "expectimax:depth=1,qdepth=1", "pimc:k=2,search=expectimax:depth=1,qdepth=1", "ismcts:iterations=40", "pimc:search=alphabeta:depth=3"];
 /// The view-playing bots of the RULES-more.md games (IS-MCTS in both its single- and
 /// multiple-observer forms: the one search of `engine::search::ismcts`).
 const MORE_BOTS: [&str; 5] = ["random", "greedy", "pimc:k=2,depth=1", "ismcts:iterations=40", "ismcts:iterations=40,mode=mo,rollout=4"];

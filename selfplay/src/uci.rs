@@ -374,7 +374,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             return;
         }
         let (soft_time_ms, time_ms) = go.time_limits(state.position().turn());
-        let limits = Limits { depth: go.depth, nodes: go.nodes, searchmoves: roots, time_ms, soft_time_ms };
+        let limits = Limits { depth: go.depth, nodes: go.nodes, searchmoves: roots, time_ms, soft_time_ms, ..Limits::default() };
         let infinite = go.infinite || go.ponder;
         let stop = Arc::new(AtomicBool::new(false));
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));

@@ -169,7 +169,7 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
             Ok(G::alphabeta_bot(limits, hash))
         }
         "pimc" => {
-            let c = PimcConfig::from_params(params)?;
+            let c = G::pimc_config(PimcConfig::from_params(params)?);
             if c.random_ties {
                 return Err("pimc: ties=random plays the RULES.md variants only (crate::search::pimc::PimcBot)".into());
             }

@@ -85,6 +85,16 @@ pub trait Scored: Game + Send + 'static {
         Box::new(GameAlphaBetaBot::new(limits, hash_mb))
     }
 
+    /// The `pimc` configuration this game plays for a parsed spec: as parsed (the default inner
+    /// search is the expectimax); the RULES.md variants resolve the default to the alpha-beta
+    /// ([`crate::search::pimc::PimcConfig::for_variants`]).
+    fn pimc_config(c: crate::search::pimc::PimcConfig) -> crate::search::pimc::PimcConfig
+    where
+        Self: Sized,
+    {
+        c
+    }
+
     /// Whether this is a set-up decision (a secret layout or an owner's-choice placement) at which
     /// the search bots have no evaluation that tells the choices apart and choose uniformly at
     /// random ([`crate::search::setup_choice`]). The default: never (the RULES-more.md set-ups are
@@ -141,9 +151,15 @@ impl Scored for VariantGameState {
         Box::new(crate::search::game_bot::VariantBot(Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))))
     }
 
-    /// The variants' oracle search on the core position (with the game's record).
+    /// The variants' search on the core position (with the game's record), valuing face-down
+    /// pieces as the mover's view does ([`crate::search::alphabeta::AlphaBetaBot::view_search`]).
     fn alphabeta_search(limits: Limits, hash_mb: usize) -> Box<dyn GameSearch<Self>> {
         Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
+    }
+
+    /// The default inner search is the alpha-beta ([`crate::search::pimc::PimcConfig::for_variants`]).
+    fn pimc_config(c: crate::search::pimc::PimcConfig) -> crate::search::pimc::PimcConfig {
+        c.for_variants()
     }
 
     /// A secret Surprise layout (§S2) or an owner's-choice placement (§F3).

@@ -1,6 +1,6 @@
 //! The oracle bot: the core searcher on a variant state's position.
 
-use super::{Limits, Searcher, MAX_DEPTH};
+use super::{HiddenValues, Limits, Searcher, MAX_DEPTH};
 use crate::moves::Move;
 use crate::search::Bot;
 use crate::variant::game_state::{encode, VariantGameState};
@@ -68,6 +68,23 @@ impl AlphaBetaBot {
     /// ([`oracle_root_moves`]) as the state's action, with its score (internal units), or `None`
     /// when the state has no such move; and the nodes searched.
     pub fn oracle_search(&mut self, state: &State, record: &[crate::repetition::RecordPly], limits: &Limits) -> (Option<(Action, i32)>, u64) {
+        self.core_search(state, record, None, limits)
+    }
+
+    /// The honest search of a hidden variant for the side to move of `state` (a determinization
+    /// of its view, or the true state): the core position, the public `record`, and the
+    /// face-down pieces valued as that player's view values them ([`HiddenValues::from_known`]).
+    /// Every state of one information set gives the same search: the core position, the legal
+    /// moves and the values are functions of the view (RULES.md §F2, §P2, §S3: a face-down piece
+    /// moves as its point's type, a Surprise disc by its visible face).
+    pub fn view_search(&mut self, state: &State, record: &[crate::repetition::RecordPly], limits: &Limits) -> (Option<(Action, i32)>, u64) {
+        let hidden = if state.face_down().any() { HiddenValues::from_known(crate::variant::View::new(state, state.turn()).known()) } else { None };
+        self.core_search(state, record, hidden, limits)
+    }
+
+    /// The core searcher on `state`'s position with `hidden` values: the best legal move and its
+    /// score, and the nodes searched (see [`AlphaBetaBot::oracle_search`]).
+    pub fn core_search(&mut self, state: &State, record: &[crate::repetition::RecordPly], hidden: Option<HiddenValues>, limits: &Limits) -> (Option<(Action, i32)>, u64) {
         let roots = oracle_root_moves(state);
         if roots.is_empty() {
             return (None, 0);
@@ -77,7 +94,7 @@ impl AlphaBetaBot {
         let mut limits = limits.clone();
         limits.searchmoves = roots;
         let game = crate::repetition::core_tail(state.position(), record);
-        let r = self.searcher.search(state.position(), &game, &limits, &mut |_| {});
+        let r = self.searcher.search_hidden(state.position(), &game, hidden, &limits, &mut |_| {});
         (r.best.and_then(|m| action_for_move(state, m)).map(|a| (a, r.raw_score)), r.nodes)
     }
 }
@@ -89,7 +106,9 @@ impl super::GameSearch<VariantGameState> for AlphaBetaBot {
         &self.limits
     }
     fn search_action(&mut self, g: &VariantGameState, limits: &Limits) -> (Option<(crate::game::Action, i32)>, u64) {
-        let (best, nodes) = self.oracle_search(g.state(), g.record(), limits);
+        // Searched for PIMC on a determinization: as the mover's view values it, never by the
+        // determinization's drawn identities.
+        let (best, nodes) = self.view_search(g.state(), g.record(), limits);
         (best.map(|(a, v)| (encode(a), v)), nodes)
     }
 }
@@ -124,14 +143,18 @@ pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize),
     let mut limits = Limits::default();
     let mut hash = 8usize;
     for part in params.split([',', ':']).map(str::trim).filter(|p| !p.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| format!("alphabeta parameter {part:?}: expected key=value (depth, nodes, ms, hash)"))?;
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("alphabeta parameter {part:?}: expected key=value (depth, nodes, ms, hash, off)"))?;
+        if k.trim() == "off" {
+            limits.off = super::Techniques::parse(v)?;
+            continue;
+        }
         let n: u64 = v.trim().parse().map_err(|_| format!("alphabeta parameter {k}: {v:?} is not a non-negative integer"))?;
         match k.trim() {
             "depth" => limits.depth = Some((n as u32).clamp(1, MAX_DEPTH)),
             "nodes" => limits.nodes = Some(n.max(1)),
             "ms" | "movetime" => limits.time_ms = Some(n.max(1)),
             "hash" => hash = (n as usize).max(1),
-            other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash)")),
+            other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash, off)")),
         }
     }
     if limits.depth.is_none() && limits.nodes.is_none() && limits.time_ms.is_none() {
@@ -152,6 +175,9 @@ pub fn limits_name(limits: &Limits) -> String {
     }
     if let Some(t) = limits.time_ms {
         parts.push(format!("ms={t}"));
+    }
+    if limits.off != super::Techniques::default() {
+        parts.push(format!("off={}", limits.off.names()));
     }
     if parts.is_empty() {
         "alphabeta".into()

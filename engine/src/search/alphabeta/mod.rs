@@ -54,7 +54,7 @@ mod tt;
 pub use bot::{action_for_move, limits_name, oracle_root_moves, parse_limits, AlphaBetaBot};
 pub use game::{GameAlphaBetaBot, GameNode, GameSearch};
 pub use pst::{evaluate, piece_value, SOLDIER_CROSSED};
-pub use position::{CorePosition, SearchPosition, HISTORY_PER_SIDE};
+pub use position::{CorePosition, CoreUndo, HiddenValues, SearchPosition, HISTORY_PER_SIDE};
 pub use searcher::{AlphaBeta, Searcher};
 
 use crate::moves::Move;
@@ -126,6 +126,69 @@ pub struct Limits {
     pub soft_time_ms: Option<u64>,
     /// Only these root moves are searched (UCI `searchmoves`); empty means all legal moves.
     pub searchmoves: Vec<Move>,
+    /// Selective-search techniques switched off (all on by default); for measuring what each
+    /// is worth (`alphabeta:off=null+rfp`).
+    pub off: Techniques,
+}
+
+/// The selective-search techniques of the searcher, as a set of flags (a set flag in
+/// [`Limits::off`] switches that technique off). Names as in `alphabeta:off=...`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Techniques(pub u8);
+
+impl Techniques {
+    /// Null-move pruning (reduction 3 + depth/4).
+    pub const NULL_MOVE: Techniques = Techniques(1);
+    /// Reverse futility pruning (static null move) at depth 1-6.
+    pub const REVERSE_FUTILITY: Techniques = Techniques(2);
+    /// Futility pruning and late-move pruning of quiet moves at depth 1-3.
+    pub const FUTILITY: Techniques = Techniques(4);
+    /// Logarithmic late-move reductions (else: 1 ply, 2 at depth 6 from the tenth move).
+    pub const LMR_LOG: Techniques = Techniques(8);
+    /// Aspiration windows at the root from depth 4.
+    pub const ASPIRATION: Techniques = Techniques(16);
+    /// Internal iterative reduction: one ply less at depth 4+ without a table move.
+    pub const IIR: Techniques = Techniques(32);
+    /// Every technique with its name.
+    pub const NAMED: [(&'static str, Techniques); 6] = [
+        ("null", Techniques::NULL_MOVE),
+        ("rfp", Techniques::REVERSE_FUTILITY),
+        ("futility", Techniques::FUTILITY),
+        ("lmr", Techniques::LMR_LOG),
+        ("aspiration", Techniques::ASPIRATION),
+        ("iir", Techniques::IIR),
+    ];
+
+    /// Whether every flag of `t` is set.
+    #[inline]
+    pub fn has(self, t: Techniques) -> bool {
+        self.0 & t.0 == t.0 && t.0 != 0
+    }
+
+    /// Parses names joined by `+` (`null+rfp`), or `all`.
+    ///
+    /// # Errors
+    /// A message naming an unknown technique and the known ones.
+    pub fn parse(text: &str) -> Result<Techniques, String> {
+        let mut t = Techniques::default();
+        for name in text.split('+').map(str::trim).filter(|n| !n.is_empty()) {
+            if name == "all" {
+                t.0 = u8::MAX;
+                continue;
+            }
+            let Some((_, f)) = Techniques::NAMED.iter().find(|(n, _)| *n == name) else {
+                let known: Vec<&str> = Techniques::NAMED.iter().map(|(n, _)| *n).collect();
+                return Err(format!("alphabeta parameter off: unknown technique {name:?} (known: {}, all)", known.join(", ")));
+            };
+            t.0 |= f.0;
+        }
+        Ok(t)
+    }
+
+    /// The names of the set flags joined by `+`.
+    pub fn names(self) -> String {
+        Techniques::NAMED.iter().filter(|(_, f)| self.has(*f)).map(|(n, _)| *n).collect::<Vec<_>>().join("+")
+    }
 }
 
 impl Limits {

@@ -2,7 +2,8 @@
 //! trait, and its implementation on the core position of the variants ([`CorePosition`]: the
 //! [`Position`] with the game's record and the search path, judged by [`crate::repetition`]).
 
-use super::pst::{capture_gain, evaluate, piece_value};
+use super::pst::{capture_gain, evaluate, material_value, piece_value};
+use crate::bitboard::Bitboard;
 use super::MATE;
 use crate::moves::{Move, MoveList};
 use crate::position::{Position, Undo};
@@ -67,6 +68,20 @@ pub trait SearchPosition: Clone {
     /// At a quiescence node: the score when the game has ended here by its own rules (not by
     /// repetition), else `None`. Positions that end only by having no legal move return `None`.
     fn terminal_score(&self, ply: usize) -> Option<i32>;
+
+    /// Null-move pruning (C. Donninger, "Null move and deep search", ICCA Journal 16(3), 1993):
+    /// passes the turn for a reduced search when passing is a sound guess here (the side to
+    /// move, not in check, keeps pieces beyond soldiers and the palace guard, so zugzwang is
+    /// unlikely), recording the pass on the search path; `None` (the default) where the position
+    /// has no such move. Undone by [`SearchPosition::unmake_null`].
+    fn make_null(&mut self) -> Option<Self::Undo> {
+        None
+    }
+
+    /// Takes back [`SearchPosition::make_null`] (called only after it returned `Some`).
+    fn unmake_null(&mut self, undo: Self::Undo) {
+        let _ = undo;
+    }
 }
 
 /// The core position of the variants as searched: the [`Position`] with the game's record and the
@@ -76,6 +91,59 @@ pub trait SearchPosition: Clone {
 pub struct CorePosition {
     pos: Position,
     path: Vec<RecordPly>,
+    hidden: Option<Box<HiddenValues>>,
+}
+
+/// What a searcher that may not read hidden identities values instead of the core's piece types
+/// (RULES.md §F2, §P2): the squares of pieces whose identity the searching player does not know
+/// (face-down pieces; in the search also the pieces that left such a square, whose reveal it
+/// cannot foresee), each with its value in centipawns: the mean over the identities the player
+/// has not seen of that side (a martingale under reveals), or the identity where the player
+/// knows it. Built from the player's view ([`HiddenValues::from_known`]); moves with the pieces.
+#[derive(Clone, Debug)]
+pub struct HiddenValues {
+    /// Squares holding a piece valued by `value` instead of its core type.
+    pub squares: Bitboard,
+    /// Value in centipawns of the piece on each square of `squares` (indexed by
+    /// [`crate::geometry::Square::index`]).
+    pub value: [i16; 128],
+}
+
+impl HiddenValues {
+    /// The values a player's view gives the face-down pieces: `known` is the view's state with
+    /// everything the player cannot see blanked ([`crate::variant::View::known`]): a face-down
+    /// piece whose identity it states counts as that identity, any other as the mean of its
+    /// side's unseen identities ([`crate::search::eval::expected_facedown_value`]). `None` when
+    /// no piece is face down.
+    pub fn from_known(known: &crate::variant::State) -> Option<HiddenValues> {
+        let down = known.face_down();
+        if !down.any() {
+            return None;
+        }
+        let mut h = HiddenValues { squares: down, value: [0; 128] };
+        let mut mean = [None, None];
+        for sq in down {
+            let Some(piece) = known.position().piece_at(sq) else { continue };
+            let v = match known.identity(sq) {
+                Some(r) => piece_value(r) as f64,
+                None => {
+                    let c = piece.color;
+                    mean[c.index()].get_or_insert_with(|| crate::search::eval::expected_facedown_value(known, c)).unwrap_or(piece_value(piece.role) as f64)
+                }
+            };
+            h.value[sq.index()] = v.round() as i16;
+        }
+        Some(h)
+    }
+}
+
+/// What [`CorePosition::make`] saves to take a move back: the position's [`Undo`], and with
+/// [`HiddenValues`] the squares and the value on the target before the move.
+#[derive(Copy, Clone, Debug)]
+pub struct CoreUndo {
+    undo: Undo,
+    squares: Bitboard,
+    target_value: i16,
 }
 
 impl CorePosition {
@@ -88,7 +156,40 @@ impl CorePosition {
         if game.last().is_none_or(|p| p.hash != pos.hash()) {
             path.push(RecordPly::occurrence(pos.hash(), pos.turn().opponent()));
         }
-        CorePosition { pos: pos.clone(), path }
+        CorePosition { pos: pos.clone(), path, hidden: None }
+    }
+
+    /// [`CorePosition::new`] valuing the pieces of `hidden` by its values (an honest search of a
+    /// hidden variant: the core position and these values are functions of the player's view).
+    pub fn with_hidden(pos: &Position, game: &[RecordPly], hidden: Option<HiddenValues>) -> CorePosition {
+        let mut c = CorePosition::new(pos, game);
+        c.hidden = hidden.map(Box::new);
+        c
+    }
+
+    /// The static evaluation for the side to move: [`evaluate`] with the pieces of the
+    /// [`HiddenValues`] counted at their values (plus their square's bonus) instead of their
+    /// core type's.
+    fn eval_hidden(&self) -> i32 {
+        let base = evaluate(&self.pos);
+        let Some(h) = &self.hidden else { return base };
+        let us = self.pos.turn();
+        let mut delta = 0;
+        for sq in h.squares {
+            let Some(p) = self.pos.piece_at(sq) else { continue };
+            let d = h.value[sq.index()] as i32 - material_value(&self.pos, p.color, p.role, sq);
+            delta += if p.color == us { d } else { -d };
+        }
+        base + delta
+    }
+
+    /// The value the side to move gains by capturing on `sq` (with the hidden values).
+    #[inline]
+    fn victim_value(&self, sq: crate::geometry::Square, color: crate::piece::Color, role: crate::piece::Role) -> i32 {
+        match &self.hidden {
+            Some(h) if h.squares.contains(sq) => h.value[sq.index()] as i32,
+            _ => capture_gain(&self.pos, color, role, sq),
+        }
     }
 
     /// The position.
@@ -99,7 +200,7 @@ impl CorePosition {
 
 impl SearchPosition for CorePosition {
     type Move = Move;
-    type Undo = Undo;
+    type Undo = CoreUndo;
     type Packed = u16;
     const NO_PACKED: u16 = u16::MAX;
     const NULL_MOVE: Move = Move::new(crate::geometry::Square::new_unchecked(0), crate::geometry::Square::new_unchecked(0));
@@ -128,7 +229,8 @@ impl SearchPosition for CorePosition {
         let mut moves = MoveList::new();
         pos.pseudo_legal_moves(&mut moves);
         let enemy = pos.by_color(pos.turn().opponent());
-        moves.retain(|m| enemy.contains(m.to) && pos.piece_at(m.to).map(|p| capture_gain(pos, p.color, p.role, m.to) >= margin).unwrap_or(false));
+        moves.retain(|m| enemy.contains(m.to) && pos.piece_at(m.to).map(|p| self.victim_value(m.to, p.color, p.role) >= margin).unwrap_or(false));
+        let pos = &self.pos;
         pos.retain_legal(&mut moves);
         out.clear();
         out.extend_from_slice(moves.as_slice());
@@ -143,17 +245,36 @@ impl SearchPosition for CorePosition {
     fn capture_order(&self, m: Move) -> Option<i32> {
         let victim = self.pos.piece_at(m.to)?;
         let attacker = self.pos.piece_at(m.from).map(|p| piece_value(p.role)).unwrap_or(0);
-        Some(piece_value(victim.role) * 16 - attacker / 16)
+        let value = match &self.hidden {
+            Some(h) if h.squares.contains(m.to) => h.value[m.to.index()] as i32,
+            _ => piece_value(victim.role),
+        };
+        Some(value * 16 - attacker / 16)
     }
 
     #[inline]
-    fn make(&mut self, m: Move) -> Undo {
-        self.pos.play(m)
+    fn make(&mut self, m: Move) -> CoreUndo {
+        let Some(h) = &mut self.hidden else {
+            return CoreUndo { undo: self.pos.play(m), squares: Bitboard::EMPTY, target_value: 0 };
+        };
+        let saved = CoreUndo { undo: Undo { captured: None, halfmove: 0, hash: 0 }, squares: h.squares, target_value: h.value[m.to.index()] };
+        // A capture removes the victim's value; a piece of unknown identity carries its value.
+        h.squares.clear(m.to);
+        if saved.squares.contains(m.from) {
+            h.squares.clear(m.from);
+            h.squares.set(m.to);
+            h.value[m.to.index()] = h.value[m.from.index()];
+        }
+        CoreUndo { undo: self.pos.play(m), ..saved }
     }
 
     #[inline]
-    fn unmake(&mut self, m: Move, undo: Undo) {
-        self.pos.unplay(m, undo)
+    fn unmake(&mut self, m: Move, undo: CoreUndo) {
+        self.pos.unplay(m, undo.undo);
+        if let Some(h) = &mut self.hidden {
+            h.squares = undo.squares;
+            h.value[m.to.index()] = undo.target_value;
+        }
     }
 
     #[inline]
@@ -174,7 +295,11 @@ impl SearchPosition for CorePosition {
 
     #[inline]
     fn evaluate(&self) -> i32 {
-        evaluate(&self.pos)
+        if self.hidden.is_some() {
+            self.eval_hidden()
+        } else {
+            evaluate(&self.pos)
+        }
     }
 
     #[inline]
@@ -206,6 +331,27 @@ impl SearchPosition for CorePosition {
             });
         }
         crate::repetition::no_capture_draw(end, pos.halfmove(), &self.path).then_some(0)
+    }
+
+    /// Passes when the side to move has a chariot, horse or cannon (soldiers, advisors and
+    /// elephants alone are where zugzwang decides xiangqi endings). The pass restarts the
+    /// halfmove clock ([`Position::play_null`]), so no repetition is matched across it.
+    #[inline]
+    fn make_null(&mut self) -> Option<CoreUndo> {
+        let us = self.pos.turn();
+        let heavy = self.pos.pieces(us, crate::piece::Role::Chariot) | self.pos.pieces(us, crate::piece::Role::Horse) | self.pos.pieces(us, crate::piece::Role::Cannon);
+        if !heavy.any() {
+            return None;
+        }
+        let undo = self.pos.play_null();
+        self.path.push(RecordPly { hash: self.pos.hash(), mover: us, gave_check: false, board: true, quiet: None });
+        Some(CoreUndo { undo, squares: Bitboard::EMPTY, target_value: 0 })
+    }
+
+    #[inline]
+    fn unmake_null(&mut self, undo: CoreUndo) {
+        self.path.pop();
+        self.pos.unplay_null(undo.undo);
     }
 
     /// The core ends only by having no legal move (§X4) and by the rules of

@@ -112,6 +112,13 @@ fn piece_square_value(pos: &Position, color: Color, role: Role, sq: crate::geome
     base + PST[role.index()][rank][file] as i32
 }
 
+/// [`piece_square_value`] of `color`'s `role` on `sq`, the value a hidden-identity piece's
+/// value replaces ([`super::HiddenValues`]): its material with the square's bonus, so that the
+/// replaced piece keeps no bonus of the type it only appears to be.
+pub(super) fn material_value(pos: &Position, color: Color, role: Role, sq: crate::geometry::Square) -> i32 {
+    piece_square_value(pos, color, role, sq)
+}
+
 /// Static evaluation of `pos` in centipawns from the side to move's point of view: material
 /// (soldiers 100, 200 across the river) plus piece-square bonuses.
 pub fn evaluate(pos: &Position) -> i32 {

@@ -5,7 +5,7 @@
 use super::order::Picker;
 use super::position::{CorePosition, SearchPosition, HISTORY_PER_SIDE};
 use super::tt::*;
-use super::{Limits, Score, SearchInfo, SearchResult, DEFAULT_HASH_MB, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
+use super::{Limits, Score, SearchInfo, SearchResult, Techniques, DEFAULT_HASH_MB, INF, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY};
 use crate::position::Position;
 use crate::repetition::RecordPly;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,7 +39,31 @@ pub struct AlphaBeta<P: SearchPosition> {
     limits: Limits,
     iter_depth: i32,
     root_best: Option<P::Move>,
+    /// Whether the move into each ply was a null move (no two passes in a row).
+    null_at: [bool; MAX_PLY + 1],
+    /// Late-move reductions by depth and move index, in plies ([`lmr_table`]).
+    lmr: Box<[[u8; 64]; 64]>,
 }
+
+/// Late-move reductions in plies by remaining depth and move index (both capped at 63):
+/// `0.75 + ln(depth) ln(index) / 2.25`, the shape of Stockfish's and Pikafish's tables.
+fn lmr_table() -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (d as f64).ln() * (i as f64).ln() / 2.25).max(0.0) as u8;
+        }
+    }
+    t
+}
+
+/// Margin of reverse futility pruning per ply of remaining depth, in centipawns.
+const RFP_MARGIN: i32 = 110;
+/// Margin of futility pruning: base and per ply, in centipawns.
+const FUTILITY_BASE: i32 = 90;
+const FUTILITY_PER_PLY: i32 = 110;
+/// Aspiration window's first half-width, in centipawns.
+const ASPIRATION_DELTA: i32 = 30;
 
 impl<P: SearchPosition> Default for AlphaBeta<P> {
     fn default() -> Self {
@@ -60,6 +84,12 @@ impl AlphaBeta<CorePosition> {
     /// perpetually. `on_info` is called after each completed iteration.
     pub fn search(&mut self, pos: &Position, game: &[RecordPly], limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
         self.search_position(CorePosition::new(pos, game), &limits.searchmoves, limits, on_info)
+    }
+
+    /// [`AlphaBeta::search`] valuing the pieces of `hidden` by its values instead of their core
+    /// types ([`super::HiddenValues`]: an honest search of a hidden variant).
+    pub fn search_hidden(&mut self, pos: &Position, game: &[RecordPly], hidden: Option<super::HiddenValues>, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        self.search_position(CorePosition::with_hidden(pos, game, hidden), &limits.searchmoves, limits, on_info)
     }
 }
 
@@ -83,6 +113,8 @@ impl<P: SearchPosition> AlphaBeta<P> {
             limits: Limits::default(),
             iter_depth: 0,
             root_best: None,
+            null_at: [false; MAX_PLY + 1],
+            lmr: lmr_table(),
         };
         s.resize(hash_mb);
         s
@@ -150,9 +182,31 @@ impl<P: SearchPosition> AlphaBeta<P> {
             return result;
         }
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let aspiration = !limits.off.has(Techniques::ASPIRATION);
         for depth in 1..=max_depth {
             self.iter_depth = depth as i32;
-            let score = self.root(&mut pos, &root_moves, depth as i32);
+            // Aspiration windows: from depth 4 search a narrow window around the last score and
+            // widen it (doubling) on the side that failed.
+            let (mut alpha, mut beta, mut delta) = if aspiration && depth >= 4 && result.raw_score.abs() < MATE_BOUND {
+                (result.raw_score - ASPIRATION_DELTA, result.raw_score + ASPIRATION_DELTA, ASPIRATION_DELTA)
+            } else {
+                (-INF, INF, INF)
+            };
+            let score = loop {
+                let s = self.root(&mut pos, &root_moves, depth as i32, alpha, beta);
+                if self.stopped {
+                    break s;
+                }
+                if s <= alpha && alpha > -INF {
+                    delta = delta.saturating_mul(2);
+                    alpha = if delta > 800 { -INF } else { (s - delta).max(-INF) };
+                } else if s >= beta && beta < INF {
+                    delta = delta.saturating_mul(2);
+                    beta = if delta > 800 { INF } else { (s + delta).min(INF) };
+                } else {
+                    break s;
+                }
+            };
             if self.stopped {
                 // An interrupted iteration is discarded, except at depth 1 where it is all we have.
                 if result.depth == 0 {
@@ -274,9 +328,11 @@ impl<P: SearchPosition> AlphaBeta<P> {
         self.pv_len[ply] = child_len;
     }
 
-    fn root(&mut self, pos: &mut P, root_moves: &[P::Move], depth: i32) -> i32 {
+    fn root(&mut self, pos: &mut P, root_moves: &[P::Move], depth: i32, mut alpha: i32, beta: i32) -> i32 {
         let ply = 0;
         self.pv_len[0] = 0;
+        self.null_at[0] = false;
+        let orig_alpha = alpha;
         let key = pos.hash();
         let tt_move = self.tt_probe(key).and_then(|e| Self::unpack(e.mv));
         // Keep the previous iteration's best move first.
@@ -285,44 +341,60 @@ impl<P: SearchPosition> AlphaBeta<P> {
         moves.moves.clear();
         moves.moves.extend_from_slice(root_moves);
         self.score_moves(pos, &mut moves, prefer, ply);
-        let mut alpha = -INF;
-        let beta = INF;
         let mut best = -INF;
         let mut best_move = None;
         for i in 0..moves.len() {
             let m = moves.pick(i);
-            let score = self.child(pos, m, depth, alpha, beta, ply, i, false);
+            let Some(score) = self.child(pos, m, depth, alpha, beta, ply, i, false, false, true) else { continue };
             if self.stopped {
                 break;
             }
             if score > best {
                 best = score;
                 best_move = Some(m);
-                self.root_best = Some(m);
+                if score > alpha || self.root_best.is_none() {
+                    self.root_best = Some(m);
+                }
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, m);
+                    if alpha >= beta {
+                        break;
+                    }
                 }
             }
         }
         self.pickers[0] = moves;
         if !self.stopped {
             if let Some(m) = best_move {
-                self.tt_store(key, depth, best, BOUND_EXACT, Some(m), ply);
+                let bound = if best >= beta {
+                    BOUND_LOWER
+                } else if best > orig_alpha {
+                    BOUND_EXACT
+                } else {
+                    BOUND_UPPER
+                };
+                self.tt_store(key, depth, best, bound, Some(m), ply);
             }
         }
         best
     }
 
     /// Plays `m` and searches the child with PVS (and LMR for late quiet moves); returns the
-    /// score from the mover's point of view.
+    /// score from the mover's point of view, or `None` when `prune_quiet` is set and `m` turned
+    /// out quiet (neither a capture nor a check): futility and late-move pruning skip it.
     #[allow(clippy::too_many_arguments)]
-    fn child(&mut self, pos: &mut P, m: P::Move, depth: i32, alpha: i32, beta: i32, ply: usize, index: usize, in_check: bool) -> i32 {
+    fn child(&mut self, pos: &mut P, m: P::Move, depth: i32, alpha: i32, beta: i32, ply: usize, index: usize, in_check: bool, prune_quiet: bool, pv_node: bool) -> Option<i32> {
         let capture = pos.is_capture(m);
         let mover = pos.side();
         let undo = pos.make(m);
         let gives_check = pos.in_check();
+        if prune_quiet && !capture && !gives_check {
+            pos.unmake(m, undo);
+            return None;
+        }
         pos.push_path(m, capture, gives_check);
+        self.null_at[ply + 1] = false;
         let ext = i32::from(gives_check && (ply as i32) < 2 * self.iter_depth + 4);
         let new_depth = depth - 1 + ext;
         let score = if !P::ALTERNATES && pos.side() == mover {
@@ -333,7 +405,15 @@ impl<P: SearchPosition> AlphaBeta<P> {
         } else {
             let quiet = !capture && !gives_check && !in_check;
             let killer = self.killers[ply].contains(&m);
-            let r = if quiet && !killer && depth >= 3 && index >= 3 { 1 + i32::from(depth >= 6 && index >= 10) } else { 0 };
+            let r = if self.limits.off.has(Techniques::LMR_LOG) {
+                if quiet && !killer && depth >= 3 && index >= 3 { 1 + i32::from(depth >= 6 && index >= 10) } else { 0 }
+            } else if quiet && depth >= 3 && index >= 2 {
+                let mut r = self.lmr[(depth as usize).min(63)][index.min(63)] as i32;
+                r -= i32::from(pv_node) + i32::from(killer);
+                r.clamp(0, new_depth - 1)
+            } else {
+                0
+            };
             let mut s = -self.negamax(pos, new_depth - r, -alpha - 1, -alpha, ply + 1, gives_check);
             if s > alpha && r > 0 && !self.stopped {
                 s = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, gives_check);
@@ -345,7 +425,7 @@ impl<P: SearchPosition> AlphaBeta<P> {
         };
         pos.pop_path();
         pos.unmake(m, undo);
-        score
+        Some(score)
     }
 
     fn negamax(&mut self, pos: &mut P, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, in_check: bool) -> i32 {
@@ -386,6 +466,39 @@ impl<P: SearchPosition> AlphaBeta<P> {
                 }
             }
         }
+        let off = self.limits.off;
+        let mut depth = depth;
+        // The static evaluation drives the pruning below; none in check.
+        let static_eval = if in_check { -INF } else { pos.evaluate() };
+        let no_mate_window = beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
+        if !pv_node && !in_check && no_mate_window {
+            // Reverse futility pruning: far above beta at low depth, the opponent's best reply
+            // is not expected to bring the score back.
+            if !off.has(Techniques::REVERSE_FUTILITY) && depth <= 6 && static_eval - RFP_MARGIN * depth >= beta {
+                return static_eval;
+            }
+            // Null-move pruning: if passing still fails high on a reduced search, a move will.
+            if !off.has(Techniques::NULL_MOVE) && depth >= 3 && static_eval >= beta && !self.null_at[ply] {
+                if let Some(undo) = pos.make_null() {
+                    self.null_at[ply + 1] = true;
+                    let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
+                    let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+                    self.null_at[ply + 1] = false;
+                    pos.unmake_null(undo);
+                    if self.stopped {
+                        return 0;
+                    }
+                    if s >= beta {
+                        return if s >= MATE_BOUND { beta } else { s };
+                    }
+                }
+            }
+        }
+        // Internal iterative reduction: without a table move this node was not searched
+        // before, and the ordering is poor; search it one ply shallower.
+        if !off.has(Techniques::IIR) && depth >= 4 && tt_move.is_none() {
+            depth -= 1;
+        }
         let mut moves = std::mem::take(&mut self.pickers[ply]);
         pos.legal_moves(&mut moves.moves);
         if moves.moves.is_empty() {
@@ -394,6 +507,10 @@ impl<P: SearchPosition> AlphaBeta<P> {
             return -MATE + ply as i32;
         }
         self.score_moves(pos, &mut moves, tt_move, ply);
+        // Futility and late-move pruning of quiet moves at low depth: a quiet move cannot lift
+        // a static evaluation this far below alpha, and late quiet moves rarely matter.
+        let futile = !pv_node && !in_check && no_mate_window && !off.has(Techniques::FUTILITY) && depth <= 3 && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
+        let late_quiet = if !pv_node && !in_check && !off.has(Techniques::FUTILITY) && depth <= 3 { (4 + 3 * depth * depth) as usize } else { usize::MAX };
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -401,7 +518,8 @@ impl<P: SearchPosition> AlphaBeta<P> {
         for i in 0..moves.len() {
             let m = moves.pick(i);
             let capture = pos.is_capture(m);
-            let score = self.child(pos, m, depth, alpha, beta, ply, i, in_check);
+            let prune_quiet = i > 0 && best > -MATE_BOUND && (futile || i >= late_quiet) && !capture && !self.killers[ply].contains(&m);
+            let Some(score) = self.child(pos, m, depth, alpha, beta, ply, i, in_check, prune_quiet, pv_node) else { continue };
             if self.stopped {
                 self.pickers[ply] = moves;
                 return 0;

@@ -255,3 +255,98 @@ fn bench_start_position() {
     });
     println!("best {:?} nodes {} ms {}", r.best, r.nodes, r.time_ms);
 }
+
+/// `alphabeta:off=...` names the techniques switched off, and refuses unknown ones.
+#[test]
+fn spec_off_names_techniques() {
+    let b = AlphaBetaBot::from_params("depth=3,off=null+rfp").expect("ok");
+    assert!(b.limits().off.has(Techniques::NULL_MOVE) && b.limits().off.has(Techniques::REVERSE_FUTILITY));
+    assert!(!b.limits().off.has(Techniques::FUTILITY));
+    assert_eq!(limits_name(b.limits()), "alphabeta:depth=3,off=null+rfp");
+    let e = AlphaBetaBot::from_params("off=nulls").err().expect("unknown technique");
+    assert!(e.contains("nulls") && e.contains("aspiration"), "{e}");
+}
+
+/// Every technique, switched off or on, finds the forced mates the full-width search finds
+/// (the pruning guards keep mate scores out of reverse futility and null-move cut-offs).
+#[test]
+fn pruning_keeps_forced_mates() {
+    // Red mates in two with the chariots (a ladder mate on the back rank).
+    let f = "3k5/9/9/9/9/9/9/9/R8/R3K4 w - - 0 1";
+    for off in ["", "null", "rfp", "futility", "lmr", "aspiration", "iir", "all"] {
+        let mut limits = Limits::depth(6);
+        limits.off = Techniques::parse(off).expect("names");
+        let r = search(f, limits);
+        assert!(matches!(r.score, Score::Mate(n) if n > 0 && n <= 2), "off={off}: {:?}", r.score);
+    }
+}
+
+/// Make and unmake with [`HiddenValues`] (a Jieqi position after random moves): every piece
+/// of unknown identity carries its value when it moves, a capture removes the victim's, and
+/// unmake restores the squares, the values and the evaluation exactly.
+#[test]
+fn hidden_values_move_with_pieces_and_unmake_restores() {
+    let v: &'static crate::variant::Variant = Box::leak(Box::new(crate::variant::Variant::load("jieqi").expect("jieqi")));
+    let mut rng = Pcg64Mcg::seed_from_u64(9);
+    let state = State::start(v, None).expect("start");
+    let known = crate::variant::View::new(&state, state.turn()).known().clone();
+    let hidden = HiddenValues::from_known(&known).expect("face-down pieces");
+    // At the start every face-down piece is worth its side's pool mean, 320 cp (§P2).
+    assert_eq!(hidden.squares.count(), 30);
+    assert!(hidden.squares.into_iter().all(|sq| hidden.value[sq.index()] == 320), "{:?}", &hidden.value[..]);
+    let mut core = CorePosition::with_hidden(state.position(), &[], Some(hidden));
+    let start_eval = core.evaluate();
+    let mut stack = Vec::new();
+    for _ in 0..40 {
+        let mut moves = Vec::new();
+        core.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[rng.random_range(0..moves.len())];
+        let eval = core.evaluate();
+        let undo = core.make(m);
+        stack.push((m, undo, eval));
+    }
+    while let Some((m, undo, eval)) = stack.pop() {
+        core.unmake(m, undo);
+        assert_eq!(core.evaluate(), eval, "unmake of {m:?} restores the evaluation");
+    }
+    assert_eq!(core.evaluate(), start_eval);
+    // A face-down chariot point's piece counts 320, not 900: both sides' are level at the start.
+    assert_eq!(start_eval, 0);
+}
+
+/// The honest core search (`pimc:search=alphabeta`) of two states of one information set (a
+/// Jieqi position and a determinization of the mover's view) gives the same move and score.
+#[test]
+fn view_search_is_a_function_of_the_view() {
+    let v: &'static crate::variant::Variant = Box::leak(Box::new(crate::variant::Variant::load("jieqi").expect("jieqi")));
+    let mut rng = Pcg64Mcg::seed_from_u64(4);
+    let mut checked = 0;
+    while checked < 12 {
+        let mut s = State::start(v, None).expect("start");
+        for _ in 0..rng.random_range(4..40) {
+            if s.is_chance() {
+                let outs = s.chance_outcomes();
+                s.apply_chance(outs[rng.random_range(0..outs.len())].0);
+                continue;
+            }
+            let acts = s.legal_actions();
+            if acts.is_empty() {
+                break;
+            }
+            s.apply(acts[rng.random_range(0..acts.len())]);
+        }
+        if s.is_chance() || s.legal_actions().len() < 2 {
+            continue;
+        }
+        let d = crate::variant::View::new(&s, s.turn()).sample(&mut rng);
+        let mut bot = AlphaBetaBot::from_params("depth=3").expect("params");
+        let limits = bot.limits().clone();
+        let a = bot.view_search(&s, &[], &limits);
+        let b = bot.view_search(&d, &[], &limits);
+        assert_eq!(a, b, "two states of one information set");
+        checked += 1;
+    }
+}
