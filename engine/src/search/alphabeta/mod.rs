@@ -149,8 +149,11 @@ impl Techniques {
     pub const ASPIRATION: Techniques = Techniques(16);
     /// Internal iterative reduction: one ply less at depth 4+ without a table move.
     pub const IIR: Techniques = Techniques(32);
+    /// History malus: the quiet moves tried before a quiet cut-off lose its history bonus.
+    pub const HISTORY_MALUS: Techniques = Techniques(64);
     /// Every technique with its name.
-    pub const NAMED: [(&'static str, Techniques); 6] = [
+    pub const NAMED: [(&'static str, Techniques); 7] = [
+        ("malus", Techniques::HISTORY_MALUS),
         ("null", Techniques::NULL_MOVE),
         ("rfp", Techniques::REVERSE_FUTILITY),
         ("futility", Techniques::FUTILITY),

@@ -9,6 +9,10 @@ use crate::moves::{Move, MoveList};
 use crate::position::{Position, Undo};
 use crate::repetition::RecordPly;
 
+/// Subtracted from a losing capture's ordering value ([`SearchPosition::capture_order`]) so
+/// that it comes after the killers and the quiet moves.
+pub const LOSING_CAPTURE: i32 = 2_000_000;
+
 /// Slots of the history table per side: [`SearchPosition::history_index`] is below it.
 pub const HISTORY_PER_SIDE: usize = 128 * 128;
 
@@ -107,6 +111,10 @@ pub struct HiddenValues {
     /// Value in centipawns of the piece on each square of `squares` (indexed by
     /// [`crate::geometry::Square::index`]).
     pub value: [i16; 128],
+    /// The identity of the piece on each square of `squares` where the searching player knows
+    /// it (its own face-down pieces in the owner's-choice Fan-qi modes, §F3): when that piece
+    /// moves it is revealed (§F8) and moves as its identity from then on.
+    pub identity: [Option<crate::piece::Role>; 128],
 }
 
 impl HiddenValues {
@@ -120,10 +128,11 @@ impl HiddenValues {
         if !down.any() {
             return None;
         }
-        let mut h = HiddenValues { squares: down, value: [0; 128] };
+        let mut h = HiddenValues { squares: down, value: [0; 128], identity: [None; 128] };
         let mut mean = [None, None];
         for sq in down {
             let Some(piece) = known.position().piece_at(sq) else { continue };
+            h.identity[sq.index()] = known.identity(sq);
             let v = match known.identity(sq) {
                 Some(r) => piece_value(r) as f64,
                 None => {
@@ -144,6 +153,9 @@ pub struct CoreUndo {
     undo: Undo,
     squares: Bitboard,
     target_value: i16,
+    target_identity: Option<crate::piece::Role>,
+    /// The moved piece as it stood before a reveal changed its type, if one did.
+    revealed: Option<crate::piece::Piece>,
 }
 
 impl CorePosition {
@@ -181,6 +193,27 @@ impl CorePosition {
             delta += if p.color == us { d } else { -d };
         }
         base + delta
+    }
+
+    /// A cheap static-exchange test: `m` captures a piece worth less than the capturer and the
+    /// opponent attacks the target square once the capture is made, so the exchange is expected
+    /// to lose material. Captures of equal or greater value are never losing here.
+    #[inline]
+    fn losing_capture(&self, m: Move) -> bool {
+        let (Some(attacker), Some(victim)) = (self.pos.piece_at(m.from), self.pos.piece_at(m.to)) else { return false };
+        if attacker.role == crate::piece::Role::General {
+            return false;
+        }
+        let gain = self.victim_value(m.to, victim.color, victim.role);
+        let risk = match &self.hidden {
+            Some(h) if h.squares.contains(m.from) => h.value[m.from.index()] as i32,
+            _ => piece_value(attacker.role),
+        };
+        if gain >= risk {
+            return false;
+        }
+        let occ = self.pos.occupied() ^ Bitboard::from_square(m.from);
+        self.pos.is_attacked_by(m.to, occ, victim.color, !Bitboard::from_square(m.to))
     }
 
     /// The value the side to move gains by capturing on `sq` (with the hidden values).
@@ -230,6 +263,8 @@ impl SearchPosition for CorePosition {
         pos.pseudo_legal_moves(&mut moves);
         let enemy = pos.by_color(pos.turn().opponent());
         moves.retain(|m| enemy.contains(m.to) && pos.piece_at(m.to).map(|p| self.victim_value(m.to, p.color, p.role) >= margin).unwrap_or(false));
+        // Captures that lose material by the cheap exchange test are not searched out.
+        moves.retain(|m| !self.losing_capture(*m));
         let pos = &self.pos;
         pos.retain_legal(&mut moves);
         out.clear();
@@ -249,31 +284,52 @@ impl SearchPosition for CorePosition {
             Some(h) if h.squares.contains(m.to) => h.value[m.to.index()] as i32,
             _ => piece_value(victim.role),
         };
-        Some(value * 16 - attacker / 16)
+        // A losing capture (cheap exchange test) is tried after the quiet moves.
+        let losing = if self.losing_capture(m) { LOSING_CAPTURE } else { 0 };
+        Some(value * 16 - attacker / 16 - losing)
     }
 
     #[inline]
     fn make(&mut self, m: Move) -> CoreUndo {
         let Some(h) = &mut self.hidden else {
-            return CoreUndo { undo: self.pos.play(m), squares: Bitboard::EMPTY, target_value: 0 };
+            return CoreUndo { undo: self.pos.play(m), squares: Bitboard::EMPTY, target_value: 0, target_identity: None, revealed: None };
         };
-        let saved = CoreUndo { undo: Undo { captured: None, halfmove: 0, hash: 0 }, squares: h.squares, target_value: h.value[m.to.index()] };
-        // A capture removes the victim's value; a piece of unknown identity carries its value.
+        let mut saved = CoreUndo { undo: Undo { captured: None, halfmove: 0, hash: 0 }, squares: h.squares, target_value: h.value[m.to.index()], target_identity: h.identity[m.to.index()], revealed: None };
+        // A capture removes the victim's value; a piece of unknown identity carries its value;
+        // one whose identity the player knows is revealed as it (§F8) and valued by its type.
         h.squares.clear(m.to);
+        let mut reveal = None;
         if saved.squares.contains(m.from) {
             h.squares.clear(m.from);
-            h.squares.set(m.to);
-            h.value[m.to.index()] = h.value[m.from.index()];
+            match h.identity[m.from.index()] {
+                Some(r) => reveal = Some(r),
+                None => {
+                    h.squares.set(m.to);
+                    h.value[m.to.index()] = h.value[m.from.index()];
+                    h.identity[m.to.index()] = None;
+                }
+            }
         }
-        CoreUndo { undo: self.pos.play(m), ..saved }
+        saved.undo = self.pos.play(m);
+        if let (Some(r), Some(p)) = (reveal, self.pos.piece_at(m.to)) {
+            if p.role != r {
+                saved.revealed = Some(p);
+                self.pos.set_piece(m.to, Some(crate::piece::Piece { color: p.color, role: r }));
+            }
+        }
+        saved
     }
 
     #[inline]
     fn unmake(&mut self, m: Move, undo: CoreUndo) {
+        if let Some(p) = undo.revealed {
+            self.pos.set_piece(m.to, Some(p));
+        }
         self.pos.unplay(m, undo.undo);
         if let Some(h) = &mut self.hidden {
             h.squares = undo.squares;
             h.value[m.to.index()] = undo.target_value;
+            h.identity[m.to.index()] = undo.target_identity;
         }
     }
 
@@ -345,7 +401,7 @@ impl SearchPosition for CorePosition {
         }
         let undo = self.pos.play_null();
         self.path.push(RecordPly { hash: self.pos.hash(), mover: us, gave_check: false, board: true, quiet: None });
-        Some(CoreUndo { undo, squares: Bitboard::EMPTY, target_value: 0 })
+        Some(CoreUndo { undo, squares: Bitboard::EMPTY, target_value: 0, target_identity: None, revealed: None })
     }
 
     #[inline]

@@ -43,6 +43,8 @@ pub struct AlphaBeta<P: SearchPosition> {
     null_at: [bool; MAX_PLY + 1],
     /// Late-move reductions by depth and move index, in plies ([`lmr_table`]).
     lmr: Box<[[u8; 64]; 64]>,
+    /// The quiet moves searched so far at each ply (the history malus of a cut-off).
+    quiets: Vec<Vec<P::Move>>,
 }
 
 /// Late-move reductions in plies by remaining depth and move index (both capped at 63):
@@ -115,6 +117,7 @@ impl<P: SearchPosition> AlphaBeta<P> {
             root_best: None,
             null_at: [false; MAX_PLY + 1],
             lmr: lmr_table(),
+            quiets: (0..MAX_PLY).map(|_| Vec::new()).collect(),
         };
         s.resize(hash_mb);
         s
@@ -515,6 +518,8 @@ impl<P: SearchPosition> AlphaBeta<P> {
         let mut best = -INF;
         let mut best_move = None;
         let us = pos.side();
+        let mut quiets = std::mem::take(&mut self.quiets[ply]);
+        quiets.clear();
         for i in 0..moves.len() {
             let m = moves.pick(i);
             let capture = pos.is_capture(m);
@@ -522,6 +527,7 @@ impl<P: SearchPosition> AlphaBeta<P> {
             let Some(score) = self.child(pos, m, depth, alpha, beta, ply, i, in_check, prune_quiet, pv_node) else { continue };
             if self.stopped {
                 self.pickers[ply] = moves;
+                self.quiets[ply] = quiets;
                 return 0;
             }
             if score > best {
@@ -536,14 +542,26 @@ impl<P: SearchPosition> AlphaBeta<P> {
                                 self.killers[ply][1] = self.killers[ply][0];
                                 self.killers[ply][0] = m;
                             }
+                            let bonus = depth * depth;
                             let slot = Self::history_slot(us, m);
-                            self.history[slot] = (self.history[slot] + depth * depth).min(600_000);
+                            self.history[slot] = (self.history[slot] + bonus).min(600_000);
+                            // The quiet moves tried before the cut-off move lose what it gains.
+                            if !self.limits.off.has(Techniques::HISTORY_MALUS) {
+                                for &q in &quiets {
+                                    let slot = Self::history_slot(us, q);
+                                    self.history[slot] = (self.history[slot] - bonus).max(-600_000);
+                                }
+                            }
                         }
                         break;
                     }
                 }
             }
+            if !capture {
+                quiets.push(m);
+            }
         }
+        self.quiets[ply] = quiets;
         self.pickers[ply] = moves;
         let bound = if best >= beta {
             BOUND_LOWER
