@@ -575,12 +575,13 @@ pub struct WdlModel {
 }
 
 /// [`WdlModel`] of the xiangqi alpha-beta search's scores, measured by `scripts/fit-wdl`
-/// (see its output in docs/notation.md §2's notes: positions of committed ladder games, scored
-/// by `anqi uci`, against the games' results).
-pub const WDL_XIANGQI: WdlModel = WdlModel { a: 400.0, b: 150.0 };
-/// [`WdlModel`] of the hidden-game search's scores in Jieqi (and the other hidden variants),
-/// measured as [`WDL_XIANGQI`] on committed Jieqi games.
-pub const WDL_JIEQI: WdlModel = WdlModel { a: 400.0, b: 150.0 };
+/// (experiments/wdl/README.md): 556 positions, one from each committed xiangqi ladder game, scored
+/// by `anqi uci` (`go depth 4`) and fitted by maximum likelihood to the games' results.
+pub const WDL_XIANGQI: WdlModel = WdlModel { a: 190.0, b: 387.0 };
+/// [`WdlModel`] of the hidden-game search's scores (Jieqi, and the other hidden variants for want
+/// of their own measurement), measured as [`WDL_XIANGQI`]: 1,350 positions of committed Jieqi
+/// ladder games scored with `go nodes 3000`.
+pub const WDL_JIEQI: WdlModel = WdlModel { a: 118.0, b: 552.5 };
 
 /// Win, draw and loss per mille of `score` under `model` (a mate: all win or all loss).
 pub fn wdl(model: WdlModel, score: &Score) -> (u32, u32, u32) {
