@@ -6,35 +6,50 @@
 //! - `uci` → `id name anqi <version>`, `id author …`, the options, `uciok`;
 //! - `isready` → `readyok` (answered at once, also while searching);
 //! - `ucinewgame` clears the transposition table and sets the variant's start position;
-//! - `setoption name <id> [value <x>]` for `Hash` (MiB), `Threads` (accepted; the search uses one
-//!   thread), `Clear Hash` and `UCI_Variant` (`xiangqi`, `jieqi`, and every other preset of
+//! - `setoption name <id> [value <x>]` for `Hash` (MiB, at most [`max_hash_mb`]: half the
+//!   machine's memory; a size that cannot be allocated is refused with an `info string` and the
+//!   table kept), `Threads` (accepted; the search uses one thread), `Clear Hash` and
+//!   `UCI_Variant` (`auto`, the default; `xiangqi`, `jieqi`, and every other preset of
 //!   `anqi variants`); changing the variant sets its start position;
 //! - `position startpos|fen <FEN> [moves m1 m2 …]`: moves in ICCS (`h2e2`). A FEN that does not
 //!   parse leaves the position unchanged; an illegal or malformed move keeps the moves before it
-//!   (as Stockfish does). Both print `info string error: …`;
+//!   (for `d`). Both print `info string error: …` and make the position *refused*: until a
+//!   position is accepted, `go` answers `info string error: go: not searching, the last position
+//!   was refused (…)` and `bestmove (none)`, never a move of another position (issue 40);
 //! - `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
 //!   [movestogo N] [mate N] [infinite] [ponder] [searchmoves m1 m2 …]`: the search runs on its
-//!   own thread, printing `info depth D seldepth S score cp X|mate N nodes N nps N time MS pv …`
-//!   after each completed depth and then `bestmove <move> [ponder <move>]`, or `bestmove (none)`
-//!   (after `info depth 0 score mate 0`) when there is no legal move. After `go infinite` (or
-//!   `go ponder`) `bestmove` waits for `stop` (or `ponderhit`). A malformed `go` prints an error
-//!   and does not search;
+//!   own thread, printing `info depth D seldepth S score cp X|mate N wdl W D L nodes N nps N time
+//!   MS pv …` after each completed depth (also when only one move is legal) and then `bestmove
+//!   <move> [ponder <move>]` (the ponder move is the PV's second), or `bestmove (none)` (after
+//!   `info depth 0 score mate 0`) when there is no legal move. `wdl`: per mille, from a logistic
+//!   measured on committed games ([`wdl`], experiments/wdl/README.md). After `go infinite` (or
+//!   `go ponder`) `bestmove` waits for `stop` (or `ponderhit`). A malformed `go` (an unknown word,
+//!   a negative depth, nodes or movetime; a negative clock reads as 0) prints an error and
+//!   `bestmove (none)` without searching;
 //! - `stop`, `ponderhit`, `quit`; `d` prints the position's FEN as an `info string`.
 //!
 //! Anything else prints `info string error: …`; the engine keeps running. At the end of input a
 //! running search is allowed to finish (an infinite one is stopped) so that its `bestmove` is
 //! printed. Every output line is flushed at once.
 //!
-//! **Jieqi** (`setoption name UCI_Variant value jieqi`) and the other hidden-information
-//! variants: the position is a full state of RULES.md §N (`X`/`x` face-down pieces and the pool
-//! of undetermined types, Pikafish's Jieqi FEN; `startpos` is the variant's start), a view FEN of
-//! the side to move (`view=w|b`, docs/notation.md §2) or JieqiBox's six-field Jieqi FEN; a move
-//! that turns up a face-down piece, or captures one, carries the revealed types as in Pikafish's
-//! Jieqi UCI (RULES.md §F8): a fifth character for the moved piece (or the captured one), a
-//! sixth when both (`b0c2R`, `h2h9Nr`; case is not significant). The search plays the hidden
-//! game from the side to move's view ([`crate::uci_hidden`]): determinizations of what it cannot
-//! see, reveals as chance nodes weighted by the pool, Surprise flips and face-down moves searched,
-//! the game's record seen; it never reads the hidden part of a full-state FEN.
+//! **Jieqi** and the other hidden-information variants: the position is a full state of
+//! RULES.md §N (`X`/`x` face-down pieces and the pool of undetermined types, Pikafish's Jieqi
+//! FEN; `startpos` is the variant's start), a view FEN of the side to move (`view=w|b`,
+//! docs/notation.md §2) or one of JieqiBox's Jieqi FENs (six-field `board side pool captured
+//! halfmove fullmove`, its old format `board pool side - - halfmove fullmove`, an empty pool
+//! field as two spaces: [`engine::variant::given`]). With `UCI_Variant auto` (the default) a FEN
+//! that is Jieqi by its own fields ([`given::looks_like_jieqi`]: a face-down piece, a pool or
+//! captured field with pieces, JieqiBox's old format or empty pool field) switches the variant to
+//! Jieqi, with an `info string`; a FEN with none of these (all pieces face-up, empty pool, nothing
+//! captured face-down: as much xiangqi as Jieqi) is read in the variant being played, so it stays
+//! Jieqi once a Jieqi FEN was read, until `UCI_Variant` is set. A named `UCI_Variant` (or
+//! `--variant`) is kept whatever the FEN; a Jieqi FEN under `xiangqi` is refused with a hint. A
+//! move that turns up a face-down piece, or captures one, carries the revealed types as in
+//! Pikafish's Jieqi UCI (RULES.md §F8): a fifth character for the moved piece (or the captured
+//! one), a sixth when both (`b0c2R`, `h2h9Nr`; case is not significant). The search plays the
+//! hidden game from the side to move's view ([`crate::uci_hidden`]): determinizations of what it
+//! cannot see, reveals as chance nodes weighted by the pool, Surprise flips and face-down moves
+//! searched, the game's record seen; it never reads the hidden part of a full-state FEN.
 
 use engine::repetition::RecordPly;
 use engine::variant::game_state::public_hash;

@@ -136,7 +136,9 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
         }
         // An iteration cut short still counts when at least one determinization finished it (as
         // PIMC's budget does): a deeper search of part of the view beats a shallower one of all.
-        if searched == 0 && depth > 1 {
+        if searched == 0 {
+            // Stopped before any determinization finished depth 1: nothing to report (the first
+            // legal action is played).
             break;
         }
         let scored = (0..legal.len()).filter(|&i| seen[i] > 0.0).map(|i| (legal[i], sum[i] / seen[i]));
