@@ -525,6 +525,12 @@ fn check_info(line: &str) -> Vec<String> {
     let i = w.iter().position(|x| *x == "wdl").expect("wdl");
     let sum: u32 = w[i + 1..i + 4].iter().map(|x| x.parse::<u32>().expect("wdl number")).sum();
     assert_eq!(sum, 1000, "{line}");
+    // JieqiBox reads each field with the first match of `<key> (\d+)` in the line: the first
+    // `depth ` must be the depth, not `seldepth`.
+    for k in ["depth", "time", "nodes"] {
+        let first = line.split(&format!("{k} ")).nth(1).and_then(|r| r.split_whitespace().next()).expect("field");
+        assert_eq!(first, *value(k), "JieqiBox's regex for {k} in {line}");
+    }
     let pv = line.split(" pv ").nth(1).expect("pv").split_whitespace().map(String::from).collect::<Vec<_>>();
     assert!(!pv.is_empty(), "{line}");
     pv
