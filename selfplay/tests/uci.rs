@@ -414,3 +414,24 @@ fn hash_sizes_that_cannot_be_had_are_refused_not_fatal() {
     assert!(out.lines().any(|l| l.starts_with("info string") && l.contains("Hash")), "{out}");
     assert!(is_iccs(bestmove(&out)), "{out}");
 }
+
+/// The forms of one JieqiBox position (new and old format, pool in either order, an empty pool
+/// as `-` or as two spaces) are one information set: the same search, `info` lines and move.
+#[test]
+fn jieqibox_forms_of_one_position_search_alike() {
+    let run = |fen: &str| {
+        let out = session(&format!("position fen {fen}\ngo depth 2\n"));
+        assert!(!out.contains("error"), "{fen}: {out}");
+        let infos: Vec<String> = out.lines().filter(|l| l.starts_with("info depth")).map(|l| l.split(" nps ").next().unwrap_or(l).to_string()).collect();
+        assert!(!infos.is_empty(), "{out}");
+        (infos, bestmove(&out).to_string())
+    };
+    let board = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X2P4/9/XXXXKXXXX";
+    let a = run(&format!("{board} b R2r2N2n2B2b2A2a2C2c2P4p5 - 1 1"));
+    assert_eq!(run(&format!("{board} R2r2N2n2B2b2A2a2C2c2P4p5 b - - 1 1")), a, "old format");
+    assert_eq!(run(&format!("{board} b R2N2B2A2C2P4r2n2b2a2c2p5 - 1 1")), a, "object-key pool order");
+    let late = "3k5/9/9/9/9/9/9/9/4R4/4K4";
+    let b = run(&format!("{late} w - r1 0 40"));
+    assert_eq!(run(&format!("{late} w  r1 0 40")), b, "empty pool as two spaces");
+    assert_eq!(run(&format!("{late}  w - - 0 40")), b, "old format, empty pool");
+}
