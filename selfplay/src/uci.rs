@@ -6,39 +6,54 @@
 //! - `uci` → `id name anqi <version>`, `id author …`, the options, `uciok`;
 //! - `isready` → `readyok` (answered at once, also while searching);
 //! - `ucinewgame` clears the transposition table and sets the variant's start position;
-//! - `setoption name <id> [value <x>]` for `Hash` (MiB), `Threads` (accepted; the search uses one
-//!   thread), `Clear Hash` and `UCI_Variant` (`xiangqi`, `jieqi`, and every other preset of
+//! - `setoption name <id> [value <x>]` for `Hash` (MiB, at most [`max_hash_mb`]: half the
+//!   machine's memory; a size that cannot be allocated is refused with an `info string` and the
+//!   table kept), `Threads` (accepted; the search uses one thread), `Clear Hash` and
+//!   `UCI_Variant` (`auto`, the default; `xiangqi`, `jieqi`, and every other preset of
 //!   `anqi variants`); changing the variant sets its start position;
 //! - `position startpos|fen <FEN> [moves m1 m2 …]`: moves in ICCS (`h2e2`). A FEN that does not
 //!   parse leaves the position unchanged; an illegal or malformed move keeps the moves before it
-//!   (as Stockfish does). Both print `info string error: …`;
+//!   (for `d`). Both print `info string error: …` and make the position *refused*: until a
+//!   position is accepted, `go` answers `info string error: go: not searching, the last position
+//!   was refused (…)` and `bestmove (none)`, never a move of another position (issue 40);
 //! - `go [depth N] [nodes N] [movetime MS] [wtime MS] [btime MS] [winc MS] [binc MS]
 //!   [movestogo N] [mate N] [infinite] [ponder] [searchmoves m1 m2 …]`: the search runs on its
-//!   own thread, printing `info depth D seldepth S score cp X|mate N nodes N nps N time MS pv …`
-//!   after each completed depth and then `bestmove <move> [ponder <move>]`, or `bestmove (none)`
-//!   (after `info depth 0 score mate 0`) when there is no legal move. After `go infinite` (or
-//!   `go ponder`) `bestmove` waits for `stop` (or `ponderhit`). A malformed `go` prints an error
-//!   and does not search;
+//!   own thread, printing `info depth D seldepth S score cp X|mate N wdl W D L nodes N nps N time
+//!   MS pv …` after each completed depth (also when only one move is legal) and then `bestmove
+//!   <move> [ponder <move>]` (the ponder move is the PV's second), or `bestmove (none)` (after
+//!   `info depth 0 score mate 0`) when there is no legal move. `wdl`: per mille, from a logistic
+//!   measured on committed games ([`wdl`], experiments/wdl/README.md). After `go infinite` (or
+//!   `go ponder`) `bestmove` waits for `stop` (or `ponderhit`). A malformed `go` (an unknown word,
+//!   a negative depth, nodes or movetime; a negative clock reads as 0) prints an error and
+//!   `bestmove (none)` without searching;
 //! - `stop`, `ponderhit`, `quit`; `d` prints the position's FEN as an `info string`.
 //!
 //! Anything else prints `info string error: …`; the engine keeps running. At the end of input a
 //! running search is allowed to finish (an infinite one is stopped) so that its `bestmove` is
 //! printed. Every output line is flushed at once.
 //!
-//! **Jieqi** (`setoption name UCI_Variant value jieqi`) and the other hidden-information
-//! variants: the position is a full state of RULES.md §N (`X`/`x` face-down pieces and the pool
-//! of undetermined types, Pikafish's Jieqi FEN; `startpos` is the variant's start), a view FEN of
-//! the side to move (`view=w|b`, docs/notation.md §2) or JieqiBox's six-field Jieqi FEN; a move
-//! that turns up a face-down piece, or captures one, carries the revealed types as in Pikafish's
-//! Jieqi UCI (RULES.md §F8): a fifth character for the moved piece (or the captured one), a
-//! sixth when both (`b0c2R`, `h2h9Nr`; case is not significant). The search plays the hidden
-//! game from the side to move's view ([`crate::uci_hidden`]): determinizations of what it cannot
-//! see, reveals as chance nodes weighted by the pool, Surprise flips and face-down moves searched,
-//! the game's record seen; it never reads the hidden part of a full-state FEN.
+//! **Jieqi** and the other hidden-information variants: the position is a full state of
+//! RULES.md §N (`X`/`x` face-down pieces and the pool of undetermined types, Pikafish's Jieqi
+//! FEN; `startpos` is the variant's start), a view FEN of the side to move (`view=w|b`,
+//! docs/notation.md §2) or one of JieqiBox's Jieqi FENs (six-field `board side pool captured
+//! halfmove fullmove`, its old format `board pool side - - halfmove fullmove`, an empty pool
+//! field as two spaces: [`engine::variant::given`]). With `UCI_Variant auto` (the default) a FEN
+//! that is Jieqi by its own fields ([`given::looks_like_jieqi`]: a face-down piece, a pool or
+//! captured field with pieces, JieqiBox's old format or empty pool field) switches the variant to
+//! Jieqi, with an `info string`; a FEN with none of these (all pieces face-up, empty pool, nothing
+//! captured face-down: as much xiangqi as Jieqi) is read in the variant being played, so it stays
+//! Jieqi once a Jieqi FEN was read, until `UCI_Variant` is set. A named `UCI_Variant` (or
+//! `--variant`) is kept whatever the FEN; a Jieqi FEN under `xiangqi` is refused with a hint. A
+//! move that turns up a face-down piece, or captures one, carries the revealed types as in
+//! Pikafish's Jieqi UCI (RULES.md §F8): a fifth character for the moved piece (or the captured
+//! one), a sixth when both (`b0c2R`, `h2h9Nr`; case is not significant). The search plays the
+//! hidden game from the side to move's view ([`crate::uci_hidden`]): determinizations of what it
+//! cannot see, reveals as chance nodes weighted by the pool, Surprise flips and face-down moves
+//! searched, the game's record seen; it never reads the hidden part of a full-state FEN.
 
 use engine::repetition::RecordPly;
 use engine::variant::game_state::public_hash;
-use engine::variant::given::Given;
+use engine::variant::given::{self, Given};
 use engine::search::alphabeta::{self, Limits, Score, SearchInfo, Searcher, DEFAULT_HASH_MB};
 use engine::variant::{fen as vfen, notation as vnot, Action, Hidden, State, Variant};
 use engine::{Color, Move, Role};
@@ -51,13 +66,34 @@ use std::time::Duration;
 
 /// Milliseconds kept back from every clock-based allocation (I/O and thread start-up).
 const MOVE_OVERHEAD_MS: u64 = 30;
-/// Largest `Hash` value accepted, MiB.
-const MAX_HASH_MB: usize = 65_536;
+/// Largest `Hash` value offered on any machine, MiB ([`max_hash_mb`] caps it by memory).
+const HASH_CEILING_MB: usize = 65_536;
+/// The `UCI_Variant` value that reads the variant from the position (issue 40): xiangqi, and
+/// Jieqi from the first FEN that says so ([`engine::variant::given::looks_like_jieqi`]).
+pub const AUTO_VARIANT: &str = "auto";
+
+/// The largest `Hash` this machine can hold, MiB: half the physical memory (or of a cgroup's
+/// memory limit when lower), at most 65,536 and at least 16. Larger values are clamped to it.
+pub fn max_hash_mb() -> usize {
+    let kib_total = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|m| m.lines().find_map(|l| l.strip_prefix("MemTotal:").and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())));
+    let cgroup = std::fs::read_to_string("/sys/fs/cgroup/memory.max").ok().and_then(|v| v.trim().parse::<u64>().ok()).map(|b| b / 1024);
+    let kib = match (kib_total, cgroup) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    match kib {
+        Some(k) => ((k / 1024 / 2) as usize).clamp(16, HASH_CEILING_MB),
+        None => HASH_CEILING_MB,
+    }
+}
 
 /// Options the engine starts with (the `anqi uci` flags).
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Variant preset at start (`UCI_Variant` default).
+    /// Variant preset at start (`UCI_Variant` default): a preset name or TOML file, or
+    /// [`AUTO_VARIANT`] (xiangqi until a Jieqi FEN arrives).
     pub variant: String,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
@@ -65,7 +101,7 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { variant: "xiangqi".into(), hash_mb: DEFAULT_HASH_MB }
+        Config { variant: AUTO_VARIANT.into(), hash_mb: DEFAULT_HASH_MB }
     }
 }
 
@@ -107,11 +143,19 @@ pub struct Engine<W: Write + Send + 'static> {
     searcher: Option<Searcher>,
     job: Option<Job>,
     hash_mb: usize,
+    /// Largest `Hash` offered ([`max_hash_mb`]).
+    max_hash_mb: usize,
+    /// `UCI_Variant auto`: a Jieqi FEN switches the variant to Jieqi (issue 40).
+    auto: bool,
+    /// Why the last `position` was refused; `go` then answers `bestmove (none)` (issue 40).
+    refused: Option<String>,
+    /// Said once in answer to `uci` (a `--hash` that could not be had).
+    note: Option<String>,
 }
 
-/// The variant names offered by `UCI_Variant`: `xiangqi`, `jieqi`, then the other presets.
+/// The variant names offered by `UCI_Variant`: `auto`, `xiangqi`, `jieqi`, then the other presets.
 pub fn variant_names() -> Vec<&'static str> {
-    let mut names = vec!["xiangqi", "jieqi"];
+    let mut names = vec![AUTO_VARIANT, "xiangqi", "jieqi"];
     names.extend(engine::variant::config::preset_names().filter(|n| *n != "xiangqi" && *n != "jieqi"));
     names
 }
@@ -139,11 +183,21 @@ impl<W: Write + Send + 'static> Engine<W> {
     /// # Errors
     /// The configured variant (a preset name or TOML file) cannot be loaded.
     pub fn new(output: W, config: &Config) -> anyhow::Result<Engine<W>> {
-        let variant: &'static Variant = Box::leak(Box::new(Variant::load(&config.variant)?));
+        let auto = config.variant.eq_ignore_ascii_case(AUTO_VARIANT);
+        let variant: &'static Variant = Box::leak(Box::new(Variant::load(if auto { "xiangqi" } else { &config.variant })?));
         let state = State::start(variant, None)?;
         let mut variants = HashMap::new();
         variants.insert(variant.name.to_ascii_lowercase(), variant);
-        let hash_mb = config.hash_mb.clamp(1, MAX_HASH_MB);
+        let max_hash_mb = max_hash_mb();
+        let mut hash_mb = config.hash_mb.clamp(1, max_hash_mb);
+        let mut note = (config.hash_mb > max_hash_mb)
+            .then(|| format!("Hash {} MiB is above the {max_hash_mb} MiB this machine allows; using {max_hash_mb}", config.hash_mb));
+        let mut searcher = Searcher::new(1);
+        if let Err(e) = searcher.try_resize(hash_mb) {
+            note = Some(format!("error: Hash {hash_mb} MiB could not be allocated ({e}); using {DEFAULT_HASH_MB} MiB"));
+            hash_mb = DEFAULT_HASH_MB;
+            searcher.resize(hash_mb);
+        }
         Ok(Engine {
             out: Arc::new(Out { w: Mutex::new(output) }),
             variants,
@@ -151,9 +205,13 @@ impl<W: Write + Send + 'static> Engine<W> {
             state,
             history: Vec::new(),
             start: None,
-            searcher: Some(Searcher::new(hash_mb)),
+            searcher: Some(searcher),
             job: None,
             hash_mb,
+            max_hash_mb,
+            auto,
+            refused: None,
+            note,
         })
     }
 
@@ -180,7 +238,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 self.reset_position();
             }
             "setoption" => self.setoption(&tokens[1..]),
-            "position" => self.position(&tokens[1..]),
+            "position" => self.position(&tokens[1..], raw_fen(line)),
             "go" => self.go(&tokens[1..]),
             "stop" | "ponderhit" => self.end_job(true),
             "quit" => {
@@ -198,15 +256,19 @@ impl<W: Write + Send + 'static> Engine<W> {
         self.end_job(false);
     }
 
-    fn uci(&self) {
+    fn uci(&mut self) {
         self.send(&format!("id name anqi {}", env!("CARGO_PKG_VERSION")));
         self.send("id author the anqi developers");
+        if let Some(n) = self.note.take() {
+            self.send(&format!("info string {n}"));
+        }
         self.send("");
-        self.send(&format!("option name Hash type spin default {} min 1 max {MAX_HASH_MB}", self.hash_mb));
+        self.send(&format!("option name Hash type spin default {} min 1 max {}", self.hash_mb, self.max_hash_mb));
         self.send("option name Threads type spin default 1 min 1 max 1024");
         self.send("option name Clear Hash type button");
         let vars: Vec<String> = variant_names().iter().map(|n| format!("var {n}")).collect();
-        self.send(&format!("option name UCI_Variant type combo default {} {}", self.variant.name, vars.join(" ")));
+        let default = if self.auto { AUTO_VARIANT } else { self.variant.name.as_str() };
+        self.send(&format!("option name UCI_Variant type combo default {default} {}", vars.join(" ")));
         self.send("uciok");
     }
 
@@ -228,11 +290,28 @@ impl<W: Write + Send + 'static> Engine<W> {
 
     fn reset_position(&mut self) {
         match State::start(self.variant, None) {
-            Ok(s) => self.state = s,
-            Err(e) => self.error(&format!("start position of {}: {e}", self.variant.name)),
+            Ok(s) => {
+                self.state = s;
+                self.refused = None;
+            }
+            Err(e) => {
+                let e = format!("start position of {}: {e}", self.variant.name);
+                self.error(&e);
+                self.refused = Some(e);
+            }
         }
         self.history.clear();
         self.start = None;
+    }
+
+    /// The loaded preset `key` (`xiangqi`, `jieqi`, …), loading it once.
+    fn preset(&mut self, key: &str) -> Option<&'static Variant> {
+        if let Some(v) = self.variants.get(key) {
+            return Some(*v);
+        }
+        let v: &'static Variant = Box::leak(Box::new(Variant::preset(key)?));
+        self.variants.insert(key.to_string(), v);
+        Some(v)
     }
 
     fn setoption(&mut self, t: &[&str]) {
@@ -248,12 +327,18 @@ impl<W: Write + Send + 'static> Engine<W> {
             "hash" => match value.parse::<usize>() {
                 Ok(mb) if mb >= 1 => {
                     self.end_job(true);
-                    self.hash_mb = mb.min(MAX_HASH_MB);
-                    if let Some(s) = self.searcher.as_mut() {
-                        s.resize(self.hash_mb);
+                    let max = self.max_hash_mb;
+                    if mb > max {
+                        self.send(&format!("info string Hash {mb} MiB is above the {max} MiB this machine allows; using {max}"));
+                    }
+                    let want = mb.min(max);
+                    let result = self.searcher.get_or_insert_with(|| Searcher::new(1)).try_resize(want);
+                    match result {
+                        Ok(()) => self.hash_mb = want,
+                        Err(e) => self.error(&format!("setoption Hash: {want} MiB could not be allocated ({e}); the table stays {} MiB", self.hash_mb)),
                     }
                 }
-                _ => self.error(&format!("setoption Hash: {value:?} is not a size in MiB (1..{MAX_HASH_MB})")),
+                _ => self.error(&format!("setoption Hash: {value:?} is not a size in MiB (1..{})", self.max_hash_mb)),
             },
             "threads" => match value.parse::<usize>() {
                 Ok(n) if n >= 1 => {
@@ -275,21 +360,13 @@ impl<W: Write + Send + 'static> Engine<W> {
                     self.error(&format!("setoption UCI_Variant: unknown variant {value:?} (known: {})", variant_names().join(", ")));
                     return;
                 }
-                let v = match self.variants.get(&key) {
-                    Some(v) => *v,
-                    None => match Variant::preset(&key) {
-                        Some(v) => {
-                            let v: &'static Variant = Box::leak(Box::new(v));
-                            self.variants.insert(key.clone(), v);
-                            v
-                        }
-                        None => {
-                            self.error(&format!("setoption UCI_Variant: preset {key:?} could not be loaded"));
-                            return;
-                        }
-                    },
+                let auto = key == AUTO_VARIANT;
+                let Some(v) = self.preset(if auto { "xiangqi" } else { &key }) else {
+                    self.error(&format!("setoption UCI_Variant: preset {key:?} could not be loaded"));
+                    return;
                 };
                 self.end_job(true);
+                self.auto = auto;
                 self.variant = v;
                 self.reset_position();
             }
@@ -297,25 +374,52 @@ impl<W: Write + Send + 'static> Engine<W> {
         }
     }
 
-    fn position(&mut self, t: &[&str]) {
+    /// `position startpos|fen <FEN> [moves …]`; `raw` is the FEN as received (JieqiBox writes
+    /// an empty pool field as two spaces). With `UCI_Variant auto` a Jieqi FEN switches the variant
+    /// to Jieqi. A refused position (a FEN that does not parse, a bad move) is remembered: `go`
+    /// then answers `bestmove (none)` rather than search another position (issue 40).
+    fn position(&mut self, t: &[&str], raw: Option<&str>) {
         let moves_at = t.iter().position(|w| *w == "moves");
         let spec = &t[..moves_at.unwrap_or(t.len())];
+        let joined = spec.get(1..).map(|w| w.join(" ")).unwrap_or_default();
+        let fen_text = raw.unwrap_or(&joined);
+        let mut variant = self.variant;
+        let jieqi_fen = spec.first() == Some(&"fen") && given::looks_like_jieqi(fen_text);
+        if jieqi_fen && self.auto && !variant.caps.face_down() {
+            match self.preset("jieqi") {
+                Some(v) => variant = v,
+                None => self.error("position: the jieqi preset could not be loaded"),
+            }
+        }
         let start = match spec.first().copied() {
-            Some("startpos") if spec.len() == 1 => State::start(self.variant, None).map_err(|e| e.to_string()),
+            Some("startpos") if spec.len() == 1 => State::start(variant, None).map_err(|e| e.to_string()),
             Some("startpos") => Err(format!("unexpected {:?} after 'startpos'", spec[1..].join(" "))),
-            // A full-state FEN, a view FEN (`view=w|b`) or JieqiBox's six-field Jieqi FEN: a view
+            // A full-state FEN, a view FEN (`view=w|b`) or one of JieqiBox's Jieqi FENs: a view
             // is searched through one of its determinizations (engine::variant::given).
-            Some("fen") if spec.len() > 1 => Given::parse(self.variant, &spec[1..].join(" ")).map(|g| g.state()).map_err(|e| e.to_string()),
+            Some("fen") if spec.len() > 1 => Given::parse(variant, fen_text).map(|g| g.state()).map_err(|e| {
+                if jieqi_fen && !variant.caps.face_down() {
+                    format!("{e} (this is a Jieqi FEN, and UCI_Variant is {}: set it to auto or jieqi)", variant.name)
+                } else {
+                    e.to_string()
+                }
+            }),
             Some("fen") => Err("'position fen' needs a FEN".into()),
             _ => Err("expected 'position startpos|fen <FEN> [moves …]'".into()),
         };
         let mut state = match start {
             Ok(s) => s,
             Err(e) => {
-                self.error(&format!("position: {e}; position unchanged"));
+                let e = format!("position: {e}");
+                self.error(&format!("{e}; position unchanged, and 'go' answers bestmove (none) until a position is accepted"));
+                self.refused = Some(e);
                 return;
             }
         };
+        if !std::ptr::eq(variant, self.variant) {
+            self.send(&format!("info string UCI_Variant auto: playing {} (read from the FEN)", variant.name));
+            self.variant = variant;
+        }
+        self.refused = None;
         // The record hashes what both sides see (public_hash, as VariantGame's record): the
         // hidden-game search compares it with its own positions; the xiangqi search re-hashes
         // its reversible tail for the core (repetition::core_tail).
@@ -326,7 +430,9 @@ impl<W: Write + Send + 'static> Engine<W> {
             for (k, text) in t[i + 1..].iter().enumerate() {
                 let before = state.position().clone();
                 if let Err(e) = apply_move(&mut state, text) {
-                    self.error(&format!("position: move {} ({text}): {e}; kept the {k} move(s) before it", k + 1));
+                    let e = format!("position: move {} ({text}): {e}", k + 1);
+                    self.error(&format!("{e}; kept the {k} move(s) before it, and 'go' answers bestmove (none) until a position is accepted"));
+                    self.refused = Some(e);
                     break;
                 }
                 let pos = state.position();
@@ -340,14 +446,22 @@ impl<W: Write + Send + 'static> Engine<W> {
     }
 
     fn go(&mut self, t: &[&str]) {
+        // Every `go` is answered by one `bestmove`; when there is nothing to search it is
+        // `bestmove (none)` after an `info string` naming why (a GUI waiting for it goes on).
+        self.end_job(true);
+        if let Some(e) = &self.refused {
+            self.error(&format!("go: not searching, the last position was refused ({e})"));
+            self.send("bestmove (none)");
+            return;
+        }
         let go = match parse_go(t, &self.state) {
             Ok(g) => g,
             Err(e) => {
                 self.error(&format!("go: {e}; not searching"));
+                self.send("bestmove (none)");
                 return;
             }
         };
-        self.end_job(true);
         let state = self.state.clone();
         if state.variant().caps.hidden != Hidden::None {
             self.go_hidden(go, state);
@@ -429,7 +543,10 @@ impl<W: Write + Send + 'static> Engine<W> {
                 }
             }
             match best {
-                Some(a) => out.line(&format!("bestmove {}", vnot::action_string(&state, a))),
+                Some(r) => match r.pv.get(1) {
+                    Some(p) => out.line(&format!("bestmove {} ponder {p}", vnot::action_string(&state, r.best))),
+                    None => out.line(&format!("bestmove {}", vnot::action_string(&state, r.best))),
+                },
                 None => {
                     out.line("info depth 0 score mate 0");
                     out.line("bestmove (none)");
@@ -441,12 +558,59 @@ impl<W: Write + Send + 'static> Engine<W> {
     }
 }
 
+/// The FEN of a `position fen <FEN> [moves …]` line as received, spaces kept (JieqiBox writes an
+/// empty pool field as two spaces); `None` for another line.
+pub fn raw_fen(line: &str) -> Option<&str> {
+    let rest = line.trim_start().strip_prefix("position")?.trim_start().strip_prefix("fen")?;
+    if !rest.starts_with(char::is_whitespace) {
+        return None;
+    }
+    let end = rest.find(" moves ").or_else(|| rest.strip_suffix(" moves").map(str::len)).unwrap_or(rest.len());
+    Some(rest[..end].trim())
+}
+
 /// The UCI text of core move `m` in `state`: ICCS, with the variant's suffixes when the plain
 /// move is not an action there.
 fn move_text(state: &State, m: Move) -> String {
     match alphabeta::action_for_move(state, m) {
         Some(a) => vnot::action_string(state, a),
         None => m.iccs(),
+    }
+}
+
+/// A win-draw-loss model of a search's score (UCI `wdl`, per mille, the side to move's view):
+/// `win = 1 / (1 + exp((a - x) / b))`, `loss = 1 / (1 + exp((a + x) / b))`, the draw the rest,
+/// for a score of `x` centipawns (the two-parameter logistic of Stockfish's WDL model).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WdlModel {
+    /// Centipawns at which a win is as likely as not.
+    pub a: f64,
+    /// Spread in centipawns.
+    pub b: f64,
+}
+
+/// [`WdlModel`] of the xiangqi alpha-beta search's scores, measured by `scripts/fit-wdl`
+/// (experiments/wdl/README.md): 556 positions, one from each committed xiangqi ladder game, scored
+/// by `anqi uci` (`go depth 4`) and fitted by maximum likelihood to the games' results.
+pub const WDL_XIANGQI: WdlModel = WdlModel { a: 190.0, b: 387.0 };
+/// [`WdlModel`] of the hidden-game search's scores (Jieqi, and the other hidden variants for want
+/// of their own measurement), measured as [`WDL_XIANGQI`]: 1,350 positions of committed Jieqi
+/// ladder games scored with `go nodes 3000`.
+pub const WDL_JIEQI: WdlModel = WdlModel { a: 118.0, b: 552.5 };
+
+/// Win, draw and loss per mille of `score` under `model` (a mate: all win or all loss).
+pub fn wdl(model: WdlModel, score: &Score) -> (u32, u32, u32) {
+    match *score {
+        Score::Mate(m) if m > 0 => (1000, 0, 0),
+        Score::Mate(_) => (0, 0, 1000),
+        Score::Cp(c) => {
+            let x = f64::from(c);
+            let win = 1.0 / (1.0 + ((model.a - x) / model.b).exp());
+            let loss = 1.0 / (1.0 + ((model.a + x) / model.b).exp());
+            let w = (win * 1000.0).round().clamp(0.0, 1000.0) as u32;
+            let l = ((loss * 1000.0).round() as u32).min(1000 - w);
+            (w, 1000 - w - l, l)
+        }
     }
 }
 
@@ -457,8 +621,9 @@ pub fn info_line(i: &SearchInfo) -> String {
         Score::Cp(c) => format!("cp {c}"),
         Score::Mate(m) => format!("mate {m}"),
     };
+    let (w, d, l) = wdl(WDL_XIANGQI, &i.score);
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+        "info depth {} seldepth {} score {} wdl {w} {d} {l} nodes {} nps {} time {} pv {}",
         i.depth,
         i.seldepth,
         score,
@@ -536,9 +701,11 @@ pub fn parse_go(t: &[&str], state: &State) -> Result<Go, String> {
     let mut i = 0;
     let num = |i: usize, key: &str| -> Result<u64, String> {
         let v = t.get(i + 1).ok_or_else(|| format!("'{key}' needs a number"))?;
-        // Some GUIs send a negative clock when time is up: read it as 0.
         match v.parse::<i64>() {
-            Ok(n) => Ok(n.max(0) as u64),
+            Ok(n) if n >= 0 => Ok(n as u64),
+            // Some GUIs send a negative clock when time is up: read it as 0.
+            Ok(_) if matches!(key, "wtime" | "btime") => Ok(0),
+            Ok(n) => Err(format!("{key} {n} is negative")),
             Err(_) => Err(format!("{key} {v:?} is not a number")),
         }
     };
@@ -675,7 +842,8 @@ mod tests {
         let out = session("position fen garbage\ngo depth x\nfoo\nposition startpos moves h2e2 h2e2\nisready\n", &Config::default());
         assert_eq!(out.matches("info string error:").count(), 4, "{out}");
         assert!(out.contains("readyok"));
-        assert!(!out.contains("bestmove"));
+        // The refused position's `go` is answered without a search.
+        assert_eq!(out.lines().filter(|l| l.starts_with("bestmove")).collect::<Vec<_>>(), ["bestmove (none)"], "{out}");
     }
 
     #[test]
@@ -689,6 +857,27 @@ mod tests {
         assert_eq!(e.history.len(), 0, "missing reveal rejected");
         e.command("position startpos moves b0c2R h9g7n");
         assert_eq!(e.history.len(), 2);
+    }
+
+    #[test]
+    fn raw_fen_keeps_empty_fields() {
+        assert_eq!(raw_fen("position fen 3k5/9/9/9/9/9/9/9/4R4/4K4 w  r1 0 40 moves e1e2"), Some("3k5/9/9/9/9/9/9/9/4R4/4K4 w  r1 0 40"));
+        assert_eq!(raw_fen("position fen a  b"), Some("a  b"));
+        assert_eq!(raw_fen("position startpos moves h2e2"), None);
+        assert_eq!(raw_fen("position fenx"), None);
+    }
+
+    #[test]
+    fn wdl_is_per_mille_and_monotone() {
+        let mut last = (0, 0, 1000);
+        for cp in (-2000..=2000).step_by(50) {
+            let (w, d, l) = wdl(WDL_JIEQI, &Score::Cp(cp));
+            assert_eq!(w + d + l, 1000);
+            assert!(w >= last.0 && l <= last.2, "{cp}");
+            last = (w, d, l);
+        }
+        assert_eq!(wdl(WDL_XIANGQI, &Score::Cp(0)).0, wdl(WDL_XIANGQI, &Score::Cp(0)).2, "symmetric at 0");
+        assert_eq!(wdl(WDL_XIANGQI, &Score::Mate(-3)), (0, 0, 1000));
     }
 
     #[test]

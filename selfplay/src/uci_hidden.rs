@@ -14,7 +14,8 @@
 //! budget); `infinite` and `ponder` search until `stop`.
 
 use engine::repetition::RecordPly;
-use engine::search::expectimax::{Expectimax, ExpectimaxConfig};
+use engine::search::alphabeta::Score;
+use engine::search::expectimax::{ExpectiGame, Expectimax, ExpectimaxConfig};
 use engine::variant::{notation as vnot, Action, State, View};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -42,10 +43,24 @@ pub struct HiddenLimits {
     pub searchmoves: Vec<Action>,
 }
 
+/// What a hidden-game search found: the best action and the line it expects.
+#[derive(Clone, Debug)]
+pub struct HiddenResult {
+    /// The best action.
+    pub best: Action,
+    /// The expected line as UCI move texts, the best action first (see [`search`]).
+    pub pv: Vec<String>,
+}
+
 /// Searches `state` (decision node; its side to move's view is what is searched) with the game's
-/// public `record`, printing `info` lines with `out`; the best action, `None` when there is no
-/// legal action.
-pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: &Arc<AtomicBool>, out: &mut dyn FnMut(&str)) -> Option<Action> {
+/// public `record`, printing `info` lines with `out`; `None` when there is no legal action.
+///
+/// One `info` line per completed iteration (also when only one action is legal, searched to at
+/// most [`FORCED_DEPTH`] plies for its score): `depth`, `seldepth` (deepest ply reached, quiescence
+/// included), `score cp|mate`, `wdl` ([`crate::uci::wdl`]), `nodes`, `nps`, `time` and the PV: the
+/// best action, then the line expected in the most-weighted determinization (each next action
+/// from a search one ply shallower), up to the first reveal, whose outcome is chance.
+pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: &Arc<AtomicBool>, out: &mut dyn FnMut(&str)) -> Option<HiddenResult> {
     let start = Instant::now();
     let mut legal = state.legal_actions();
     legal.retain(|a| !matches!(a, Action::Demand));
@@ -53,10 +68,13 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
         legal.retain(|a| limits.searchmoves.contains(a));
     }
     let first = *legal.first()?;
-    if legal.len() == 1 || legal.iter().any(|a| matches!(a, Action::Layout { .. } | Action::Place { .. })) {
-        // One choice, or a secret set-up whose choices look alike to every evaluation: the
-        // engine's deterministic pick (engine::search::setup_choice chooses at random in-process).
-        return Some(first);
+    if legal.iter().any(|a| matches!(a, Action::Layout { .. } | Action::Place { .. })) {
+        // A secret set-up whose choices look alike to every evaluation: the engine's
+        // deterministic pick (engine::search::setup_choice chooses at random in-process).
+        let text = vnot::action_string(state, first);
+        out("info string a secret set-up choice: not searched");
+        out(&format!("info depth 0 seldepth 0 score cp 0 nodes 0 nps 0 time {} pv {text}", start.elapsed().as_millis()));
+        return Some(HiddenResult { best: first, pv: vec![text] });
     }
     let view = View::new(state, state.turn());
     let mut rng = Pcg64Mcg::seed_from_u64(0x5EED);
@@ -71,15 +89,24 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
             None => dets.push((d, 1.0)),
         }
     }
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, 64);
+    let mut max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, 64);
+    if legal.len() == 1 {
+        // A forced move: searched only for the score the GUI shows.
+        max_depth = max_depth.min(FORCED_DEPTH);
+    }
+    // The PV follows the determinization with the most weight.
+    let heaviest = dets.iter().enumerate().fold(0, |b, (i, d)| if d.1 > dets[b].1 { i } else { b });
     let elapsed = || start.elapsed().as_millis() as u64;
     let mut best = (first, 0.0);
+    let mut pv = vec![vnot::action_string(state, first)];
     let mut nodes = 0u64;
     for depth in 1..=max_depth {
         let mut sum = vec![0.0; legal.len()];
         let mut seen = vec![0.0; legal.len()];
         let mut complete = true;
         let mut searched = 0;
+        let mut seldepth = 0;
+        let nodes_before = nodes;
         for (det, weight) in &dets {
             let left_ms = limits.time_ms.map(|t| t.saturating_sub(elapsed()));
             let left_nodes = limits.nodes.map(|n| n.saturating_sub(nodes));
@@ -94,6 +121,7 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
             let mut e = Expectimax::new(cfg).with_stop(stop.clone());
             let r = e.search_in_game(det, record);
             nodes += r.nodes;
+            seldepth = seldepth.max(r.seldepth);
             if r.depth < depth {
                 complete = false;
                 break;
@@ -108,19 +136,28 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
         }
         // An iteration cut short still counts when at least one determinization finished it (as
         // PIMC's budget does): a deeper search of part of the view beats a shallower one of all.
-        if searched == 0 && depth > 1 {
+        if searched == 0 {
+            // Stopped before any determinization finished depth 1: nothing to report (the first
+            // legal action is played).
             break;
         }
         let scored = (0..legal.len()).filter(|&i| seen[i] > 0.0).map(|i| (legal[i], sum[i] / seen[i]));
         if let Some(b) = scored.fold(None, |acc: Option<(Action, f64)>, x| if acc.is_none_or(|a| x.1 > a.1) { Some(x) } else { acc }) {
             best = b;
         }
+        // The rest of the line, within a quarter of this iteration's nodes and the time left.
+        let budget = ((nodes - nodes_before) / 4).max(2_000);
+        let (line, line_nodes) = expected_line(&dets[heaviest].0, record, best.0, depth, budget, limits, stop, elapsed());
+        nodes += line_nodes;
+        pv = line;
         let ms = elapsed();
+        let (w, d, l) = crate::uci::wdl(crate::uci::WDL_JIEQI, &uci_score(best.1));
         out(&format!(
-            "info depth {depth} score {} nodes {nodes} nps {} time {ms} pv {}",
-            uci_score(best.1),
+            "info depth {depth} seldepth {} score {} wdl {w} {d} {l} nodes {nodes} nps {} time {ms} pv {}",
+            seldepth.max(depth),
+            uci_score_text(best.1),
             nodes * 1000 / ms.max(1),
-            vnot::action_string(state, best.0)
+            pv.join(" ")
         ));
         if !complete || best.1.abs() >= engine::search::expectimax::MATE / 2.0 {
             break;
@@ -129,18 +166,66 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
             break;
         }
     }
-    Some(best.0)
+    Some(HiddenResult { best: best.0, pv })
 }
 
-/// The UCI `score` of an expectimax value: `mate N` (moves, negative when mated) for mate scores
-/// (`±(MATE - plies)`), else `cp N`.
-fn uci_score(v: f64) -> String {
+/// Deepest search of a forced move (one legal action), plies: enough for a score to show.
+pub const FORCED_DEPTH: u32 = 3;
+
+/// The line expected after `first` in the determinization `det`: `first`, then each side's best
+/// action from a search one ply shallower than the last, until a reveal (chance), the end of
+/// the game, depth 1, or the `budget` of nodes, the time or `stop` runs out. The move texts and
+/// the nodes spent.
+#[allow(clippy::too_many_arguments)]
+fn expected_line(det: &State, record: &[RecordPly], first: Action, depth: u32, budget: u64, limits: &HiddenLimits, stop: &Arc<AtomicBool>, elapsed_ms: u64) -> (Vec<String>, u64) {
+    let started = Instant::now();
+    let mut line = vec![vnot::action_string(det, first)];
+    let mut rec = record.to_vec();
+    let mut s = det.clone();
+    let mut nodes = 0u64;
+    let mut a = first;
+    for d in (1..depth).rev() {
+        let next = s.child(a);
+        if next.is_chance() || next.legal_actions().is_empty() {
+            break;
+        }
+        rec.push(s.record_ply(a, &next));
+        s = next;
+        let left_ms = limits.time_ms.map(|t| t.saturating_sub(elapsed_ms + started.elapsed().as_millis() as u64));
+        if stop.load(Ordering::Relaxed) || left_ms == Some(0) || nodes >= budget {
+            break;
+        }
+        let cfg = ExpectimaxConfig { depth: d, qdepth: 4, nodes: Some(budget - nodes), ms: left_ms, samples: 1 };
+        let r = Expectimax::new(cfg).with_stop(stop.clone()).search_in_game(&s, &rec);
+        nodes += r.nodes;
+        match r.best() {
+            Some((b, _)) if r.depth == d && !matches!(b, Action::Demand) => {
+                line.push(vnot::action_string(&s, b));
+                a = b;
+            }
+            _ => break,
+        }
+    }
+    (line, nodes)
+}
+
+/// The UCI score of an expectimax value: a mate in N moves (negative when mated) for mate
+/// scores (`±(MATE - plies)`), else centipawns.
+fn uci_score(v: f64) -> Score {
     let mate = engine::search::expectimax::MATE;
     if v.abs() >= mate / 2.0 {
-        let plies = (mate - v.abs()).round() as i64;
+        let plies = (mate - v.abs()).round() as i32;
         let moves = (plies + 1) / 2;
-        format!("mate {}", if v > 0.0 { moves } else { -moves })
+        Score::Mate(if v > 0.0 { moves } else { -moves })
     } else {
-        format!("cp {}", v.round() as i64)
+        Score::Cp(v.round() as i32)
+    }
+}
+
+/// `cp N` or `mate N` of an expectimax value.
+fn uci_score_text(v: f64) -> String {
+    match uci_score(v) {
+        Score::Cp(c) => format!("cp {c}"),
+        Score::Mate(m) => format!("mate {m}"),
     }
 }

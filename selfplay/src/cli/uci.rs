@@ -6,8 +6,10 @@ use clap::Args as ClapArgs;
 /// stdin/stdout with the alpha-beta searcher.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Variant preset (or TOML file) at start; `setoption name UCI_Variant` changes it.
-    #[arg(long, default_value = "xiangqi")]
+    /// Variant preset (or TOML file) at start; `setoption name UCI_Variant` changes it. `auto`
+    /// (the default): xiangqi, and Jieqi as soon as a `position fen` is a Jieqi FEN (face-down
+    /// pieces, a pool; JieqiBox's forms) — JieqiBox needs no option. A named variant is kept.
+    #[arg(long, default_value = crate::uci::AUTO_VARIANT)]
     pub variant: String,
     /// Transposition table size in MiB (`setoption name Hash` changes it).
     #[arg(long, default_value_t = engine::search::alphabeta::DEFAULT_HASH_MB)]

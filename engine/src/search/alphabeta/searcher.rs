@@ -132,6 +132,22 @@ impl<P: SearchPosition> AlphaBeta<P> {
         self.tt = vec![empty_entry(P::NO_PACKED); entries];
     }
 
+    /// [`AlphaBeta::resize`] that fails instead of aborting when the memory cannot be had: on
+    /// failure the table is left as it was.
+    ///
+    /// # Errors
+    /// The allocation of the new table failed.
+    pub fn try_resize(&mut self, hash_mb: usize) -> Result<(), std::collections::TryReserveError> {
+        let bytes = hash_mb.max(1).saturating_mul(1 << 20);
+        let want = (bytes / std::mem::size_of::<TtEntry<P::Packed>>()).max(1024);
+        let entries = if want.is_power_of_two() { want } else { want.next_power_of_two() / 2 };
+        let mut tt = Vec::new();
+        tt.try_reserve_exact(entries)?;
+        tt.resize(entries, empty_entry(P::NO_PACKED));
+        self.tt = tt;
+        Ok(())
+    }
+
     /// Number of transposition-table entries.
     pub fn tt_entries(&self) -> usize {
         self.tt.len()

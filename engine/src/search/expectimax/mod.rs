@@ -201,6 +201,8 @@ pub struct RootValues<A = Action> {
     pub depth: u32,
     /// Nodes searched.
     pub nodes: u64,
+    /// Deepest ply reached, quiescence included (UCI `seldepth`).
+    pub seldepth: u32,
 }
 
 impl<A: Copy> RootValues<A> {
@@ -220,6 +222,8 @@ impl<A: Copy> RootValues<A> {
 pub struct ExpectiSearch<G: ExpectiGame> {
     cfg: ExpectimaxConfig,
     nodes: u64,
+    /// Deepest ply reached by the current search.
+    seldepth: u32,
     start: Instant,
     stopped: bool,
     /// The game's record and the search path.
@@ -234,7 +238,7 @@ pub type Expectimax = ExpectiSearch<State>;
 impl<G: ExpectiGame> ExpectiSearch<G> {
     /// A searcher with `cfg`.
     pub fn new(cfg: ExpectimaxConfig) -> ExpectiSearch<G> {
-        ExpectiSearch { cfg, nodes: 0, start: Instant::now(), stopped: false, path: Vec::new(), stop: None }
+        ExpectiSearch { cfg, nodes: 0, seldepth: 0, start: Instant::now(), stopped: false, path: Vec::new(), stop: None }
     }
 
     /// This searcher stopping when `flag` is raised (polled every 1024 nodes, as the clock).
@@ -258,8 +262,9 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
         self.path.extend_from_slice(record);
         self.start = Instant::now();
         self.nodes = 0;
+        self.seldepth = 0;
         self.stopped = false;
-        let mut out = RootValues { values: Vec::new(), depth: 0, nodes: 0 };
+        let mut out = RootValues { values: Vec::new(), depth: 0, nodes: 0, seldepth: 0 };
         for depth in 1..=self.cfg.depth {
             let vals = self.root(s, depth);
             if self.stopped {
@@ -276,6 +281,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
             out.values = s.root_actions().into_iter().map(|a| (a, 0.0)).collect();
         }
         out.nodes = self.nodes;
+        out.seldepth = self.seldepth;
         out
     }
 
@@ -396,6 +402,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
     /// quiescence (`quiesce`: already in it, `depth` = quiescence plies left).
     fn node(&mut self, s: &G, depth: u32, mut alpha: f64, beta: f64, ply: u32, quiesce: bool) -> f64 {
         self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
         if self.budget_hit() {
             return 0.0;
         }
