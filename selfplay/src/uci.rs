@@ -26,6 +26,8 @@
 //!   `go ponder`) `bestmove` waits for `stop` (or `ponderhit`). A malformed `go` (an unknown word,
 //!   a negative depth, nodes or movetime; a negative clock reads as 0) prints an error and
 //!   `bestmove (none)` without searching;
+//! - `setoption name HiddenSearch value alphabeta|expectimax`: the search of the hidden variants
+//!   ([`HiddenSearch`]; `alphabeta` by default since issue 36);
 //! - `stop`, `ponderhit`, `quit`; `d` prints the position's FEN as an `info string`.
 //!
 //! Anything else prints `info string error: …`; the engine keeps running. At the end of input a
@@ -151,6 +153,20 @@ pub struct Engine<W: Write + Send + 'static> {
     refused: Option<String>,
     /// Said once in answer to `uci` (a `--hash` that could not be had).
     note: Option<String>,
+    /// `HiddenSearch`: the search of the hidden-information variants.
+    hidden_search: HiddenSearch,
+}
+
+/// The search `anqi uci` runs in the hidden-information variants (option `HiddenSearch`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HiddenSearch {
+    /// `alphabeta` (the default, issue 36): the alpha-beta on the core position with the side
+    /// to move's view's values of face-down pieces (the `pimc` bot's search of the RULES.md
+    /// variants; [`engine::search::alphabeta::HiddenValues`]). It never flips a Surprise disc.
+    AlphaBeta,
+    /// `expectimax`: [`crate::uci_hidden::search`], the expectimax over six determinizations
+    /// (the search before issue 36; reveals as chance nodes, flips searched).
+    Expectimax,
 }
 
 /// The variant names offered by `UCI_Variant`: `auto`, `xiangqi`, `jieqi`, then the other presets.
@@ -212,6 +228,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             auto,
             refused: None,
             note,
+            hidden_search: HiddenSearch::AlphaBeta,
         })
     }
 
@@ -269,6 +286,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         let vars: Vec<String> = variant_names().iter().map(|n| format!("var {n}")).collect();
         let default = if self.auto { AUTO_VARIANT } else { self.variant.name.as_str() };
         self.send(&format!("option name UCI_Variant type combo default {default} {}", vars.join(" ")));
+        self.send("option name HiddenSearch type combo default alphabeta var alphabeta var expectimax");
         self.send("uciok");
     }
 
@@ -347,6 +365,11 @@ impl<W: Write + Send + 'static> Engine<W> {
                     }
                 }
                 _ => self.error(&format!("setoption Threads: {value:?} is not a positive number")),
+            },
+            "hiddensearch" => match value.trim().to_ascii_lowercase().as_str() {
+                "alphabeta" => self.hidden_search = HiddenSearch::AlphaBeta,
+                "expectimax" => self.hidden_search = HiddenSearch::Expectimax,
+                _ => self.error(&format!("setoption HiddenSearch: {value:?} is neither alphabeta nor expectimax")),
             },
             "clear hash" => {
                 self.end_job(true);
@@ -463,10 +486,14 @@ impl<W: Write + Send + 'static> Engine<W> {
             }
         };
         let state = self.state.clone();
-        if state.variant().caps.hidden != Hidden::None {
+        let hidden_game = state.variant().caps.hidden != Hidden::None;
+        if hidden_game && self.hidden_search == HiddenSearch::Expectimax {
             self.go_hidden(go, state);
             return;
         }
+        // In a hidden variant the core position, the legal moves and the view's values of the
+        // face-down pieces are functions of the side to move's view: the search reads nothing else.
+        let hidden = if hidden_game && state.face_down().any() { alphabeta::HiddenValues::from_known(engine::variant::View::new(&state, state.turn()).known()) } else { None };
         let mut roots = alphabeta::oracle_root_moves(&state);
         if !go.searchmoves.is_empty() {
             roots.retain(|m| go.searchmoves.contains(m));
@@ -499,7 +526,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         let job_stop = stop.clone();
         let handle = std::thread::spawn(move || {
             let pos = state.position().clone();
-            let r = searcher.search(&pos, &history, &limits, &mut |i| out.line(&info_line(i)));
+            let r = searcher.search_hidden(&pos, &history, hidden, &limits, &mut |i| out.line(&info_line(i)));
             if infinite {
                 while !stop.load(Ordering::Relaxed) {
                     std::thread::sleep(Duration::from_millis(2));

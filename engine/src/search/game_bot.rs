@@ -143,8 +143,9 @@ impl<G: Scored> GameBot<G> for GamePimcBot<G> {
 ///   the one expectimax on `samples` determinizations) and `oracle[:...]` (on the full state: a
 ///   cheating oracle);
 /// - `pimc[:k=N,ms=N,search=SPEC]` ([`PimcConfig::from_params`]): the expectimax averaged over
-///   `k` determinizations ([`GameExpectimaxBot::pimc`], the default), or the alpha-beta on each
-///   ([`GamePimcBot`]; `search=alphabeta:...` or the plain `depth=N,nodes=N,hash=N`);
+///   `k` determinizations ([`GameExpectimaxBot::pimc`], the default of the RULES-more.md games),
+///   or the alpha-beta on each ([`GamePimcBot`]; `search=alphabeta:...` or the plain
+///   `depth=N,nodes=N,hash=N`; the default of the RULES.md variants, [`Scored::pimc_config`]);
 ///   `search=mcts` plays the variants only ([`crate::search::pimc::PimcBot`]);
 /// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]`
 ///   ([`IsmctsConfig::from_params`]; `ms`: milliseconds per move);

@@ -90,9 +90,11 @@ impl BotSpec {
 /// - `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` ([`expectimax`]);
 /// - `oracle[:depth=N,...]`: expectimax on the full state, a cheating oracle that (unlike
 ///   `alphabeta`) uses the hidden faces and identities and plays flips ([`expectimax`]);
-/// - `pimc[:k=N,ms=N,search=SPEC]` with `SPEC` one of `expectimax:...` (default),
-///   `alphabeta:...`, `mcts:...`, or the alpha-beta's plain `depth=N,nodes=N,hash=N`
-///   ([`pimc::PimcConfig::from_params`]); `search=` takes the rest of the string;
+/// - `pimc[:k=N,ms=N,search=SPEC]` with `SPEC` one of `alphabeta:...` (the default on the
+///   RULES.md variants since issue 36: [`pimc::PimcConfig::for_variants`]), `expectimax:...`
+///   (the default before, and on the RULES-more.md games), `mcts:...`, or the alpha-beta's plain
+///   `depth=N,nodes=N,hash=N` ([`pimc::PimcConfig::from_params`]); `search=` takes the rest of
+///   the string;
 /// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` ([`ismcts`]);
 /// - a path ending in `.toml` whose `[bot]` table names the bot ([`super::spec_from_toml`]).
 ///
