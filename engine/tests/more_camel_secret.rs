@@ -257,3 +257,25 @@ fn c2_13_secret_faces_are_whole_and_the_trick_face_is_beneath_until_flipped() {
     let v = g.view_fen(Color::Black);
     assert_eq!(CamelGame::from_view(p, &v).map(|h| h.view_fen(Color::Black)).as_deref(), Ok(v.as_str()));
 }
+
+/// Issue #39 leak 4: two full FENs that differ only in Black's secret layout are one
+/// information set of Red: the same view FEN and the same information-set key for Red (the
+/// public path of a game read from a FEN started from the position's full hash, secret layouts
+/// included); Black, who knows its layout, tells them apart. The same after a ply.
+#[test]
+fn c2_13_full_fens_of_one_view_share_the_viewers_infoset_key() {
+    let fen = |black: &str| format!("rjnbakabnjr/11/1qc5cq1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1QC5CQ1/11/RJNBAKABNJR w e0:hafcegdib:147258360 e7:hafcegdib:{black} 0n0n - -,- 0 1");
+    let a = CamelGame::from_fen(preset(), &fen("038651427")).expect("a");
+    let b = CamelGame::from_fen(preset(), &fen("132456807")).expect("b");
+    assert_eq!(a.view_fen(Color::Red), b.view_fen(Color::Red));
+    assert_eq!(a.infoset_key(PlayerId::FIRST), b.infoset_key(PlayerId::FIRST), "Red's key shows Black's layout");
+    assert_eq!(a.infoset_string(PlayerId::FIRST), b.infoset_string(PlayerId::FIRST));
+    assert_ne!(a.infoset_key(PlayerId::SECOND), b.infoset_key(PlayerId::SECOND), "Black knows its own layout");
+    let m = a.legal_actions()[0];
+    assert_eq!(a.action_string(m), b.action_string(m));
+    let (a, b) = (a.child(m), b.child(m));
+    assert_eq!(a.infoset_key(PlayerId::FIRST), b.infoset_key(PlayerId::FIRST), "after a ply");
+    // A determinization of Red's view keeps Red's key.
+    let d = a.sample_determinization(PlayerId::FIRST, &mut Pcg64Mcg::seed_from_u64(3));
+    assert_eq!(d.infoset_key(PlayerId::FIRST), a.infoset_key(PlayerId::FIRST));
+}

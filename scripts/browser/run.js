@@ -124,6 +124,7 @@ async function playTest(browser, server, variant, color, hiddenOf) {
   await page.click("#start");
   await page.waitForFunction(() => document.body.getAttribute("data-busy") === "0");
   let steps = 0;
+  let undone = 0;
   for (; steps < 400; steps++) {
     if (await page.getAttribute("body", "data-result")) break;
     const action = await page.$("#setup button.action");
@@ -150,6 +151,19 @@ async function playTest(browser, server, variant, color, hiddenOf) {
     await page.waitForFunction(() => document.body.getAttribute("data-busy") === "0");
     const status = await page.textContent("#status");
     check(!status.startsWith("error"), `${variant}: ${status}`);
+    if (steps === 12 && !(await page.getAttribute("body", "data-result"))) {
+      // Undo (the server re-deals what the human has not seen): the move list shrinks and the
+      // page stays usable.
+      const before = Number(await page.getAttribute("#board", "data-moves"));
+      if (before > 0) {
+        await page.click("#undo");
+        await page.waitForFunction(() => document.body.getAttribute("data-busy") === "0");
+        const after = Number(await page.getAttribute("#board", "data-moves"));
+        const st = await page.textContent("#status");
+        check(after < before && !st.startsWith("error"), `${variant}: undo left ${after} of ${before} moves (${st})`);
+        undone++;
+      }
+    }
   }
   const result = await page.getAttribute("body", "data-result");
   if (!result) {
@@ -174,7 +188,7 @@ async function playTest(browser, server, variant, color, hiddenOf) {
     }
   }
   passed++;
-  console.log(`ok play ${variant} as ${color}: ${g.moves.length} plies to ${g.tags.Result} (${g.tags.Termination}), ${bodies.length} responses checked for ${secrets.length} hidden facts`);
+  console.log(`ok play ${variant} as ${color}: ${g.moves.length} plies to ${g.tags.Result} (${g.tags.Termination}), ${undone} undo, ${bodies.length} responses checked for ${secrets.length} hidden facts`);
   await page.close();
 }
 

@@ -17,6 +17,22 @@
 //! game starts from the set-up its seed gives ([`Playable::seeded_setup`]: the deal of the
 //! random modes, Jieqi and Fan-qi 4, 6, 8, 10), as tournaments draw it. Chance comes from the
 //! seed ([`Playable::seeded_chance`]), so the saved PGN replays exactly ([`crate::viewer::frames`]).
+//! The server draws the seed of a hidden game ([`hides`]); the page never chooses it.
+//!
+//! Refusals ([`Served::play`]) are a function of the human's view too: an action is first looked
+//! up among the human's legal actions ([`legal_from_view`]), and one not there gets one message
+//! whatever the reason the rules would give on the full state (which may name a hidden piece:
+//! RULES.md §S6's "a chariot may be revealed only after one was lost" on the bot's disc).
+//!
+//! Undo ([`Served::undo`]) re-deals: the game is taken back to before the human's last move and
+//! then replaced by a determinization of the human's information set there
+//! ([`engine::game::Game::sample_determinization`], drawn with the server's re-deal generator),
+//! with chance from a fresh seed. Every identity the human has not seen (the bot's Surprise
+//! backs and secret placements, the identities only the bot has seen, the undetermined pool of
+//! the random modes) is dealt again, so "move, see, undo" shows a new draw each time and never
+//! the old one. The human's own view, and so the page, is unchanged by the re-deal; the bot's
+//! secret choices may change (it is the human who took the move back). Set-up choices are not
+//! taken back.
 
 use crate::tournament::config::{Budget, PlayerConfig};
 use crate::tournament::game::{Outcome, PlayerKind, Setup};
@@ -31,7 +47,9 @@ use engine::more::presets::{Playable, WithGame};
 use engine::search::game_bot::GameBot;
 use engine::seeded::{play_ply, ChanceSource};
 use engine::Color;
-use rand::SeedableRng;
+use crate::tournament::game::replay_moves;
+use engine::game::Information;
+use rand::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use serde::Serialize;
 
@@ -116,6 +134,9 @@ pub struct NewGame {
     pub movetime_ms: Option<u64>,
     /// Seed of the deal, chance and the bot.
     pub seed: u64,
+    /// Seed of the generator that re-deals what the human has not seen at each undo
+    /// ([`Served::undo`]).
+    pub redeal_seed: u64,
 }
 
 /// A game in progress on the play page, whatever the game.
@@ -133,8 +154,8 @@ pub trait Served: Send {
     /// # Errors
     /// The game is over, it is not the human's turn, or the action is not legal.
     fn play(&mut self, text: &str) -> Result<(), SessionError>;
-    /// Takes back the human's last move (and the bot's replies to it). Set-up choices are not
-    /// taken back.
+    /// Takes back the human's last move (and the bot's replies to it), then re-deals every
+    /// identity the human has not seen (module docs). Set-up choices are not taken back.
     ///
     /// # Errors
     /// Nothing to take back.
@@ -147,6 +168,8 @@ pub trait Served: Send {
     fn set_saved(&mut self, path: String);
     /// Whether the finished game was saved.
     fn is_saved(&self) -> bool;
+    /// The full state's FEN now (RULES.md §N): never sent to the page; for tests and logs.
+    fn full_fen(&self) -> String;
     /// What the page is sent now: a function of the human's information set only ([`observe`]).
     ///
     /// # Errors
@@ -154,11 +177,40 @@ pub trait Served: Send {
     fn observation(&self) -> Result<Observation, SessionError>;
 }
 
+/// Whether `variant` hides anything from a player (an imperfect-information game): the server
+/// then draws its seed itself.
+///
+/// # Errors
+/// [`SessionError::Variant`] when the variant does not load.
+pub fn hides(variant: &str) -> Result<bool, SessionError> {
+    struct Hides;
+    impl WithGame for Hides {
+        type Output = bool;
+        fn run<G: Playable>(self, g: G) -> bool {
+            g.info().information == Information::Imperfect
+        }
+    }
+    with_any_game(variant, Start::Setup, Hides).map_err(|e| SessionError::Variant { name: variant.to_string(), problem: e.to_string() })
+}
+
 /// Starts a game; the bot moves at once when it is to act.
 ///
 /// # Errors
 /// [`SessionError`] naming the variant or the bot.
 pub fn start(ask: &NewGame, number: u32) -> Result<Session, SessionError> {
+    start_at(ask, number, None)
+}
+
+/// Starts a game from full-state FEN `fen` (RULES.md §N) instead of the seed's set-up: for tests
+/// that build two states of one information set (the page never sends a FEN).
+///
+/// # Errors
+/// As [`start`]; the FEN does not read.
+pub fn start_from_fen(ask: &NewGame, number: u32, fen: &str) -> Result<Session, SessionError> {
+    start_at(ask, number, Some(fen))
+}
+
+fn start_at(ask: &NewGame, number: u32, fen: Option<&str>) -> Result<Session, SessionError> {
     let verr = |problem: String| SessionError::Variant { name: ask.variant.clone(), problem };
     let game = GameSpec::load(&ask.variant).map_err(|e| verr(format!("{e:#}")))?;
     let player = PlayerConfig { name: None, spec: ask.bot.clone(), nodes: None, movetime_ms: None, depth: None, options: Default::default(), timeout_ms: None, dialect: None };
@@ -175,11 +227,11 @@ pub fn start(ask: &NewGame, number: u32) -> Result<Session, SessionError> {
         }
     }
     // A set-up phase is played on the page; otherwise the seed's set-up (a deal) is the start.
-    let on_page = with_any_game(&ask.variant, Start::Setup, HasSetup).map_err(|e| verr(e.to_string()))?;
-    let setup = if on_page {
-        Setup { fen: String::new(), seed: ask.seed, label: "chosen on the page".into() }
-    } else {
-        game.setup(ask.seed).map_err(|e| verr(format!("{e:#}")))?
+    let on_page = fen.is_none() && with_any_game(&ask.variant, Start::Setup, HasSetup).map_err(|e| verr(e.to_string()))?;
+    let setup = match fen {
+        Some(f) => Setup { fen: f.to_string(), seed: ask.seed, label: "given".into() },
+        None if on_page => Setup { fen: String::new(), seed: ask.seed, label: "chosen on the page".into() },
+        None => game.setup(ask.seed).map_err(|e| verr(format!("{e:#}")))?,
     };
     let at = if on_page { Start::Setup } else { Start::Fen(&setup.fen) };
     let begin = Begin { ask, number, name: game.name().to_string(), bot_spec: spec, setup: setup.clone() };
@@ -214,9 +266,12 @@ impl WithGame for Begin<'_> {
             start: g.clone(),
             game: g,
             chance,
+            history: Vec::new(),
             plies: Vec::new(),
             entries: Vec::new(),
             seen: Vec::new(),
+            redeal: Pcg64Mcg::seed_from_u64(ask.redeal_seed),
+            redealt: None,
             resigned: false,
             saved: None,
             number: self.number,
@@ -252,6 +307,8 @@ pub struct ServedGame<G: Playable> {
     /// The game now (after the set-up).
     game: G,
     chance: Box<dyn ChanceSource<G>>,
+    /// The game before each ply since `start` (what undo goes back to).
+    history: Vec<G>,
     /// The plies since `start`: player action and the chance outcome it led to.
     plies: Vec<(Action, Option<Action>)>,
     /// Their record entries ([`Playable::record_entry`]).
@@ -261,6 +318,10 @@ pub struct ServedGame<G: Playable> {
     resigned: bool,
     saved: Option<String>,
     number: u32,
+    /// The generator of the re-deals at undo.
+    redeal: Pcg64Mcg,
+    /// The last re-deal: the ply it was made at, the game it dealt and its chance seed.
+    redealt: Option<(usize, G, u64)>,
 }
 
 impl<G: Playable> ServedGame<G> {
@@ -293,10 +354,24 @@ impl<G: Playable> ServedGame<G> {
                 let before = self.game.clone();
                 let (entry, chance) = play_ply(&mut self.game, a, self.chance.as_mut());
                 self.seen.push(move_seen(&before, a, chance, &entry, Viewpoint::from(self.human)));
+                self.history.push(before);
                 self.plies.push((a, chance));
                 self.entries.push(entry);
             }
         }
+    }
+
+    /// The record's set-up and moves: from the set-up's end when the moves replay there with its
+    /// seed (no undo, or re-deals that changed nothing the record shows); otherwise from the
+    /// last re-deal, with its seed, the moves before it named in the set-up's label.
+    fn record_moves(&self) -> (Setup, Vec<String>) {
+        let Some((at, dealt, seed)) = &self.redealt else { return (self.setup.clone(), self.entries.clone()) };
+        if replay_moves(self.start.clone(), self.setup.seed, &self.entries).is_ok() {
+            return (self.setup.clone(), self.entries.clone());
+        }
+        let before = if *at == 0 { String::new() } else { format!(", after {}", self.entries[..*at].join(" ")) };
+        let label = format!("{}; re-dealt from {}'s view by an undo at ply {}{before}", self.setup.label, Viewpoint::from(self.human).name(), at + 1);
+        (Setup { fen: dealt.full_fen(), seed: *seed, label }, self.entries[*at..].to_vec())
     }
 
     /// Whether `c` is to act in the game now.
@@ -339,11 +414,15 @@ impl<G: Playable> Served for ServedGame<G> {
             return Err(SessionError::State("it is not your turn".into()));
         }
         let g = self.now();
-        let illegal = |problem: String| SessionError::Illegal { text: text.to_string(), problem };
-        let a = g.parse_entry(text).map_err(|e| illegal(e.to_string()))?;
-        if !g.legal_actions().contains(&a) {
-            return Err(illegal("not among the legal actions".into()));
+        // Looked up among the actions of the human's view first: the rules' own reason for
+        // refusing an action is written on the full state and may name what the human cannot
+        // see, so every refusal is this one message.
+        let illegal = || SessionError::Illegal { text: text.to_string(), problem: "not among your legal actions (the page lists them)".into() };
+        if !legal_from_view(g, self.human).iter().any(|l| l.text == text) {
+            return Err(illegal());
         }
+        // Legal actions are a function of the view, so the true game takes the same text.
+        let a = g.parse_entry(text).ok().filter(|a| g.legal_actions().contains(a)).ok_or_else(illegal)?;
         self.apply(a);
         self.bot_moves();
         Ok(())
@@ -354,29 +433,19 @@ impl<G: Playable> Served for ServedGame<G> {
             return Err(SessionError::State("nothing to take back (set-up choices and finished games stay)".into()));
         }
         let me = Turn::Player(player_of(self.human));
-        let mut g = self.start.clone();
-        let mut last_human = None;
-        for (i, &(a, chance)) in self.plies.iter().enumerate() {
-            if g.turn() == me {
-                last_human = Some(i);
-            }
-            g.apply(a);
-            if let Some(o) = chance {
-                g.apply(o);
-            }
-        }
-        let Some(k) = last_human else { return Err(SessionError::State("you have not moved yet".into())) };
-        let mut g = self.start.clone();
-        for &(a, chance) in &self.plies[..k] {
-            g.apply(a);
-            if let Some(o) = chance {
-                g.apply(o);
-            }
-        }
-        self.game = g;
+        let Some(k) = self.history.iter().rposition(|g| g.turn() == me) else { return Err(SessionError::State("you have not moved yet".into())) };
+        let back = self.history[k].clone();
+        self.history.truncate(k);
         self.plies.truncate(k);
         self.entries.truncate(k);
         self.seen.truncate(k);
+        // The re-deal (module docs): a state of the human's information set, drawn afresh, and
+        // chance from a fresh seed; nothing of the true state the human has not seen survives.
+        let seed = self.redeal.next_u64();
+        let dealt = back.sample_determinization(player_of(self.human), &mut self.redeal);
+        self.chance = dealt.seeded_chance(seed);
+        self.redealt = Some((k, dealt.clone(), seed));
+        self.game = dealt;
         Ok(())
     }
 
@@ -388,6 +457,7 @@ impl<G: Playable> Served for ServedGame<G> {
         if !self.over() || self.pre.is_some() {
             return None;
         }
+        let (setup, moves) = self.record_moves();
         let (red, black) = match self.human {
             Color::Red => ("human".to_string(), self.bot_spec.clone()),
             Color::Black => (self.bot_spec.clone(), "human".to_string()),
@@ -399,8 +469,8 @@ impl<G: Playable> Served for ServedGame<G> {
             variant: self.name.clone(),
             red,
             black,
-            setup: self.setup.clone(),
-            moves: self.entries.clone(),
+            setup,
+            moves,
             outcome: self.outcome(),
             date: date.to_string(),
         })
@@ -412,6 +482,10 @@ impl<G: Playable> Served for ServedGame<G> {
 
     fn is_saved(&self) -> bool {
         self.saved.is_some()
+    }
+
+    fn full_fen(&self) -> String {
+        self.now().full_fen()
     }
 
     fn observation(&self) -> Result<Observation, SessionError> {

@@ -186,6 +186,9 @@ impl CamelGame {
             end: None,
         };
         g.adopt_layouts();
+        // The public path starts from what both players see (secret cells hidden), not from
+        // the full hash: a FEN's secret layouts would otherwise enter the other side's key.
+        g.path = 0x0C0C_1234_5678_9ABC ^ g.public_hash();
         g.refresh();
         g
     }

@@ -272,6 +272,25 @@ impl CamelGame {
         self.record = Record::new(self.record_hash());
     }
 
+    /// The hash of the position as both players see it: every secret cell (placed beneath a
+    /// plate never flipped, RULES-more.md §2.13) written as hidden. The public path of a game
+    /// read from a FEN starts from it, so that no player's information-set key carries the
+    /// other's secret layout (issue #39).
+    pub(super) fn public_hash(&self) -> u64 {
+        let mut p = self.pos.clone();
+        for c in Color::ALL {
+            if !self.hidden(c) {
+                continue;
+            }
+            for k in 0..9 {
+                if down_cells(&p, c)[k] != UNSET {
+                    set_down(&mut p, c, k, HIDDEN);
+                }
+            }
+        }
+        p.hash()
+    }
+
     /// The position hash kept in the repetition record: secret layouts hashed by origin.
     pub(super) fn record_hash(&self) -> u64 {
         let l = |c: Color| self.layouts[c.index()].as_ref().filter(|_| self.hidden(c));

@@ -10,7 +10,14 @@
     document.body.setAttribute("data-busy", "1");
     $("status").textContent = "…";
     try {
-      const r = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      let r = await fetch(path, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      // 503: the bot is still thinking past the server's request timeout; ask for the state
+      // until its move is in.
+      for (let tries = 0; r.status === 503 && tries < 120; tries++) {
+        $("status").textContent = "the bot is thinking…";
+        await new Promise((done) => setTimeout(done, 1000));
+        r = await fetch("/api/state");
+      }
       const data = await r.json();
       if (data.error) { $("status").textContent = "error: " + data.error; }
       else { obs = data; selected = null; }
