@@ -537,7 +537,7 @@ impl<W: Write + Send + 'static> Engine<W> {
                 Some(b) => {
                     let ponder = r.pv.get(1).filter(|_| r.pv.first() == r.best.as_ref()).map(|m| m.iccs());
                     match ponder {
-                        Some(p) if state.variant().caps.core_only => out.line(&format!("bestmove {b} ponder {p}")),
+                        Some(p) => out.line(&format!("bestmove {b} ponder {p}")),
                         _ => out.line(&format!("bestmove {b}")),
                     }
                 }
