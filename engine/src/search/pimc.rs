@@ -420,10 +420,10 @@ mod ties_tests {
         let d = decision();
         let mut seen = std::collections::HashSet::new();
         for seed in 0..6 {
-            let mut first = PimcBot::new(PimcConfig::from_params("k=1").expect("spec"), seed);
+            let mut first = PimcBot::new(PimcConfig::from_params("k=1,search=expectimax:depth=2").expect("spec"), seed);
             let an = first.analyse(&d);
             assert_eq!(an.best, an.stats[0].action, "ties=first plays the first of the ranking");
-            let mut random = PimcBot::new(PimcConfig::from_params("k=1,ties=random").expect("spec"), seed);
+            let mut random = PimcBot::new(PimcConfig::from_params("k=1,ties=random,search=expectimax:depth=2").expect("spec"), seed);
             let r = random.analyse(&d);
             let top = r.stats[0].score;
             let best = r.stats.iter().find(|s| s.action == r.best).expect("best is analysed");

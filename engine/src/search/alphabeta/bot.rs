@@ -77,9 +77,52 @@ impl AlphaBetaBot {
     /// Every state of one information set gives the same search: the core position, the legal
     /// moves and the values are functions of the view (RULES.md §F2, §P2, §S3: a face-down piece
     /// moves as its point's type, a Surprise disc by its visible face).
+    ///
+    /// The core position has no flips (§S4): each legal flip of one of the player's own discs
+    /// (whose back it knows) is searched at the root as a child of its own — the position after
+    /// it, the opponent to move, one ply shallower or with a quarter of the budget shared among
+    /// the flips (the moves get the rest) — and played when it scores above the best move.
+    /// Flips deeper in the tree are not searched.
     pub fn view_search(&mut self, state: &State, record: &[crate::repetition::RecordPly], limits: &Limits) -> (Option<(Action, i32)>, u64) {
         let hidden = if state.face_down().any() { HiddenValues::from_known(crate::variant::View::new(state, state.turn()).known()) } else { None };
-        self.core_search(state, record, hidden, limits)
+        let flips: Vec<Action> = state.legal_actions().into_iter().filter(|a| matches!(a, Action::Flip { .. })).collect();
+        if flips.is_empty() {
+            return self.core_search(state, record, hidden, limits);
+        }
+        let n = flips.len() as u64;
+        let (mut main, mut child) = (limits.clone(), limits.clone());
+        if let Some(t) = limits.time_ms {
+            main.time_ms = Some((t * 3 / 4).max(1));
+            child.time_ms = Some((t / 4 / n).max(1));
+        }
+        if let Some(nodes) = limits.nodes {
+            main.nodes = Some((nodes * 3 / 4).max(1));
+            child.nodes = Some((nodes / 4 / n).max(1));
+        }
+        child.depth = limits.depth.map(|d| d.saturating_sub(1).max(1));
+        child.searchmoves.clear();
+        let (mut best, mut nodes) = self.core_search(state, record, hidden.clone(), &main);
+        for f in flips {
+            let c = state.child(f);
+            if c.is_chance() {
+                continue;
+            }
+            let score = if c.legal_actions().is_empty() {
+                // No reply: the flip mates (§X4).
+                super::MATE - 1
+            } else {
+                let (reply, n) = self.core_search(&c, record, hidden.clone(), &child);
+                nodes += n;
+                match reply {
+                    Some((_, v)) => -v,
+                    None => continue,
+                }
+            };
+            if best.is_none_or(|(_, v)| score > v) {
+                best = Some((f, score));
+            }
+        }
+        (best, nodes)
     }
 
     /// The core searcher on `state`'s position with `hidden` values: the best legal move and its
