@@ -136,6 +136,12 @@ pub fn parse(rules: SkillRules, text: &str) -> Result<SkillPosition, MoreError> 
             return Err(MoreError::Fen(format!("{c} must have exactly one general")));
         }
     }
+    // §1.3: facing is check for a side without its own T6 active (§1.6.1), and the side not to
+    // move cannot be in check.
+    let waiting = p.turn.opponent();
+    if p.board.generals_facing() && p.active(waiting) != Some(super::tiles::T6) {
+        return Err(MoreError::Fen(format!("board: the generals face each other on one file with nothing between, so {} (not to move) is in check: the position cannot arise (RULES-more.md §0.3; xiangqi refuses it too)", waiting)));
+    }
     Ok(p)
 }
 
