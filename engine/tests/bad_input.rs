@@ -92,10 +92,9 @@ fn surprise_full_fen_with_an_impossible_disc_set_is_refused() {
 
 #[test]
 fn surprise_full_fen_with_too_many_flip_rights_is_refused() {
-    refused("surprise", &format!("{BOARD} {BACKS} 99:0/3:0"), &["rights", "99"]);
-    // One chariot reveal spent two of the three rights: one is left at most.
+    refused("surprise", &format!("{BOARD} {BACKS} 99:0/3:0"), &["rights", "99", "starts with 3"]);
+    refused("surprise", &format!("{BOARD} {BACKS} 3:0/4:0"), &["rights", "black"]);
     load("surprise", &format!("{BOARD} {BACKS} 1:1/3:0")).expect("one right after a chariot reveal");
-    refused("surprise", &format!("{BOARD} {BACKS} 2:1/3:0"), &["rights"]);
     refused("surprise", &format!("{BOARD} {BACKS} 0:2/3:0"), &["rights", "chariot reveals"]);
 }
 
@@ -128,9 +127,22 @@ fn missile_fen_with_facing_generals_is_refused() {
 
 #[test]
 fn skill_fen_with_facing_generals_is_refused() {
+    // Board B (the 9x10 point board, no river row): no turn can be caught between a stagnation
+    // removal and its move, so facing generals are refused as in xiangqi.
+    let file = std::env::temp_dir().join(format!("anqi-bad-input-skill-b-{}.toml", std::process::id()));
+    std::fs::write(&file, "name = \"skill-board-b\"\ngame = \"skill\"\n[rules]\nboard = \"b\"\n").expect("rule file");
+    let spec = file.to_str().expect("utf-8");
     let tiles = "1,2,3,4,5,7,8,9/1,2,3,4,5,7,8,9";
-    load("skill", &format!("3k5/9/9/9/9/9/9/9/9/9/4K4 w {tiles}")).expect("generals on different files");
-    refused("skill", &format!("4k4/9/9/9/9/9/9/9/9/9/4K4 w {tiles}"), &["FEN", "board", "face"]);
+    load(spec, &format!("3k5/9/9/9/9/9/9/9/9/4K4 w {tiles}")).expect("generals on different files");
+    refused(spec, &format!("4k4/9/9/9/9/9/9/9/9/4K4 w {tiles}"), &["FEN", "board", "face"]);
+    // With T6 active for Red (its general on its T6 recess, e.g. d0 on board B), Red may have
+    // made the facing (§1.6.1): Black is in check and to move.
+    let t6 = "6,1,2,3,4,5,7,8/1,2,3,4,5,7,8,9";
+    load(spec, &format!("3k5/9/9/9/9/9/9/9/9/3K5 b {t6}")).expect("Red's T6 lifts the ban for Red");
+    refused(spec, &format!("3k5/9/9/9/9/9/9/9/9/3K5 w {t6}"), &["board", "face"]);
+    // Board A: a stagnation removal of the river-row piece between the generals leaves them
+    // facing until the turn's move (§1.7), so the FEN of that turn in progress is read.
+    load("skill", &format!("4k4/9/9/9/9/9/9/9/9/9/4K4 w {tiles}")).expect("a turn in progress on board A");
 }
 
 #[test]
