@@ -1,5 +1,5 @@
 //! The random-play battery of issue #39 (item 6): random plies in every preset of both rule books,
-//! hidden games and open twins, checking after each ply that
+//! hidden games and their open twins (`NAME+open`), checking after each ply that
 //!
 //! 1. the position round-trips through its full-state FEN (written, read, written alike);
 //! 2. the incremental hash equals a fresh one: the state's hash equals that of the state read
@@ -179,6 +179,48 @@ fn run_all(n: u64) -> Vec<(String, u64, f64)> {
                 assert_eq!(back.hash(), p.hash(), "{name}: incremental hash at {text}");
             })
         });
+    }
+    // The open twins of the hidden RULES-more.md presets (docs/open-twins.md §O6): the same game
+    // with everything shown, so a determinization is the state itself.
+    use engine::more::open::Open;
+    for (twin, _) in engine::more::open::twin_names() {
+        let base = twin.trim_end_matches(engine::more::open::SUFFIX).to_string();
+        let label: &'static str = Box::leak(twin.clone().into_boxed_str());
+        let b = base.as_str();
+        if b.starts_with("missile") {
+            timed(twin.clone(), &|| {
+                more_plies(label, || Open::new(MissileGame::preset(b).expect("preset").with_max_plies(400), label), n, 7, |g: &Open<MissileGame>| {
+                    if g.inner().in_setup() {
+                        return;
+                    }
+                    let p = g.inner().position();
+                    let text = mfen::write(p);
+                    let back = mfen::parse(*p.rules(), &text).unwrap_or_else(|e| panic!("{label}: {text}: {e}"));
+                    assert_eq!((mfen::write(&back), back.hash()), (text, p.hash()), "{label}");
+                })
+            });
+        } else if b.starts_with("skill") {
+            timed(twin.clone(), &|| {
+                more_plies(label, || Open::new(SkillGame::preset(b).expect("preset").with_max_plies(400), label), n, 5, |g: &Open<SkillGame>| {
+                    if g.inner().in_setup() {
+                        return;
+                    }
+                    let p = g.inner().position();
+                    let text = sfen::write(p);
+                    let back = sfen::parse(*p.rules(), &text).unwrap_or_else(|e| panic!("{label}: {text}: {e}"));
+                    assert_eq!((sfen::write(&back), back.hash()), (text, p.hash()), "{label}");
+                })
+            });
+        } else {
+            timed(twin.clone(), &|| {
+                more_plies(label, || Open::new(CamelGame::preset(b).expect("preset").with_max_plies(400), label), n, 3, |g: &Open<CamelGame>| {
+                    let p = g.inner().position();
+                    let text = cfen::write(p);
+                    let back = cfen::parse(*p.rules(), &text).unwrap_or_else(|e| panic!("{label}: {text}: {e}"));
+                    assert_eq!((cfen::write(&back), back.hash()), (text, p.hash()), "{label}");
+                })
+            });
+        }
     }
     out
 }
