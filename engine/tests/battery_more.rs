@@ -219,7 +219,7 @@ fn battery_more_non_default_options() {
         });
         playout(MissileGame::new(engine::more::missile::MissilePreset { rules: mrules, ..mp }).with_max_plies(300), &mut rng, |g| {
             let p = g.position();
-            assert_eq!(&fen::parse(*p.rules(), &fen::write(p)).expect("round trip"), p);
+            assert_eq!(&fen::parse(*p.rules(), &fen::write(p)).unwrap_or_else(|e| panic!("{}: {e}", fen::write(p))), p);
         });
         playout(CamelGame::new(engine::more::camel::CamelPreset { rules: crules, ..cp }).with_max_plies(300), &mut rng, |g| {
             let p = g.position();

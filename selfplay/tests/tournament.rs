@@ -247,13 +247,16 @@ fn uci_engine_plays_through_the_client() {
 }
 
 #[test]
-fn broken_uci_engines_are_errors_or_forfeits_not_hangs() {
+fn broken_uci_engines_are_forfeits_not_hangs() {
     let t = std::time::Instant::now();
-    // An engine that exits at once: the handshake fails, the tournament stops with the error.
+    // An engine that exits at once: the handshake fails, and its games are forfeits naming it.
     let cfg = config("name = \"bad-uci\"\npairs = 1\n[[player]]\nspec = \"uci:/bin/true\"\nmovetime_ms = 10\n[[player]]\nspec = \"random\"\n");
-    let e = tournament::run(&cfg, &quiet(&tmp("bad-uci.pgn"))).expect_err("no uciok");
+    let pgn = tmp("bad-uci.pgn");
+    let s = tournament::run(&cfg, &quiet(&pgn)).expect("forfeits are results");
+    assert_eq!((s.games, s.reasons.get("forfeit"), s.table[1][0].w), (2, Some(&2), 2), "{:?}", s.reasons);
+    let rs = records(&pgn);
     // Depending on timing: the write of `uci` fails (broken pipe) or the wait for `uciok` does.
-    assert!(format!("{e:#}").contains("UCI engine \"/bin/true\""), "{e:#}");
+    assert!(rs.iter().all(|r| r.outcome.reason.contains("UCI engine \"/bin/true\" exited")), "{:?}", rs[0].outcome);
     // An engine that completes the handshake but never answers `go`: a forfeit after timeout_ms.
     let script = tmp("silent-engine.sh");
     std::fs::write(
@@ -272,6 +275,62 @@ fn broken_uci_engines_are_errors_or_forfeits_not_hangs() {
     let rs = records(&pgn);
     assert!(rs.iter().all(|r| r.outcome.reason.contains("no bestmove in time")), "{:?}", rs[0].outcome);
     assert!(t.elapsed().as_secs() < 20);
+}
+
+/// A UCI engine script for `anqi tournament` runs: `exit-after-uciok` answers the handshake's
+/// `uci` and exits; `dies-mid-game` is `anqi uci` until its first `go`, then exits.
+fn dying_engine(kind: &str) -> PathBuf {
+    let script = tmp(&format!("{kind}.sh"));
+    let body = match kind {
+        "exit-after-uciok" => "#!/bin/sh\nread l\necho 'id name exits-after-uciok'\necho uciok\nexit 0\n".to_string(),
+        _ => format!(
+            "#!/bin/sh\nwhile read -r l; do case \"$l\" in uci) echo 'id name dies-mid-game'; echo uciok;; isready) echo readyok;; go*) exit 3;; esac; done\n"
+        ),
+    };
+    std::fs::write(&script, body).expect("script");
+    script
+}
+
+/// `anqi tournament` (whose `main` restores SIGPIPE's default action) with an engine that exits:
+/// before issue #39 the process died of SIGPIPE (status 141) with an empty PGN; now the engine's
+/// games are forfeits naming it and the tournament ends normally.
+#[test]
+fn tournament_command_survives_an_engine_that_exits() {
+    for spec in ["/bin/true".to_string(), format!("/bin/sh {}", dying_engine("exit-after-uciok").display()), format!("/bin/sh {}", dying_engine("dies-mid-game").display())] {
+        let cfg = tmp("dying.toml");
+        let pgn = tmp("dying.pgn");
+        std::fs::write(&cfg, format!("name = \"dying\"\npairs = 2\nconcurrency = 1\npgn = {:?}\n[[player]]\nspec = \"uci:{spec}\"\nmovetime_ms = 10\n[[player]]\nspec = \"random\"\n", pgn.display().to_string()))
+            .expect("config");
+        let out = std::process::Command::new(anqi_bin()).args(["tournament", "--quiet", "--config"]).arg(&cfg).output().expect("run anqi");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{spec}: {:?}\n{err}", out.status);
+        let rs = records(&pgn);
+        assert_eq!(rs.len(), 4, "{spec}");
+        assert!(rs.iter().all(|r| r.outcome.reason.starts_with("forfeit: UCI engine") && r.outcome.winner.is_some()), "{spec}: {:?}", rs[0].outcome);
+        assert!(err.contains("forfeits: UCI engine"), "{spec}: the forfeits are reported\n{err}");
+    }
+}
+
+/// `engine_restart`: `game` (the default) starts a fresh process for every game, `never` keeps
+/// one per player and worker for the whole run.
+#[test]
+fn engine_restart_decides_how_many_processes_start() {
+    for (restart, starts) in [("", 4), ("engine_restart = \"game\"\n", 4), ("engine_restart = \"never\"\n", 1)] {
+        let log = tmp("starts.log");
+        let _ = std::fs::remove_file(&log);
+        let script = tmp("counted.sh");
+        std::fs::write(&script, format!("#!/bin/sh\necho start >> {}\nexec {} uci\n", log.display(), anqi_bin())).expect("script");
+        let cfg = config(&format!(
+            "name = \"restart\"\npairs = 2\nconcurrency = 1\nmax_plies = 20\n{restart}[[player]]\nspec = \"uci:/bin/sh {}\"\ndepth = 1\n[[player]]\nspec = \"random\"\n",
+            script.display()
+        ));
+        let pgn = tmp("restart.pgn");
+        let s = tournament::run(&cfg, &quiet(&pgn)).expect("runs");
+        assert_eq!(s.games, 4);
+        assert!(!s.reasons.contains_key("forfeit"), "{restart}: {:?}", s.reasons);
+        assert_eq!(logged(&log).len(), starts, "{restart:?}: engine processes started");
+        check_replays(&records(&pgn));
+    }
 }
 
 #[test]

@@ -85,8 +85,8 @@ fn missile_trains_records_its_encoding_and_resumes() {
             .expect("run anqi play");
         let out = ok(&o);
         assert!(out.contains("net:missile@"), "{out}");
-        let result = out.lines().find(|l| l.starts_with("result ")).unwrap_or_default();
-        assert!(["result 1-0 ", "result 0-1 ", "result 1/2-1/2 "].iter().any(|r| result.starts_with(r)), "{out}");
+        let result = out.lines().find(|l| l.starts_with("[Result ")).unwrap_or_default();
+        assert!(["[Result \"1-0\"]", "[Result \"0-1\"]", "[Result \"1/2-1/2\"]"].contains(&result), "{out}");
         eprintln!("net (step 9) vs {other}: {result} ({:.1} s so far)", started.elapsed().as_secs_f64());
     }
     // ... and in a tournament (the RULES-more path of the tournament builds its bots by the
@@ -117,7 +117,7 @@ fn missile_trains_records_its_encoding_and_resumes() {
     assert_eq!(exported["encoding"]["game"], "missile", "{exported}");
     let zspec = format!("net:zoo=smoke-missile,zoo_dir={zd},sims=4");
     let out = ok(&anqi(&["play", "--variant", "missile", "--red", &zspec, "--black", "random", "--seed", "5"]));
-    assert!(out.contains("zoo:smoke-missile-") && out.lines().any(|l| l.starts_with("result ") && !l.starts_with("result *")), "{out}");
+    assert!(out.contains("zoo:smoke-missile-") && out.lines().any(|l| l.starts_with("[Result ")) && !out.contains("[Termination \"ply limit\"]"), "{out}");
 
     // A warm start: greedy, the teacher, plays two games against itself (its choices and the
     // game's evaluation as targets, teacher.rs), the first two steps train on them alone.

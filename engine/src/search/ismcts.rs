@@ -92,31 +92,58 @@ impl Default for IsmctsConfig {
     }
 }
 
+/// The largest `iterations` an `ismcts` spec takes.
+pub const MAX_ITERATIONS: u64 = 100_000_000;
+
 impl IsmctsConfig {
     /// Parses `iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N` (any subset).
     ///
     /// # Errors
     /// A message naming the bad parameter.
     pub fn from_params(params: &str) -> Result<IsmctsConfig, String> {
+        use super::{param_f64_in, param_in, param_once, MAX_SPEC_MS};
         let mut c = IsmctsConfig::default();
+        let mut seen = Vec::new();
         for (k, v) in super::parse_params(params)? {
-            let u = || super::param_u64("ismcts", &k, &v);
-            match k.as_str() {
-                "iterations" | "n" => c.iterations = u()?.max(1),
-                "ms" => c.ms = Some(u()?.max(1)),
-                "c" => c.c = super::param_f64("ismcts", &k, &v)?.max(0.0),
+            let n = |lo, hi| param_in("ismcts", &k, &v, lo, hi);
+            let x = |lo, hi| param_f64_in("ismcts", &k, &v, lo, hi);
+            // Ranges that work (issue #39): no iteration or horizon of 0, no negative exploration.
+            let name = match k.as_str() {
+                "iterations" | "n" => {
+                    c.iterations = n(1, MAX_ITERATIONS)?;
+                    "iterations"
+                }
+                "ms" => {
+                    c.ms = Some(n(1, MAX_SPEC_MS)?);
+                    "ms"
+                }
+                "c" => {
+                    c.c = x(0.0, 100.0)?;
+                    "c"
+                }
                 "mode" => {
                     c.mode = match v.as_str() {
                         "so" | "single" => Observers::Single,
                         "mo" | "multiple" => Observers::Multiple,
                         _ => return Err(format!("ismcts parameter mode: {v:?} (known: so, mo)")),
-                    }
+                    };
+                    "mode"
                 }
-                "rollout" => c.rollout = u()? as u32,
-                "scale" => c.scale = super::param_f64("ismcts", &k, &v)?.max(1.0),
-                "horizon" => c.horizon = (u()? as u32).max(1),
+                "rollout" => {
+                    c.rollout = n(0, 1000)? as u32;
+                    "rollout"
+                }
+                "scale" => {
+                    c.scale = x(1.0, 1.0e6)?;
+                    "scale"
+                }
+                "horizon" => {
+                    c.horizon = n(1, 10_000)? as u32;
+                    "horizon"
+                }
                 other => return Err(format!("ismcts parameter {other:?} unknown (known: iterations, ms, c, mode, rollout, scale, horizon)")),
-            }
+            };
+            param_once("ismcts", &mut seen, name)?;
         }
         Ok(c)
     }

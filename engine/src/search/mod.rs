@@ -291,10 +291,58 @@ pub fn parse_params(params: &str) -> Result<Vec<(String, String)>, String> {
             continue;
         }
         let (k, v) = part.split_once('=').ok_or_else(|| format!("bot parameter {part:?}: expected key=value"))?;
-        out.push((k.trim().to_string(), v.trim().to_string()));
+        let k = k.trim().to_string();
+        if out.iter().any(|(seen, _): &(String, String)| *seen == k) {
+            return Err(format!("bot parameter {k:?} is given twice"));
+        }
+        out.push((k, v.trim().to_string()));
     }
     Ok(out)
 }
+
+/// Refuses a parameter given twice under two of its names (`iterations` and `n`): `names` are
+/// the canonical names seen so far, `name` the one of the parameter at hand.
+///
+/// # Errors
+/// A message naming the parameter and the bot.
+pub fn param_once(bot: &str, seen: &mut Vec<&'static str>, name: &'static str) -> Result<(), String> {
+    if seen.contains(&name) {
+        return Err(format!("{bot} parameter {name} is given twice"));
+    }
+    seen.push(name);
+    Ok(())
+}
+
+/// Parses an integer parameter of bot `bot` that must lie in `lo..=hi`.
+///
+/// # Errors
+/// A message naming the parameter and the range.
+pub fn param_in(bot: &str, k: &str, v: &str, lo: u64, hi: u64) -> Result<u64, String> {
+    let n = param_u64(bot, k, v)?;
+    if n < lo || n > hi {
+        return Err(format!("{bot} parameter {k}: {n} is out of range ({lo} to {hi})"));
+    }
+    Ok(n)
+}
+
+/// Parses a real parameter of bot `bot` that must lie in `lo..=hi`.
+///
+/// # Errors
+/// A message naming the parameter and the range.
+pub fn param_f64_in(bot: &str, k: &str, v: &str, lo: f64, hi: f64) -> Result<f64, String> {
+    let x = param_f64(bot, k, v)?;
+    if !(lo..=hi).contains(&x) {
+        return Err(format!("{bot} parameter {k}: {x} is out of range ({lo} to {hi})"));
+    }
+    Ok(x)
+}
+
+/// The largest wall-time budget a bot spec takes, in milliseconds (an hour per move).
+pub const MAX_SPEC_MS: u64 = 3_600_000;
+/// The largest node budget a bot spec takes.
+pub const MAX_SPEC_NODES: u64 = 10_000_000_000;
+/// The largest transposition table a bot spec takes, in MiB.
+pub const MAX_SPEC_HASH_MB: u64 = 1024;
 
 /// Parses a non-negative integer parameter of bot `bot`.
 ///

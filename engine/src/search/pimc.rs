@@ -79,6 +79,9 @@ impl Default for PimcConfig {
     }
 }
 
+/// The largest number of determinizations (`k`) a `pimc` spec takes.
+pub const MAX_K: u64 = 100_000;
+
 impl PimcConfig {
     /// Parses `k=N,ms=N,ties=random|first,search=SPEC` (`search=` last: it takes the rest of the string), the one
     /// `pimc` spec of every game. `SPEC` is `expectimax[:...]` (the default),
@@ -94,13 +97,21 @@ impl PimcConfig {
         let mut c = PimcConfig::default();
         let (mut depth, mut nodes, mut hash) = (None, None, None);
         let mut search = None;
+        let mut seen = Vec::new();
         for (k, v) in super::parse_params(params)? {
+            // Ranges that work (issue #39): no k of 0, no budget that never returns, no table
+            // that cannot be allocated.
+            let n = |lo, hi| super::param_in("pimc", &k, &v, lo, hi);
+            let name = if k == "determinizations" { "k" } else { k.as_str() };
+            if let Some(name) = ["k", "ms", "depth", "nodes", "hash", "ties", "search"].into_iter().find(|x| *x == name) {
+                super::param_once("pimc", &mut seen, name)?;
+            }
             match k.as_str() {
-                "k" | "determinizations" => c.k = super::param_u64("pimc", &k, &v)?.clamp(1, u32::MAX as u64) as u32,
-                "ms" => c.ms = Some(super::param_u64("pimc", &k, &v)?.max(1)),
-                "depth" => depth = Some((super::param_u64("pimc", &k, &v)? as u32).clamp(1, super::alphabeta::MAX_DEPTH)),
-                "nodes" => nodes = Some(super::param_u64("pimc", &k, &v)?.max(1)),
-                "hash" => hash = Some((super::param_u64("pimc", &k, &v)? as usize).max(1)),
+                "k" | "determinizations" => c.k = n(1, MAX_K)? as u32,
+                "ms" => c.ms = Some(n(1, super::MAX_SPEC_MS)?),
+                "depth" => depth = Some(n(1, super::alphabeta::MAX_DEPTH as u64)? as u32),
+                "nodes" => nodes = Some(n(1, super::MAX_SPEC_NODES)?),
+                "hash" => hash = Some(n(1, super::MAX_SPEC_HASH_MB)? as usize),
                 "ties" => {
                     c.random_ties = match v.as_str() {
                         "random" => true,

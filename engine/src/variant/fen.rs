@@ -220,7 +220,14 @@ fn read_surprise(s: &mut State, extra: &[&str]) -> Result<(), StateFenError> {
     let (Some(backs), Some(rights)) = (extra.first(), extra.get(1)) else {
         return Err(field_err("backs", "a Surprise FEN needs the backs and rights fields after the six standard ones (§N3)"));
     };
+    // §S1: each side has two chariot|horse, two chariot|cannon and two horse|cannon discs.
+    let mut discs = [[0u8; 3]; 2];
+    let mut listed = Vec::new();
     for (sq, c, seen) in parse_square_list("backs", backs)? {
+        if listed.contains(&sq) {
+            return Err(field_err("backs", format!("{sq} is listed twice (§N3)")));
+        }
+        listed.push(sq);
         let p = Piece::from_char(c).ok_or_else(|| field_err("backs", format!("unknown letter {c:?}")))?;
         match s.position().piece_at(sq) {
             Some(v) if v.color == p.color && matches!(v.role, Role::Chariot | Role::Horse | Role::Cannon) && v.role != p.role => {}
@@ -231,8 +238,18 @@ fn read_surprise(s: &mut State, extra: &[&str]) -> Result<(), StateFenError> {
         if !matches!(p.role, Role::Chariot | Role::Horse | Role::Cannon) {
             return Err(field_err("backs", format!("{sq}={c}: a back face is a chariot, horse or cannon (§S1)")));
         }
+        if let Some(vis) = s.position().piece_at(sq) {
+            let d = disc_kind(vis.role, p.role);
+            discs[p.color.index()][d] += 1;
+            if discs[p.color.index()][d] > 2 {
+                let (a, b) = DISC_NAMES[d];
+                return Err(field_err("backs", format!("{} has more than two {a}|{b} discs (§S1: two of each of the three kinds)", p.color)));
+            }
+        }
         s.set_back(sq, p.role, seen);
     }
+    let sr = &s.variant().surprise;
+    let (max_rights, max_reveals) = (sr.flip_rights, sr.chariot_reveal_limit);
     let sides: Vec<&str> = rights.split('/').collect();
     if sides.len() != 2 {
         return Err(field_err("rights", "expected red/black like 3:0/3:0 (§N3)"));
@@ -243,12 +260,27 @@ fn read_surprise(s: &mut State, extra: &[&str]) -> Result<(), StateFenError> {
             comps.get(i).and_then(|x| x.parse().ok()).ok_or_else(|| field_err("rights", format!("{part:?}: expected rights:chariot_reveals (§N3)")))
         };
         let (r, cr) = (num(0)?, num(1)?);
+        // §S5: rights start at the variant's number and only go down, and at most
+        // `chariot_reveal_limit` chariot reveals are made. (How many rights those reveals spent
+        // is not checked: the §S5 tests isolate the once-per-game limit with `3:1`.)
+        if r > max_rights {
+            return Err(field_err("rights", format!("{part:?}: {c} has {r} flip rights left, but a side starts with {max_rights} (§S5)")));
+        }
+        if cr > max_reveals {
+            return Err(field_err("rights", format!("{part:?}: {c} made {cr} chariot reveals, at most {max_reveals} are allowed (§S5)")));
+        }
         let mut lost = [0u8; Role::COUNT];
         if let Some(l) = comps.get(2) {
             if *l != "-" {
                 for ch in l.chars() {
                     let role = Role::from_char(ch).ok_or_else(|| field_err("rights", format!("unknown type {ch:?}")))?;
+                    if !matches!(role, Role::Chariot | Role::Horse | Role::Cannon) {
+                        return Err(field_err("rights", format!("{part:?}: {ch:?} is no disc face (chariot, horse or cannon, §S6)")));
+                    }
                     lost[role.index()] += 1;
+                    if lost[role.index()] > 2 {
+                        return Err(field_err("rights", format!("{part:?}: more than two {role}s lost (§S6)")));
+                    }
                 }
             }
         }
@@ -258,6 +290,19 @@ fn read_surprise(s: &mut State, extra: &[&str]) -> Result<(), StateFenError> {
         s.set_rights(c, r, cr, lost);
     }
     Ok(())
+}
+
+/// The three disc kinds of §S1 (chariot|horse, chariot|cannon, horse|cannon), for messages.
+const DISC_NAMES: [(&str, &str); 3] = [("chariot", "horse"), ("chariot", "cannon"), ("horse", "cannon")];
+
+/// The §S1 kind of the disc with faces `a` and `b` (two of chariot, horse, cannon, different;
+/// the caller has checked them): an index into [`DISC_NAMES`].
+fn disc_kind(a: Role, b: Role) -> usize {
+    match (a, b) {
+        (Role::Chariot, Role::Horse) | (Role::Horse, Role::Chariot) => 0,
+        (Role::Chariot, Role::Cannon) | (Role::Cannon, Role::Chariot) => 1,
+        _ => 2,
+    }
 }
 
 fn read_king(s: &mut State, extra: &[&str]) -> Result<(), StateFenError> {
@@ -286,6 +331,13 @@ fn read_king(s: &mut State, extra: &[&str]) -> Result<(), StateFenError> {
             let (sq, n) = p.split_once(':').ok_or_else(|| field_err("grind", format!("{p:?}: expected square:length")))?;
             let sq = Square::parse(sq).ok_or_else(|| field_err("grind", format!("bad square in {p:?}")))?;
             let n: u8 = n.parse().map_err(|_| field_err("grind", format!("bad length in {p:?}")))?;
+            // §K7: a run has length 1 or more, and the move that makes it `grind_limit` long
+            // ends the game, so no run is longer.
+            let limit = s.variant().king.grind_limit;
+            if n == 0 || (limit > 0 && n > limit) {
+                let most = if limit > 0 { format!("{limit}") } else { "255".into() };
+                return Err(field_err("grind", format!("{p:?}: a run is 1 to {most} moves long (§K7)")));
+            }
             match s.position().piece_at(sq) {
                 Some(pc) if pc.color == c => s.set_run(c, Some((sq, n))),
                 _ => return Err(field_err("grind", format!("no {c} piece on {sq} (§K7)"))),

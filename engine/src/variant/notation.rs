@@ -87,13 +87,28 @@ pub fn parse_action(s: &State, text: &str) -> Result<Action, StateError> {
         "draw" => Action::Answer(Answer::Draw),
         "refuse" => Action::Answer(Answer::Refuse),
         _ => {
-            let turn_down = text.contains('~');
-            let marker = text.contains('^');
-            let core: String = text.chars().filter(|c| *c != '~' && *c != '^').collect();
-            // Four coordinate characters; letters after them (reveals, a flip's face) are ignored.
-            let coords = core.get(..4).filter(|c| c.is_ascii()).unwrap_or(&core);
+            // Four coordinate characters, then what [`record_string`] may add: at most two piece
+            // letters (a move's reveals, §F8, or a flip's new face, §S4), then `~` and/or `^`.
+            // The letters are ignored here (chance decides them); anything else is refused.
+            let coords = text.get(..4).filter(|c| c.is_ascii()).unwrap_or(text);
             let (from, to) = iccs::parse_squares(coords).map_err(|e| illegal(e.to_string()))?;
+            let tail = text.get(4..).unwrap_or("");
+            let marker = tail.ends_with('^');
+            let tail = tail.strip_suffix('^').unwrap_or(tail);
+            let turn_down = tail.ends_with('~');
+            let letters = tail.strip_suffix('~').unwrap_or(tail);
+            let most = if from == to { 1 } else { 2 };
+            if letters.chars().count() > most || !letters.chars().all(|c| Piece::from_char(c).is_some()) {
+                return Err(illegal(format!(
+                    "{tail:?} after the move's squares: expected at most {most} piece letter{} (§F8 reveals{}), then ~ or ^",
+                    if most == 1 { "" } else { "s" },
+                    if from == to { ", §S4 a flip's face" } else { "" }
+                )));
+            }
             if from == to {
+                if turn_down || marker {
+                    return Err(illegal("a flip (the same square twice, §S4) takes no ~ or ^".into()));
+                }
                 Action::Flip { at: from }
             } else {
                 Action::Move { from, to, turn_down, marker }

@@ -470,6 +470,11 @@ impl View {
                 s.mark_identity_public(sq);
             }
         }
+        if variant.caps.hidden == Hidden::BackFaces {
+            check_discs(&s, player, &unknown_sq, &gone)?;
+        } else if !gone.is_empty() {
+            return Err(verr("gone", format!("{} has no surprise discs (RULES.md §S1)", variant.name)));
+        }
         for (c, vis, back) in gone {
             s.push_captured_disc(c, vis, back);
         }
@@ -481,6 +486,9 @@ impl View {
             }
         }
         let mut view = View::new(&s, player);
+        if variant.caps.hidden == Hidden::BackFaces && view.back_choices.is_empty() {
+            return Err(verr("backs", "no §S2 layout gives the opponent's discs on the board and in gone= their visible faces"));
+        }
         if variant.caps.face_down() {
             // Restore the unseen multiset as written (View::new counted the placeholders).
             let counts = parse_pool(base.get(2).copied().unwrap_or("-")).unwrap_or([[0; Role::COUNT]; 2]);
@@ -499,6 +507,59 @@ impl View {
         view.key = crate::zobrist::extra_key(view.template.observation_hash(player), fen_hash(&view.fen));
         Ok(view)
     }
+}
+
+/// Checks the discs a Surprise view FEN gives (RULES.md §S1, §S8) before its captured discs
+/// are added to `s`: each `gone=` entry is a disc (visible face and back two different of
+/// chariot, horse and cannon), a back left `?` only on the opponent's discs and only where
+/// captured backs stay hidden; per side at most six discs on the board and captured, at most
+/// two of each kind among those whose back is known.
+///
+/// # Errors
+/// [`ViewError::Field`] naming `gone` or `backs`.
+fn check_discs(s: &State, player: Color, unknown: &[Square], gone: &[(Color, Role, Option<Role>)]) -> Result<(), ViewError> {
+    let disc = |r: Role| matches!(r, Role::Chariot | Role::Horse | Role::Cannon);
+    let revealed = s.variant().surprise.captured_back_revealed;
+    let mut count = [0usize; 2];
+    let mut used = [[0u8; 3]; 2];
+    let pos = s.position();
+    for c in Color::ALL {
+        for sq in pos.by_color(c) {
+            let (Some(b), Some(p)) = (s.back(sq), pos.piece_at(sq)) else { continue };
+            count[c.index()] += 1;
+            if !unknown.contains(&sq) {
+                if let Some(d) = disc_index(p.role, b) {
+                    used[c.index()][d] += 1;
+                }
+            }
+        }
+    }
+    for &(c, vis, back) in gone {
+        let letter = Piece::new(c, vis).char();
+        if !disc(vis) {
+            return Err(verr("gone", format!("{letter:?}: a captured disc shows a chariot, horse or cannon (§S1)")));
+        }
+        match back {
+            Some(b) => match disc_index(vis, b).filter(|_| b != vis) {
+                Some(d) => used[c.index()][d] += 1,
+                None => return Err(verr("gone", format!("{letter}{}: a disc's back is another of chariot, horse and cannon (§S1)", Piece::new(c, b).char()))),
+            },
+            None if c == player => return Err(verr("gone", format!("{letter}?: {player} knows the backs of its own discs"))),
+            None if revealed || s.variant().open => return Err(verr("gone", format!("{letter}?: a captured disc's back is shown to both sides here (§S8)"))),
+            None => {}
+        }
+        count[c.index()] += 1;
+    }
+    for c in Color::ALL {
+        if count[c.index()] > 6 {
+            return Err(verr("gone", format!("{c} has {} discs on the board and captured, but a side has six (§S1)", count[c.index()])));
+        }
+        if let Some(d) = (0..3).find(|&d| used[c.index()][d] > 2) {
+            let (a, b) = DISC_TYPES[d];
+            return Err(verr("gone", format!("{c} has more than two {a}|{b} discs (§S1: two of each kind)")));
+        }
+    }
+    Ok(())
 }
 
 fn fen_hash(s: &str) -> u64 {

@@ -14,7 +14,7 @@ pub struct Args {
     /// Position as FEN (RULES.md §N); default: the variant's start position.
     #[arg(long)]
     pub fen: Option<String>,
-    /// Depth in plies.
+    /// Depth in plies, 0 to [`MAX_DEPTH`].
     #[arg(long, default_value_t = 1)]
     pub depth: u32,
     /// Variant preset name (see `anqi variants`).
@@ -46,8 +46,26 @@ pub const BENCH_SET: &[(&str, &str, u32)] = &[
     ("endgame-2", "CRN1k1b2/3ca4/4ba3/9/2nr5/9/9/4B4/4A4/4KA3 w - - 0 1", 5),
 ];
 
+/// The deepest perft `--depth` takes: far past any count that finishes (xiangqi's depth 8 is
+/// about 3·10^12 leaves), and shallow enough that the recursion cannot overflow the stack.
+pub const MAX_DEPTH: u32 = 20;
+
+/// Why a perft request is refused before it starts.
+#[derive(Debug, thiserror::Error)]
+pub enum PerftError {
+    /// `--depth` past [`MAX_DEPTH`].
+    #[error("--depth {0}: at most {MAX_DEPTH} plies (deeper counts never finish, and the recursion would overflow the stack)")]
+    Depth(u32),
+}
+
 /// Runs the command.
+///
+/// # Errors
+/// [`PerftError`] for a `--depth` out of range; the game's, FEN's or layouts' error.
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if a.depth > MAX_DEPTH {
+        return Err(PerftError::Depth(a.depth).into());
+    }
     if a.bench {
         return if a.variant == "xiangqi" { bench() } else { bench_variants(&a.variant) };
     }

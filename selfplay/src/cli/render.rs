@@ -37,13 +37,32 @@ pub struct Args {
     /// Output file: `.svg` or `.png`.
     #[arg(long)]
     pub out: PathBuf,
-    /// PNG pixels per SVG unit.
+    /// PNG pixels per SVG unit, above 0 and at most [`MAX_SCALE`].
     #[arg(long, default_value_t = 1.5)]
     pub scale: f32,
 }
 
+/// The largest `--scale`: a board picture is at most some 800 SVG units a side (the widest camel
+/// boards), so 10 gives at most about 8,000 pixels a side (some 250 MB of RGBA); 100 would ask
+/// for 25 GB and run the machine out of memory.
+pub const MAX_SCALE: f32 = 10.0;
+
+/// Why a render request is refused before it starts.
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// `--scale` not in (0, [`MAX_SCALE`]].
+    #[error("--scale {0}: must be above 0 and at most {MAX_SCALE} (PNG pixels per SVG unit)")]
+    Scale(f32),
+}
+
 /// Runs the command.
+///
+/// # Errors
+/// [`RenderError`] for a `--scale` out of range; a bad `--as`, `--out`, game, FEN or move.
 pub fn run(a: Args) -> anyhow::Result<()> {
+    if !(a.scale > 0.0 && a.scale <= MAX_SCALE) {
+        return Err(RenderError::Scale(a.scale).into());
+    }
     let asked = match a.viewpoint.as_deref() {
         None => None,
         Some(t) => Some(Viewpoint::parse(t).with_context(|| format!("--as {t:?}: expected red, black or full"))?),

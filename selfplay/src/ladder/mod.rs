@@ -309,6 +309,7 @@ impl Roster {
             seed: self.seed,
             max_plies: self.max_plies,
             opening_plies: 0,
+            engine_restart: tournament::config::EngineRestart::Game,
             pgn: Some(self.pgn_path(dir, i, j)),
             budget: Budget::default(),
             players: vec![player(&self.players[i])?, player(&self.players[j])?],

@@ -9,7 +9,10 @@
 //! concurrency = 2                # games in parallel (0: one per core)
 //! seed = 1                       # set-ups, chance and bot seeds derive from it
 //! max_plies = 600                # a game still running then is adjudicated a draw
-//! opening_plies = 0              # plies played at random (same in both games of a pair)
+//! opening_plies = 0              # plies played at random (same in both games of a pair);
+//!                                # less than max_plies
+//! engine_restart = "game"        # UCI engines: a fresh process per game ("game", the default),
+//!                                # or one kept per player and worker for the whole run ("never")
 //! pgn = "runs/x.pgn"             # optional
 //!
 //! [budget]                       # default per-move budget: nodes, movetime_ms, depth
@@ -57,6 +60,24 @@ pub enum Format {
     Gauntlet,
 }
 
+/// When a tournament starts a UCI engine's process (`engine_restart`).
+///
+/// With [`EngineRestart::Game`] every game gets a fresh process, so an engine can carry nothing
+/// from one game to the next (in particular not the hidden set-up of a pair's first game, which
+/// the second game plays again with colours swapped) except what it writes to files of its own.
+/// With [`EngineRestart::Never`] a process is kept for the whole run by each worker thread and
+/// player and is sent `ucinewgame` between games: its hash table, learning or any other memory
+/// may carry over.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EngineRestart {
+    /// A fresh engine process per game (the default).
+    #[default]
+    Game,
+    /// One process per player and worker thread for the whole run, `ucinewgame` between games.
+    Never,
+}
+
 /// A per-move budget. For built-in bots it is appended to the spec's parameters (`nodes=N`,
 /// `ms=N`, `depth=N`; bots without parameters, like `random` and `greedy`, ignore it); for UCI
 /// engines it is the `go` command (`go nodes N movetime M depth D`).
@@ -99,6 +120,24 @@ impl Budget {
             p.push(format!("depth={d}"));
         }
         p.join(",")
+    }
+
+    /// Checks each key against the range that works for every player (issue #39: a depth of
+    /// 4294967295 made an alpha-beta search that never returns): `depth` 1 to
+    /// [`engine::search::alphabeta::MAX_DEPTH`], `nodes` 1 to [`engine::search::MAX_SPEC_NODES`],
+    /// `movetime_ms` 1 to [`engine::search::MAX_SPEC_MS`]; `prefix` is the table's (`budget.`).
+    ///
+    /// # Errors
+    /// The first key out of range, named.
+    pub fn check(&self, prefix: &str) -> anyhow::Result<()> {
+        use engine::search::{alphabeta::MAX_DEPTH, MAX_SPEC_MS, MAX_SPEC_NODES};
+        let keys = [("depth", self.depth.map(u64::from), MAX_DEPTH as u64), ("nodes", self.nodes, MAX_SPEC_NODES), ("movetime_ms", self.movetime_ms, MAX_SPEC_MS)];
+        for (key, value, most) in keys {
+            if let Some(v) = value.filter(|&v| v == 0 || v > most) {
+                bail!("key `{prefix}{key}`: {v} is out of range (1 to {most})");
+            }
+        }
+        Ok(())
     }
 
     /// As a UCI `go` command.
@@ -213,9 +252,12 @@ pub struct Config {
     /// Ply limit (adjudicated draw).
     #[serde(default = "default_max_plies")]
     pub max_plies: usize,
-    /// Random opening plies.
+    /// Random opening plies (less than `max_plies`).
     #[serde(default)]
     pub opening_plies: usize,
+    /// When UCI engines get a fresh process ([`EngineRestart`]; default: every game).
+    #[serde(default)]
+    pub engine_restart: EngineRestart,
     /// PGN path.
     pub pgn: Option<PathBuf>,
     /// Default per-move budget.
@@ -270,6 +312,17 @@ impl Config {
         }
         if self.pairs == 0 {
             bail!("key `pairs`: must be at least 1");
+        }
+        if self.max_plies == 0 {
+            bail!("key `max_plies`: must be at least 1 (0 would end every game at once as a draw)");
+        }
+        if self.opening_plies >= self.max_plies {
+            bail!("key `opening_plies`: {} must be less than max_plies ({}), or the players never move", self.opening_plies, self.max_plies);
+        }
+        self.budget.check("budget.")?;
+        for p in &self.players {
+            let own = Budget { nodes: p.nodes, movetime_ms: p.movetime_ms, depth: p.depth };
+            own.check("").with_context(|| format!("player {:?}", p.name.as_deref().unwrap_or(&p.spec)))?;
         }
         let names = self.player_names();
         for (i, n) in names.iter().enumerate() {
@@ -338,6 +391,10 @@ impl Config {
         for p in &self.players {
             text.push_str(&format!("|{:?}", p));
         }
+        // Left out at its default, so that files written before the key keep their fingerprint.
+        if self.engine_restart != EngineRestart::Game {
+            text.push_str(&format!("|engine_restart={:?}", self.engine_restart));
+        }
         format!("{:016x}", fnv1a(text.as_bytes()))
     }
 }
@@ -389,6 +446,48 @@ spec = "random"
         assert!(format!("{:#}", Config::parse(&three, "t").expect_err("sprt")).contains("exactly two"));
         let dup = OK.replace("\"random\"", "\"greedy\"");
         assert!(format!("{:#}", Config::parse(&dup, "t").expect_err("dup")).contains("twice"));
+    }
+
+    #[test]
+    fn zero_max_plies_is_refused() {
+        let e = Config::parse(&format!("max_plies = 0\n{OK}"), "t.toml").expect_err("max_plies 0");
+        assert!(format!("{e:#}").contains("key `max_plies`"), "{e:#}");
+        Config::parse(&format!("max_plies = 1\n{OK}"), "t.toml").expect("one ply");
+    }
+
+    #[test]
+    fn opening_plies_past_max_plies_is_refused() {
+        let e = Config::parse(&format!("max_plies = 10\nopening_plies = 20\n{OK}"), "t.toml").expect_err("opening past the end");
+        assert!(format!("{e:#}").contains("key `opening_plies`"), "{e:#}");
+        let e = Config::parse(&format!("max_plies = 10\nopening_plies = 10\n{OK}"), "t.toml").expect_err("no player move");
+        assert!(format!("{e:#}").contains("key `opening_plies`"), "{e:#}");
+        Config::parse(&format!("max_plies = 10\nopening_plies = 9\n{OK}"), "t.toml").expect("one player move");
+    }
+
+    #[test]
+    fn budget_out_of_range_is_refused() {
+        let e = Config::parse(&format!("{OK}\n[budget]\ndepth = 4294967295\n"), "t.toml").expect_err("depth");
+        assert!(format!("{e:#}").contains("key `budget.depth`: 4294967295"), "{e:#}");
+        let e = Config::parse(&OK.replace("spec = \"greedy\"", "spec = \"alphabeta\"\ndepth = 4294967295"), "t.toml").expect_err("depth");
+        assert!(format!("{e:#}").contains("key `depth`: 4294967295") && format!("{e:#}").contains("alphabeta"), "{e:#}");
+        let e = Config::parse(&format!("{OK}\n[budget]\nmovetime_ms = 0\n"), "t.toml").expect_err("no time");
+        assert!(format!("{e:#}").contains("key `budget.movetime_ms`"), "{e:#}");
+        Config::parse(&format!("{OK}\n[budget]\ndepth = 100\nnodes = 20000\nmovetime_ms = 50\n"), "t.toml").expect("in range");
+    }
+
+    #[test]
+    fn engine_restart_key() {
+        let c = Config::parse(OK, "t.toml").expect("valid");
+        assert_eq!(c.engine_restart, EngineRestart::Game);
+        let never = Config::parse(&format!("engine_restart = \"never\"\n{OK}"), "t.toml").expect("valid");
+        assert_eq!(never.engine_restart, EngineRestart::Never);
+        // It may decide games (an engine's memory), so it is in the fingerprint; the default is
+        // left out, so that files written before the key resume their PGNs.
+        assert_ne!(c.fingerprint(), never.fingerprint());
+        let game = Config::parse(&format!("engine_restart = \"game\"\n{OK}"), "t.toml").expect("valid");
+        assert_eq!(c.fingerprint(), game.fingerprint());
+        let e = Config::parse(&format!("engine_restart = \"match\"\n{OK}"), "t.toml").expect_err("unknown value");
+        assert!(format!("{e:#}").contains("engine_restart"), "{e:#}");
     }
 
     #[test]

@@ -16,11 +16,11 @@
 //! re-derived from them, and the moves carry the revealed types (§F8,
 //! [`Playable::record_entry`]), which a replay checks ([`replay_moves`]).
 
-use super::config::{Budget, PlayerConfig};
+use super::config::{Budget, EngineRestart, PlayerConfig};
 use super::envvars;
 use super::games::GameSpec;
 use super::players::{self, Player, Ply, UciSpec};
-use super::uci_client::parse_spec;
+use super::uci_client::{parse_spec, EngineFailure};
 use engine::game::Turn;
 use engine::more::history::color_of;
 use engine::more::presets::Playable;
@@ -127,7 +127,15 @@ impl PlayerKind {
                 anyhow::bail!("player {:?}: a UCI engine needs a budget (nodes, movetime_ms or depth)", p.spec);
             }
             let timeout = Duration::from_millis(p.timeout_ms.unwrap_or(budget.movetime_ms.unwrap_or(0) * 3 + 30_000));
-            return Ok(PlayerKind::Uci(UciSpec { program, args, options: p.options.clone(), go: budget.as_go(), timeout, dialect: p.dialect }));
+            return Ok(PlayerKind::Uci(UciSpec {
+                program,
+                args,
+                options: p.options.clone(),
+                go: budget.as_go(),
+                timeout,
+                dialect: p.dialect,
+                restart: EngineRestart::Game,
+            }));
         }
         if p.spec.starts_with("uci:") {
             anyhow::bail!("player {:?}: expected uci:<program> [args…]", p.spec);
@@ -159,17 +167,32 @@ impl PlayerKind {
         Ok(PlayerKind::Bot(spec))
     }
 
-    /// Seats the player at the game of `g` (whose spec is `game`, for errors), seeded `seed`.
+    /// Seats the player at the game of `g` (whose spec is `game`, for errors), seeded `seed`. A
+    /// UCI engine that dies or stays silent while it starts ([`EngineFailure`]) is seated as a
+    /// [`players::Forfeit`]: it loses the game at its first turn, with the failure as the reason,
+    /// and the tournament goes on (issue #39).
     ///
     /// # Errors
-    /// The bot spec or the engine fails to start; a UCI engine at a game other than a RULES.md
-    /// variant, or one whose dialect cannot be given the variant's positions without what its
-    /// side may not know ([`players::uci_player`]).
+    /// The bot spec fails to build or the engine's program cannot be run; a UCI engine at a game
+    /// other than a RULES.md variant, one that lacks the variant, or one whose dialect cannot be
+    /// given the variant's positions without what its side may not know
+    /// ([`players::uci_player`]).
     pub fn start<G: Playable>(&self, g: &G, seed: u64, game: &str) -> anyhow::Result<Box<dyn Player<G>>> {
         match self {
             PlayerKind::Bot(spec) => players::bot_player(spec, seed, g).map_err(anyhow::Error::msg),
-            PlayerKind::Uci(uci) => players::uci_player(uci, g, game),
+            PlayerKind::Uci(uci) => match players::uci_player(uci, g, game) {
+                Err(e) if e.chain().any(|c| c.is::<EngineFailure>()) => Ok(Box::new(players::Forfeit(format!("{e:#}")))),
+                other => other,
+            },
         }
+    }
+
+    /// This player with UCI engines started as `restart` says (bots are unchanged).
+    pub fn with_restart(mut self, restart: EngineRestart) -> PlayerKind {
+        if let PlayerKind::Uci(u) = &mut self {
+            u.restart = restart;
+        }
+        self
     }
 }
 

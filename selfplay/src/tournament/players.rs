@@ -30,6 +30,8 @@ use engine::variant::game::VariantGame;
 use engine::variant::game_state::{decode, decode_chance, encode, VariantGameState};
 use engine::variant::{notation, State};
 use std::any::Any;
+use super::config::EngineRestart;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -57,6 +59,17 @@ pub trait Player<G> {
     /// # Errors
     /// The player failed or answered an illegal move (a forfeit), with the reason.
     fn choose(&mut self, g: &G, plies: &[Ply]) -> Result<Action, String>;
+}
+
+/// A player whose engine failed before the game began (it exited or stayed silent during its
+/// handshake, [`super::uci_client::EngineFailure`]): it forfeits at its first turn, the failure
+/// its reason.
+pub struct Forfeit(pub String);
+
+impl<G> Player<G> for Forfeit {
+    fn choose(&mut self, _g: &G, _plies: &[Ply]) -> Result<Action, String> {
+        Err(self.0.clone())
+    }
 }
 
 /// A bot as a player.
@@ -120,6 +133,26 @@ pub struct UciSpec {
     pub timeout: Duration,
     /// The configured dialect (`None`: detected from the engine's `id name`).
     pub dialect: Option<super::dialect::Dialect>,
+    /// Whether each game gets a fresh process ([`EngineRestart`]).
+    pub restart: EngineRestart,
+}
+
+thread_local! {
+    /// The engines kept between games under [`EngineRestart::Never`], by [`UciSpec`] and variant:
+    /// each worker thread keeps its own (it plays one game at a time), and they quit when the
+    /// tournament's worker threads end.
+    static KEPT: RefCell<Vec<(String, Box<UciClient>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A kept engine of `key` ready for a new game (`ucinewgame` answered), if one is there.
+fn take_kept(key: &str) -> Option<Box<UciClient>> {
+    let mut c = KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        let i = k.iter().position(|(x, _)| x == key)?;
+        Some(k.swap_remove(i).1)
+    })?;
+    // One that died since is dropped (killed) and replaced by a fresh one.
+    c.new_game().ok().map(|_| c)
 }
 
 /// Starts the engine of `uci` for the game of `g`, whose spec is `game` (for errors).
@@ -133,12 +166,19 @@ pub fn uci_player<G: Playable>(uci: &UciSpec, g: &G, game: &str) -> anyhow::Resu
         return Err(SeatError::Uci { player: format!("uci:{}", uci.program), game: game.to_string() }.into());
     };
     let variant = v.state().variant();
-    let mut client = UciClient::start(&uci.program, &uci.args, &uci.options, &variant.name, uci.dialect)?;
-    engine_view::check_variant_dialect(client.dialect(), variant).map_err(|e| anyhow::anyhow!("UCI engine {:?}: {e}", uci.program))?;
-    client.new_game()?;
+    let keep = (uci.restart == EngineRestart::Never).then(|| format!("{uci:?}|{}", variant.name));
+    let client = match keep.as_deref().and_then(take_kept) {
+        Some(c) => c,
+        None => {
+            let mut client = UciClient::start(&uci.program, &uci.args, &uci.options, &variant.name, uci.dialect)?;
+            engine_view::check_variant_dialect(client.dialect(), variant).map_err(|e| anyhow::anyhow!("UCI engine {:?}: {e}", uci.program))?;
+            client.new_game()?;
+            Box::new(client)
+        }
+    };
     let start = v.state().clone();
     let p: Box<dyn Player<VariantGameState>> =
-        Box::new(UciPlayer { client: Box::new(client), go: uci.go.clone(), timeout: uci.timeout, game: VariantGame::new(start.clone()), start });
+        Box::new(UciPlayer { client: Some(client), keep, go: uci.go.clone(), timeout: uci.timeout, game: VariantGame::new(start.clone()), start });
     Ok(for_game(p))
 }
 
@@ -146,7 +186,10 @@ pub fn uci_player<G: Playable>(uci: &UciSpec, g: &G, game: &str) -> anyhow::Resu
 /// texts ([`VariantGame`]), which [`engine_view::position_for`] turns into what the engine's
 /// side may know.
 pub struct UciPlayer {
-    client: Box<UciClient>,
+    /// The engine (taken back to [`KEPT`] when the game ends under [`EngineRestart::Never`]).
+    client: Option<Box<UciClient>>,
+    /// Its key in [`KEPT`] under [`EngineRestart::Never`].
+    keep: Option<String>,
     go: String,
     timeout: Duration,
     /// The start state, which the engine is sent (each in its dialect's FEN).
@@ -163,11 +206,22 @@ impl Player<VariantGameState> for UciPlayer {
             self.game.play(va, |outs| outcome.unwrap_or_else(|| outs[0].0));
         }
         let s = g.state();
+        let client = self.client.as_mut().ok_or("the UCI engine is gone")?;
         // Only what this side may know (engine_view): a view FEN under a secret set-up,
         // capture letters it did not see dropped.
-        let pos = engine_view::position_for(self.client.dialect(), &self.start, &self.game, s.turn())?;
-        let m = self.client.best_move_at(&pos, &self.go, self.timeout).map_err(|e| format!("{e:#}"))?;
+        let pos = engine_view::position_for(client.dialect(), &self.start, &self.game, s.turn())?;
+        let m = client.best_move_at(&pos, &self.go, self.timeout).map_err(|e| format!("{e:#}"))?;
         let m = m.ok_or_else(|| "engine returned no move in a position with legal moves".to_string())?;
         notation::parse_action(s, &m).map(encode).map_err(|e| format!("engine move {m:?}: {e}"))
+    }
+}
+
+impl Drop for UciPlayer {
+    /// Under [`EngineRestart::Never`] the engine goes back to [`KEPT`] for the worker's next
+    /// game; otherwise it is dropped, which sends `quit` and ends the process.
+    fn drop(&mut self) {
+        if let (Some(key), Some(c)) = (self.keep.take(), self.client.take()) {
+            KEPT.with(|k| k.borrow_mut().push((key, c)));
+        }
     }
 }

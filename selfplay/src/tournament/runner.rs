@@ -119,7 +119,11 @@ fn bot_seed(master: u64, key: GameKey, color: Color) -> u64 {
 pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
     let game = GameSpec::load(&cfg.variant)?;
     let names = cfg.player_names();
-    let kinds: Vec<PlayerKind> = cfg.players.iter().map(|p| PlayerKind::from_config(p, &cfg.budget, &game)).collect::<anyhow::Result<_>>()?;
+    let kinds: Vec<PlayerKind> = cfg
+        .players
+        .iter()
+        .map(|p| PlayerKind::from_config(p, &cfg.budget, &game).map(|k| k.with_restart(cfg.engine_restart)))
+        .collect::<anyhow::Result<_>>()?;
     let pairings = cfg.pairings();
     let fingerprint = cfg.fingerprint();
     let pgn_path = opts.pgn.clone().unwrap_or_else(|| cfg.pgn_path());
@@ -223,6 +227,12 @@ pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
                     sh.error.get_or_insert_with(|| format!("writing {}: {e:#}", pgn_path.display()));
                     stop.store(true, Ordering::SeqCst);
                     break;
+                }
+                if record.outcome.reason.starts_with("forfeit") {
+                    let loser = if record.outcome.winner == Some(Color::Red) { &record.black } else { &record.red };
+                    let why = record.outcome.reason.trim_start_matches("forfeit: ");
+                    let k = job.key;
+                    bar.suspend(|| eprintln!("pairing {} pair {} game {}: {loser} forfeits: {why}", k.pairing, k.pair + 1, k.game + 1));
                 }
                 sh.add(job.red, job.black, &record);
                 sh.played_now += 1;

@@ -7,20 +7,21 @@
 //! `setoption name UCI_Variant value <variant>` for any variant other than `xiangqi`, and for
 //! xiangqi too in the Fairy-Stockfish dialect (the engine must announce that option, and when it
 //! lists its values, the variant must be one); `isready` … `readyok`. Per game `ucinewgame`,
-//! `isready`. Per move `position fen <start FEN> moves <m1> <m2> …` then the budget's `go …`,
-//! answered by `bestmove <move>`. Moves are the record strings of the game (ICCS, with
-//! Pikafish's Jieqi reveal letters, RULES.md §F8), and the start is the full-state FEN of
-//! RULES.md §N, both as the dialect writes them ([`Dialect::move_out`], [`Dialect::fen`]); the
-//! `bestmove` is read back with [`Dialect::move_in`].
-//!
-//! **Information caveat**: in Surprise and the owner's-choice Fan-qi modes the full-state FEN
-//! lists both sides' hidden set-ups, so an external engine plays those variants as an oracle; in
-//! xiangqi, King chess, Jieqi and the random Fan-qi modes the start FEN (a pool, no identities)
-//! and the reveal letters are public, except the identity of a captured face-down piece, which
-//! RULES.md §F6 shows only to the capturer.
+//! `isready`. Per move a `position …` line then the budget's `go …`, answered by
+//! `bestmove <move>`. What the position line holds is decided by [`super::engine_view`]: only
+//! what the engine's side may know (the start FEN and the record in open games; a view FEN and
+//! the quiet tail for an anqi-dialect engine in the hidden ones; the public start FEN and the
+//! record with unseen capture letters dropped for a Pikafish-dialect engine in Jieqi);
+//! [`position_command`] writes the plain `position fen <start FEN> moves <m1> <m2> …` form, moves
+//! and FEN as the dialect writes them ([`Dialect::move_out`], [`Dialect::fen`]); the `bestmove`
+//! is read back with [`Dialect::move_in`].
 //!
 //! Every wait has a timeout; an engine that dies, stalls or answers nonsense yields an error (the
-//! tournament scores it as a forfeit). The process is sent `quit` and killed on drop.
+//! tournament scores it as a forfeit). An engine that dies or stays silent is an
+//! [`EngineFailure`] in the error's chain, during the handshake as during a game, so that a
+//! tournament forfeits the game instead of stopping (issue #39). Writing to an engine that has
+//! exited gives `EPIPE`, not a SIGPIPE that would kill the whole process: starting an engine
+//! sets SIGPIPE to ignored ([`ignore_sigpipe`]). The process is sent `quit` and killed on drop.
 
 use super::dialect::Dialect;
 use anyhow::{anyhow, bail, Context};
@@ -33,6 +34,53 @@ use std::time::{Duration, Instant};
 
 /// How long the handshake (`uci`, options, `isready`) may take.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// An external engine that died or stayed silent: what a tournament scores as a forfeit of the
+/// engine's game rather than a reason to stop ([`super::game::PlayerKind::start`]).
+#[derive(Debug, thiserror::Error)]
+pub enum EngineFailure {
+    /// The engine's process ended (its output closed, or writing to it failed).
+    #[error("UCI engine {engine:?} exited while we {doing} (last lines: {recent:?})")]
+    Exited {
+        /// The engine's `id name`, else its program.
+        engine: String,
+        /// What we were doing: `waited for uciok`, `wrote "isready"`.
+        doing: String,
+        /// Its last lines.
+        recent: Vec<String>,
+    },
+    /// The engine sent nothing we waited for in time.
+    #[error("UCI engine {engine:?}: no {waiting_for} in time (last lines: {recent:?})")]
+    Silent {
+        /// The engine's `id name`, else its program.
+        engine: String,
+        /// The line we waited for: `uciok`, `readyok`, `bestmove`.
+        waiting_for: String,
+        /// Its last lines.
+        recent: Vec<String>,
+    },
+}
+
+/// Sets SIGPIPE to ignored, once per process: a write to an engine that has exited then fails
+/// with `EPIPE` (an [`EngineFailure`]) instead of killing the process with status 141, which
+/// `anqi`'s `main` would otherwise allow (it restores SIGPIPE's default so that `anqi … | head`
+/// ends quietly; a command that starts engines gives that up).
+#[cfg(unix)]
+#[allow(unsafe_code)]
+pub fn ignore_sigpipe() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        // SAFETY: `signal` with SIG_IGN changes only the process's disposition of SIGPIPE; it
+        // has no memory effects and is safe to call from any thread.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
+    });
+}
+
+/// Nothing to do off unix (no SIGPIPE).
+#[cfg(not(unix))]
+pub fn ignore_sigpipe() {}
 
 /// A running UCI engine.
 pub struct UciClient {
@@ -65,6 +113,7 @@ impl UciClient {
         variant: &str,
         dialect: Option<Dialect>,
     ) -> anyhow::Result<UciClient> {
+        ignore_sigpipe();
         let mut child = Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
@@ -127,7 +176,16 @@ impl UciClient {
     }
 
     fn send(&mut self, line: &str) -> anyhow::Result<()> {
-        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).with_context(|| format!("UCI engine {:?}: writing {line:?}", self.name))
+        match writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()) {
+            Ok(()) => Ok(()),
+            // EPIPE (SIGPIPE is ignored, [`ignore_sigpipe`]) or any other failure to write: the
+            // engine's input is gone.
+            Err(e) => Err(anyhow::Error::new(EngineFailure::Exited {
+                engine: self.name.clone(),
+                doing: format!("wrote {line:?} ({e})"),
+                recent: self.recent.clone(),
+            })),
+        }
     }
 
     /// The next line, waiting until `deadline`.
@@ -141,10 +199,16 @@ impl UciClient {
                 self.recent.push(line.clone());
                 Ok(line)
             }
-            Err(RecvTimeoutError::Timeout) => bail!("UCI engine {:?}: no {waiting_for} in time (last lines: {:?})", self.name, self.recent),
-            Err(RecvTimeoutError::Disconnected) => {
-                bail!("UCI engine {:?} exited while we waited for {waiting_for} (last lines: {:?})", self.name, self.recent)
-            }
+            Err(RecvTimeoutError::Timeout) => Err(anyhow::Error::new(EngineFailure::Silent {
+                engine: self.name.clone(),
+                waiting_for: waiting_for.to_string(),
+                recent: self.recent.clone(),
+            })),
+            Err(RecvTimeoutError::Disconnected) => Err(anyhow::Error::new(EngineFailure::Exited {
+                engine: self.name.clone(),
+                doing: format!("waited for {waiting_for}"),
+                recent: self.recent.clone(),
+            })),
         }
     }
 

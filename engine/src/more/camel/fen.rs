@@ -275,6 +275,12 @@ pub fn parse(rules: CamelRules, text: &str) -> Result<CamelPosition, MoreError> 
             return Err(MoreError::Fen(format!("redeem {}: needs edition 2+, the side to move without its general and an enemy piece on that square", g.name(s))));
         }
     }
+    // §2.6 point 3: facing is check for a side without its K2 trick active, and the side not
+    // to move cannot be in check.
+    let waiting = p.turn.opponent();
+    if p.facing() && p.trick(waiting) != Some(super::movegen::K2) {
+        return Err(MoreError::Fen(format!("board: the generals face each other on one file with nothing between, so {} (not to move) is in check: the position cannot arise (RULES-more.md §0.3; xiangqi refuses it too)", waiting)));
+    }
     Ok(p)
 }
 

@@ -44,7 +44,7 @@ pub enum CAction {
 
 /// K-trick numbers (§2.9).
 const K1: u8 = 1;
-const K2: u8 = 2;
+pub(super) const K2: u8 = 2;
 const K3: u8 = 3;
 const K4: u8 = 4;
 const K5: u8 = 5;

@@ -67,6 +67,10 @@ pub fn parse(rules: MissileRules, text: &str) -> Result<MissilePosition, MoreErr
             return Err(MoreError::Fen(format!("{c} must have exactly one general")));
         }
     }
+    // §3.3: facing generals are check as ever, so the side not to move cannot be left facing.
+    if p.board.generals_facing() {
+        return Err(MoreError::Fen(format!("board: the generals face each other on one file with nothing between, so {} (not to move) is in check: the position cannot arise (RULES-more.md §0.3; xiangqi refuses it too)", p.turn.opponent())));
+    }
     Ok(p)
 }
 

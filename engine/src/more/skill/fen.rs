@@ -136,6 +136,15 @@ pub fn parse(rules: SkillRules, text: &str) -> Result<SkillPosition, MoreError> 
             return Err(MoreError::Fen(format!("{c} must have exactly one general")));
         }
     }
+    // §1.3: facing is check for a side without its own T6 active (§1.6.1), and the side not to
+    // move cannot be in check at the end of a turn. On board A a turn may hold stagnation
+    // removals before its move (§1.7), and a removal of a piece on the river row between the
+    // generals leaves them facing until the move, so there such a FEN is a turn in progress.
+    let waiting = p.turn.opponent();
+    let mid_turn_possible = rules.board == super::rules::SkillBoard::A;
+    if !mid_turn_possible && p.board.generals_facing() && p.active(waiting) != Some(super::tiles::T6) {
+        return Err(MoreError::Fen(format!("board: the generals face each other on one file with nothing between, so {} (not to move) is in check: the position cannot arise (RULES-more.md §0.3; xiangqi refuses it too)", waiting)));
+    }
     Ok(p)
 }
 

@@ -183,20 +183,37 @@ impl Bot for AlphaBetaBot {
 /// # Errors
 /// A message naming the bad parameter.
 pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize), String> {
+    use crate::search::{param_in, param_once, MAX_SPEC_HASH_MB, MAX_SPEC_MS, MAX_SPEC_NODES};
     let mut limits = Limits::default();
     let mut hash = 8usize;
+    let mut seen = Vec::new();
     for part in params.split([',', ':']).map(str::trim).filter(|p| !p.is_empty()) {
         let (k, v) = part.split_once('=').ok_or_else(|| format!("alphabeta parameter {part:?}: expected key=value (depth, nodes, ms, hash, off)"))?;
-        if k.trim() == "off" {
-            limits.off = super::Techniques::parse(v)?;
-            continue;
-        }
-        let n: u64 = v.trim().parse().map_err(|_| format!("alphabeta parameter {k}: {v:?} is not a non-negative integer"))?;
-        match k.trim() {
-            "depth" => limits.depth = Some((n as u32).clamp(1, MAX_DEPTH)),
-            "nodes" => limits.nodes = Some(n.max(1)),
-            "ms" | "movetime" => limits.time_ms = Some(n.max(1)),
-            "hash" => hash = (n as usize).max(1),
+        let (k, v) = (k.trim(), v.trim());
+        // Each value in a range that works: a depth past MAX_DEPTH never returns, a table past
+        // MAX_SPEC_HASH_MB may not be allocatable (issue #39).
+        let n = |lo, hi| param_in("alphabeta", k, v, lo, hi);
+        match k {
+            "off" => {
+                param_once("alphabeta", &mut seen, "off")?;
+                limits.off = super::Techniques::parse(v)?;
+            }
+            "depth" => {
+                param_once("alphabeta", &mut seen, "depth")?;
+                limits.depth = Some(n(1, MAX_DEPTH as u64)? as u32);
+            }
+            "nodes" => {
+                param_once("alphabeta", &mut seen, "nodes")?;
+                limits.nodes = Some(n(1, MAX_SPEC_NODES)?);
+            }
+            "ms" | "movetime" => {
+                param_once("alphabeta", &mut seen, "ms")?;
+                limits.time_ms = Some(n(1, MAX_SPEC_MS)?);
+            }
+            "hash" => {
+                param_once("alphabeta", &mut seen, "hash")?;
+                hash = n(1, MAX_SPEC_HASH_MB)? as usize;
+            }
             other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash, off)")),
         }
     }

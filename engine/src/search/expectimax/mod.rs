@@ -84,17 +84,35 @@ impl ExpectimaxConfig {
     /// A message naming the bad parameter.
     pub fn from_params(params: &str) -> Result<ExpectimaxConfig, String> {
         let mut c = ExpectimaxConfig::default();
+        let mut seen = Vec::new();
         for (k, v) in super::parse_params(params)? {
-            let n = super::param_u64("expectimax", &k, &v)?;
-            match k.as_str() {
-                "depth" => c.depth = (n as u32).clamp(1, MAX_PLY / 2),
-                "qdepth" => c.qdepth = (n as u32).min(16),
+            // Ranges that work (issue #39): out-of-range values are refused, not clamped.
+            let n = |lo, hi| super::param_in("expectimax", &k, &v, lo, hi);
+            let name = match k.as_str() {
+                "depth" => {
+                    c.depth = n(1, (MAX_PLY / 2) as u64)? as u32;
+                    "depth"
+                }
+                "qdepth" => {
+                    c.qdepth = n(0, 16)? as u32;
+                    "qdepth"
+                }
                 // nodes=0: no node budget.
-                "nodes" => c.nodes = (n > 0).then_some(n),
-                "ms" => c.ms = Some(n.max(1)),
-                "samples" | "k" => c.samples = (n as u32).max(1),
+                "nodes" => {
+                    c.nodes = Some(n(0, super::MAX_SPEC_NODES)?).filter(|&x| x > 0);
+                    "nodes"
+                }
+                "ms" => {
+                    c.ms = Some(n(1, super::MAX_SPEC_MS)?);
+                    "ms"
+                }
+                "samples" | "k" => {
+                    c.samples = n(1, 10_000)? as u32;
+                    "samples"
+                }
                 other => return Err(format!("expectimax parameter {other:?} unknown (known: depth, qdepth, nodes, ms, samples)")),
-            }
+            };
+            super::param_once("expectimax", &mut seen, name)?;
         }
         Ok(c)
     }

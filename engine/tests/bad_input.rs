@@ -1,0 +1,239 @@
+//! Input the engine must refuse with a typed error naming the field, parameter or move (issue #39
+//! "accepted though invalid", deliver 3): Surprise view and full FENs with impossible discs, King
+//! chess grinding runs, facing generals in the RULES-more.md games, Jieqi moves with trailing
+//! text, and bot specs out of range or given twice. Each case is its own test, and each has a
+//! valid neighbour that is still accepted, so that a test fails if the refusal is too broad.
+
+use engine::any_game::{with_any_game, Start};
+use engine::more::presets::{Playable, WithGame};
+use engine::variant::{notation, State, Variant};
+
+/// Builds the game `spec` at FEN `fen`; the error's text when it is refused.
+fn load(spec: &str, fen: &str) -> Result<String, String> {
+    struct Fen;
+    impl WithGame for Fen {
+        type Output = String;
+        fn run<G: Playable>(self, g: G) -> String {
+            g.full_fen()
+        }
+    }
+    with_any_game(spec, Start::Fen(fen), Fen).map_err(|e| e.to_string())
+}
+
+/// `load` must refuse, with every one of `words` in the message.
+fn refused(spec: &str, fen: &str, words: &[&str]) {
+    let e = load(spec, fen).expect_err(&format!("{spec}: {fen:?} must be refused"));
+    for w in words {
+        assert!(e.contains(w), "{spec}: {fen:?}: the message {e:?} should say {w:?}");
+    }
+}
+
+const BOARD: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+/// Red layout A, Black layout B (RULES.md §N3's example).
+const BACKS: &str = "a0=C,b0=R,h0=R,i0=C,b2=N,h2=N,b7=r,h7=r,a9=n,b9=c,h9=c,i9=n";
+/// Red's view of it.
+const RED_VIEW: &str = "a0=C,b0=R,h0=R,i0=C,b2=N,h2=N,b7=?,h7=?,a9=?,b9=?,h9=?,i9=? 3:0/3:0 view=w";
+
+/// Black has lost its a9 chariot and b9 horse: four discs on the board, two captured.
+const TWO_GONE: &str = "2bakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 \
+                        a0=C,b0=R,h0=R,i0=C,b2=N,h2=N,b7=?,h7=?,h9=?,i9=? 3:0/3:0 view=w";
+
+#[test]
+fn surprise_view_with_more_captured_discs_than_exist_is_refused() {
+    // Two captured discs (a chariot|cannon and a horse|cannon) are fine; eight are not.
+    load("surprise", &format!("{TWO_GONE} gone=rc,nc")).expect("two captured discs");
+    let eight = vec!["cr"; 8].join(",");
+    refused("surprise", &format!("{TWO_GONE} gone={eight}"), &["gone", "six"]);
+}
+
+#[test]
+fn surprise_view_with_a_seventh_disc_is_refused() {
+    // Black has six discs on the board; one more captured is a seventh.
+    refused("surprise", &format!("{BOARD} {RED_VIEW} gone=cr"), &["gone", "six"]);
+}
+
+#[test]
+fn surprise_view_with_three_captured_discs_of_one_kind_is_refused() {
+    refused("surprise", &format!("{TWO_GONE} gone=rc,rc,cr"), &["gone"]);
+}
+
+#[test]
+fn surprise_view_whose_discs_fit_no_layout_is_refused() {
+    // Black's only disc on the board is the chariot on i9; it has lost both chariot|horse and
+    // both chariot|cannon discs, so the chariot's disc can be of no kind (five discs, at most two
+    // of each kind known: only the layouts rule it out).
+    let board = "2bakab1r/9/9/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 a0=C,b0=R,h0=R,i0=C,b2=N,h2=N,i9=? 3:0/3:0 view=w";
+    load("surprise", &format!("{board} gone=rn,rn,nc,cn")).expect("the chariot hides a cannon");
+    refused("surprise", &format!("{board} gone=rn,rn,rc,rc"), &["backs", "layout"]);
+}
+
+#[test]
+fn surprise_view_gone_entries_must_be_discs() {
+    let v = format!("{BOARD} {RED_VIEW}");
+    refused("surprise", &format!("{v} gone=kr"), &["gone", "chariot, horse or cannon"]);
+    refused("surprise", &format!("{v} gone=cc"), &["gone", "back"]);
+    // Red knows the backs of its own discs; and by default captured backs are shown (§S8).
+    refused("surprise", &format!("{v} gone=R?"), &["gone"]);
+    refused("surprise", &format!("{v} gone=r?"), &["gone", "§S8"]);
+}
+
+#[test]
+fn surprise_full_fen_with_a_square_listed_twice_is_refused() {
+    load("surprise", &format!("{BOARD} {BACKS} 3:0/3:0")).expect("the §N3 example");
+    refused("surprise", &format!("{BOARD} a0=N,{BACKS} 3:0/3:0"), &["backs", "a0", "twice"]);
+}
+
+#[test]
+fn surprise_full_fen_with_an_impossible_disc_set_is_refused() {
+    // a0=N, i0=N (chariots hiding horses) and b0=R (a horse hiding a chariot): three chariot|horse.
+    let backs = "a0=N,b0=R,h0=C,i0=N,b2=N,h2=N,b7=r,h7=r,a9=n,b9=c,h9=c,i9=n";
+    refused("surprise", &format!("{BOARD} {backs} 3:0/3:0"), &["backs", "chariot|horse", "§S1"]);
+}
+
+#[test]
+fn surprise_full_fen_with_too_many_flip_rights_is_refused() {
+    refused("surprise", &format!("{BOARD} {BACKS} 99:0/3:0"), &["rights", "99", "starts with 3"]);
+    refused("surprise", &format!("{BOARD} {BACKS} 3:0/4:0"), &["rights", "black"]);
+    load("surprise", &format!("{BOARD} {BACKS} 1:1/3:0")).expect("one right after a chariot reveal");
+    refused("surprise", &format!("{BOARD} {BACKS} 0:2/3:0"), &["rights", "chariot reveals"]);
+}
+
+const KING: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 e0,e9";
+
+#[test]
+fn king_chess_grinding_run_of_zero_is_refused() {
+    load("king", &format!("{KING} h2:3,-")).expect("a run of 3");
+    refused("king", &format!("{KING} h2:0,-"), &["grind", "h2:0"]);
+}
+
+#[test]
+fn king_chess_grinding_run_past_the_limit_is_refused() {
+    refused("king", &format!("{KING} h2:99,-"), &["grind", "h2:99", "§K7"]);
+    refused("king", &format!("{KING} -,h7:7"), &["grind"]);
+}
+
+/// The side not to move may not face the other general (xiangqi's X3, which `xiangqi` refuses
+/// as the side not to move in check).
+#[test]
+fn xiangqi_refuses_facing_generals() {
+    assert!(load("xiangqi", "4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1").is_err());
+}
+
+#[test]
+fn missile_fen_with_facing_generals_is_refused() {
+    load("missile", "4k6/11/11/11/11/11/11/11/11/5K5 w - 0 1").expect("generals on different files");
+    refused("missile", "5k5/11/11/11/11/11/11/11/11/5K5 w - 0 1", &["FEN", "board", "face"]);
+}
+
+#[test]
+fn skill_fen_with_facing_generals_is_refused() {
+    // Board B (the 9x10 point board, no river row): no turn can be caught between a stagnation
+    // removal and its move, so facing generals are refused as in xiangqi.
+    let file = std::env::temp_dir().join(format!("anqi-bad-input-skill-b-{}.toml", std::process::id()));
+    std::fs::write(&file, "name = \"skill-board-b\"\ngame = \"skill\"\n[rules]\nboard = \"b\"\n").expect("rule file");
+    let spec = file.to_str().expect("utf-8");
+    let tiles = "1,2,3,4,5,7,8,9/1,2,3,4,5,7,8,9";
+    load(spec, &format!("3k5/9/9/9/9/9/9/9/9/4K4 w {tiles}")).expect("generals on different files");
+    refused(spec, &format!("4k4/9/9/9/9/9/9/9/9/4K4 w {tiles}"), &["FEN", "board", "face"]);
+    // With T6 active for Red (its general on its T6 recess, e.g. d0 on board B), Red may have
+    // made the facing (§1.6.1): Black is in check and to move.
+    let t6 = "6,1,2,3,4,5,7,8/1,2,3,4,5,7,8,9";
+    load(spec, &format!("3k5/9/9/9/9/9/9/9/9/3K5 b {t6}")).expect("Red's T6 lifts the ban for Red");
+    refused(spec, &format!("3k5/9/9/9/9/9/9/9/9/3K5 w {t6}"), &["board", "face"]);
+    // Board A: a stagnation removal of the river-row piece between the generals leaves them
+    // facing until the turn's move (§1.7), so the FEN of that turn in progress is read.
+    load("skill", &format!("4k4/9/9/9/9/9/9/9/9/9/4K4 w {tiles}")).expect("a turn in progress on board A");
+}
+
+#[test]
+fn camel_fen_with_facing_generals_is_refused() {
+    let plates = "e0:.........:......... e7:.........:......... 0n0n - -,- 0 1";
+    load("camel-1", &format!("6k4/11/11/11/11/11/11/11/11/5K5 w {plates}")).expect("generals on different files");
+    refused("camel-1", &format!("5k5/11/11/11/11/11/11/11/11/5K5 w {plates}"), &["FEN", "board", "face"]);
+    let secret = "e0:hafcegdib:187206345 e7:hafcegdib:187206345 0n0n - -,- 0 1";
+    refused("camel-7-secret", &format!("5k5/11/11/11/11/11/11/11/11/5K5 w {secret}"), &["board", "face"]);
+}
+
+fn jieqi() -> State {
+    let v: &'static Variant = Box::leak(Box::new(Variant::load("jieqi").expect("jieqi")));
+    State::start(v, None).expect("start")
+}
+
+#[test]
+fn jieqi_move_with_three_reveal_letters_is_refused() {
+    let s = jieqi();
+    notation::parse_action(&s, "h2e2").expect("plain");
+    notation::parse_action(&s, "h2e2C").expect("with its reveal letter");
+    let e = notation::parse_action(&s, "h2e2RNC").expect_err("three letters").to_string();
+    assert!(e.contains("h2e2RNC") && e.contains("at most 2"), "{e}");
+}
+
+#[test]
+fn jieqi_move_with_trailing_junk_is_refused() {
+    let s = jieqi();
+    for junk in ["h2e2_", "h2e2 x", "h2e2C_", "h2e2~C", "h2e2??"] {
+        let e = notation::parse_action(&s, junk).expect_err(junk).to_string();
+        assert!(e.contains(junk), "{junk}: {e}");
+    }
+}
+
+/// `from_spec`'s error text for `spec`, which must be refused naming `param`.
+fn bad_spec(spec: &str, param: &str) {
+    let e = engine::search::from_spec(spec, 1).err().unwrap_or_else(|| panic!("{spec} must be refused"));
+    assert!(e.contains(param), "{spec}: {e:?} should name {param:?}");
+    // The same parser serves the RULES-more.md games.
+    let e = engine::search::game_bot::from_spec::<engine::more::missile::MissileGame>(spec, 1).err().unwrap_or_else(|| panic!("{spec} must be refused for missile"));
+    assert!(e.contains(param), "{spec}: {e:?} should name {param:?}");
+}
+
+#[test]
+fn pimc_with_no_determinizations_is_refused() {
+    assert!(engine::search::from_spec("pimc:k=1", 1).is_ok());
+    bad_spec("pimc:k=0", "k");
+}
+
+#[test]
+fn pimc_with_a_determinization_count_that_never_returns_is_refused() {
+    assert!(engine::search::from_spec("pimc:k=10000,ms=60", 1).is_ok());
+    bad_spec("pimc:k=999999999999", "k");
+}
+
+#[test]
+fn ismcts_with_no_iterations_is_refused() {
+    assert!(engine::search::from_spec("ismcts:iterations=1", 1).is_ok());
+    bad_spec("ismcts:iterations=0", "iterations");
+}
+
+#[test]
+fn ismcts_with_negative_exploration_is_refused() {
+    assert!(engine::search::from_spec("ismcts:c=0", 1).is_ok());
+    bad_spec("ismcts:c=-1", "c");
+}
+
+#[test]
+fn alphabeta_depth_past_the_searchable_is_refused() {
+    assert!(engine::search::from_spec("alphabeta:depth=100", 1).is_ok());
+    bad_spec("alphabeta:depth=4294967295", "depth");
+    bad_spec("alphabeta:depth=0", "depth");
+    bad_spec("pimc:depth=4294967295", "depth");
+    bad_spec("pimc:search=alphabeta:depth=4294967295", "depth");
+    bad_spec("expectimax:depth=33", "depth");
+}
+
+#[test]
+fn a_hash_table_that_cannot_be_allocated_is_refused() {
+    bad_spec("alphabeta:hash=65536", "hash");
+    bad_spec("pimc:depth=2,hash=65536", "hash");
+}
+
+#[test]
+fn duplicate_bot_parameters_are_refused() {
+    bad_spec("alphabeta:depth=2,depth=3", "depth");
+    bad_spec("alphabeta:ms=10,movetime=20", "ms");
+    bad_spec("pimc:k=2,k=3", "k");
+    bad_spec("pimc:k=2,determinizations=3", "k");
+    bad_spec("ismcts:iterations=5,n=6", "iterations");
+    bad_spec("ismcts:c=1,c=2", "c");
+    bad_spec("expectimax:depth=1,depth=2", "depth");
+    bad_spec("pimc:search=expectimax:depth=1,depth=2", "depth");
+}
