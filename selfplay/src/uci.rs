@@ -49,9 +49,15 @@
 //! move that turns up a face-down piece, or captures one, carries the revealed types as in
 //! Pikafish's Jieqi UCI (RULES.md §F8): a fifth character for the moved piece (or the captured
 //! one), a sixth when both (`b0c2R`, `h2h9Nr`; case is not significant). The search plays the
-//! hidden game from the side to move's view ([`crate::uci_hidden`]): determinizations of what it
-//! cannot see, reveals as chance nodes weighted by the pool, Surprise flips and face-down moves
-//! searched, the game's record seen; it never reads the hidden part of a full-state FEN.
+//! hidden game from the side to move's view and never reads the hidden part of a full-state FEN:
+//! by default (`HiddenSearch alphabeta`, issue 36) the alpha-beta on the core position, which is
+//! public (face-down pieces move as their point's type, discs by their visible face), with the
+//! view's values of face-down pieces ([`engine::search::alphabeta::HiddenValues`]) and the
+//! game's record; its PV runs on through reveals as if the revealed pieces kept their point's
+//! type, and it does not flip Surprise discs. `HiddenSearch expectimax` is the search before it
+//! ([`crate::uci_hidden`]): determinizations of what it cannot see, reveals as chance nodes
+//! weighted by the pool, Surprise flips and face-down moves searched, the PV up to the first
+//! reveal.
 
 use engine::repetition::RecordPly;
 use engine::variant::game_state::public_hash;
