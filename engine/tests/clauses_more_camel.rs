@@ -243,8 +243,13 @@ fn c2_9_k1_river_screen_cannon() {
 
 #[test]
 fn c2_9_k2_flying_general_checks_by_facing() {
-    let p = trick_pos(5, "Kf1 kf8 Pa3", '2');
+    // Black to move: Red's K2 lets its general face Black's, which is check for Black only. (With
+    // Red to move the same board is refused: Black, not to move, would be in check, §2.6.)
+    let text = format!("{} b e0:....2....:......... e7:.........:......... 0n0n - -,- 0 1", field("Kf1 kf8 Pa3"));
+    let p = fen::parse(CamelRules::edition(5), &text).expect("Black to move, in check by facing");
     assert!(p.in_check(Color::Black) && !p.in_check(Color::Red));
+    let red_to_move = text.replace(" b e0", " w e0");
+    assert!(fen::parse(CamelRules::edition(5), &red_to_move).is_err(), "the side not to move cannot be in check");
 }
 
 #[test]
