@@ -412,7 +412,14 @@ fn the_server_refuses_hostile_requests() {
     assert_eq!(s, 400, "{body}");
     assert!(body.contains("cap"), "{body}");
     let t = Instant::now();
+    // Parameters past their ranges are refused when the spec is read (issue 39's one validation
+    // layer), at once; within range, the server's cap bounds the bot's time (the next test).
     for bot in ["pimc:k=999999999999", "alphabeta:depth=4294967295", "ismcts:iterations=999999999999"] {
+        let (s, body) = post(addr, "/api/new", &format!(r#"{{"variant":"jieqi","bot":"{bot}","color":"black"}}"#));
+        assert_eq!(s, 400, "{bot}: {body}");
+        assert!(body.contains("range"), "{bot}: {body}");
+    }
+    for bot in ["pimc:k=100000", "alphabeta:depth=100", "ismcts:iterations=100000000"] {
         let (s, body) = post(addr, "/api/new", &format!(r#"{{"variant":"jieqi","bot":"{bot}","color":"black"}}"#));
         assert_eq!(s, 200, "{bot}: {body}");
     }
