@@ -386,14 +386,7 @@ impl<P: SearchPosition> AlphaBeta<P> {
         self.pickers[0] = moves;
         if !self.stopped {
             if let Some(m) = best_move {
-                let bound = if best >= beta {
-                    BOUND_LOWER
-                } else if best > orig_alpha {
-                    BOUND_EXACT
-                } else {
-                    BOUND_UPPER
-                };
-                self.tt_store(key, depth, best, bound, Some(m), ply);
+                self.tt_store(key, depth, best, bound_of(best, orig_alpha, beta), Some(m), ply);
             }
         }
         best
@@ -579,14 +572,7 @@ impl<P: SearchPosition> AlphaBeta<P> {
         }
         self.quiets[ply] = quiets;
         self.pickers[ply] = moves;
-        let bound = if best >= beta {
-            BOUND_LOWER
-        } else if best > orig_alpha {
-            BOUND_EXACT
-        } else {
-            BOUND_UPPER
-        };
-        self.tt_store(key, depth, best, bound, best_move, ply);
+        self.tt_store(key, depth, best, bound_of(best, orig_alpha, beta), best_move, ply);
         best
     }
 

@@ -7,6 +7,19 @@ pub(super) const BOUND_EXACT: u8 = 1;
 pub(super) const BOUND_LOWER: u8 = 2;
 pub(super) const BOUND_UPPER: u8 = 3;
 
+/// The bound a node's result `best` is, searched with the window (`alpha`, `beta`): a lower
+/// bound at or above beta, exact inside the window, an upper bound at or below alpha.
+#[inline]
+pub(super) fn bound_of(best: i32, alpha: i32, beta: i32) -> u8 {
+    if best >= beta {
+        BOUND_LOWER
+    } else if best > alpha {
+        BOUND_EXACT
+    } else {
+        BOUND_UPPER
+    }
+}
+
 /// One slot of the table; `K` is the position's packed move ([`super::SearchPosition::Packed`]:
 /// a `u16` on the core, so that an entry is 16 bytes).
 #[derive(Copy, Clone)]
