@@ -393,11 +393,11 @@ impl RunConfig {
     }
 }
 
-fn one_line(s: &str) -> String {
+pub(crate) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn apply_override(table: &mut toml::Table, arg: &str) -> Result<(), ConfigError> {
+pub(crate) fn apply_override(table: &mut toml::Table, arg: &str) -> Result<(), ConfigError> {
     let bad = |message: &str| ConfigError::Override { arg: arg.into(), message: message.into() };
     let (key, value) = arg.split_once('=').ok_or_else(|| bad("expected section.key=value"))?;
     let value: toml::Value = match format!("v = {value}").parse::<toml::Table>() {

@@ -18,6 +18,8 @@ pub mod bench;
 pub mod commands;
 pub mod config;
 pub mod eval;
+pub mod evaldata;
+pub mod evalrun;
 pub mod games;
 pub mod hybrid;
 pub mod netbot;

@@ -1,6 +1,8 @@
 //! `anqi train --config configs/train/<name>.toml`: self-play training with checkpoints, resume
 //! and a final evaluation (see [`crate::run`]); `--bench` measures the farm, the net and the
-//! trainer instead, `--bench-train N` the training step alone.
+//! trainer instead, `--bench-train N` the training step alone. A configuration with an
+//! `[evaldata]` or `[evaltrain]` table runs the learned evaluation's pipeline instead
+//! ([`crate::evalrun`]).
 
 use crate::config::RunConfig;
 use std::io::IsTerminal;
@@ -44,6 +46,20 @@ pub fn load_config(config: &Path, set: &[String], run_dir: Option<&PathBuf>) -> 
 /// The configuration, the run directory, a checkpoint or libtorch fails.
 pub fn run(o: Options) -> anyhow::Result<()> {
     crate::run::reexec_with_short_openmp_spin();
+    // A configuration with an `[evaldata]`/`[evaltrain]` table trains the learned evaluation.
+    let text = std::fs::read_to_string(&o.config).map_err(|source| crate::config::ConfigError::Io { path: o.config.clone(), source })?;
+    if crate::evalrun::is_eval_config(&text) {
+        if o.bench || o.bench_train.is_some() {
+            anyhow::bail!("{}: --bench and --bench-train measure the self-play trainer, not the evaluation pipeline", o.config.display());
+        }
+        let mut cfg = crate::evalrun::EvalRunConfig::load(&o.config, &o.set)?;
+        if let Some(d) = o.run_dir {
+            cfg.run_dir = d;
+        }
+        let progress = !o.no_progress && std::io::stderr().is_terminal();
+        crate::evalrun::run(&cfg, progress)?;
+        return Ok(());
+    }
     let cfg = load_config(&o.config, &o.set, o.run_dir.as_ref())?;
     let progress = !o.no_progress && std::io::stderr().is_terminal();
     if let Some(steps) = o.bench_train {
