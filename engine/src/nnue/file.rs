@@ -73,6 +73,14 @@ pub enum NnueError {
         /// Why.
         message: String,
     },
+    /// A `zoo:NAME` with no such network in the zoo.
+    #[error("no evaluation network {name:?} in the zoo {dir} (expected eval-{name}.nnue there; set ANQI_ZOO or run from the repository root)")]
+    NotInZoo {
+        /// The name.
+        name: String,
+        /// The zoo directory searched.
+        dir: PathBuf,
+    },
     /// The stored hash is not that of the bytes (a damaged file).
     #[error("{path}: hash mismatch: stored {stored:016x}, computed {computed:016x} (damaged file)")]
     Hash {

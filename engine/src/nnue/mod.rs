@@ -25,14 +25,16 @@
 //! game's result; the float weights it exports are a [`FloatNet`].
 
 mod accumulator;
+mod choice;
 mod file;
 mod float;
 mod network;
 mod simd;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 pub use accumulator::Accumulator;
+pub use choice::{load, resolve, zoo_dir, EvalNet, ZOO_ENV, ZOO_REPO_DIR};
 pub use file::{NnueError, FORMAT_VERSION, MAGIC};
 pub use float::FloatNet;
 pub use network::{NetMeta, Network};

@@ -17,7 +17,7 @@ pub struct NetMeta {
 /// The quantized network: first layer `i16` (scale [`QA`]), output weights `i16` (scale [`QB`]),
 /// output bias `i32` (scale `QA * QB`). Built by [`Network::quantize`] or read by
 /// [`Network::load`].
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Network {
     /// `INPUTS x HIDDEN` row-major.
     pub(super) ft_weight: Vec<i16>,

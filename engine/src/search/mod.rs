@@ -300,6 +300,31 @@ pub fn parse_params(params: &str) -> Result<Vec<(String, String)>, String> {
     Ok(out)
 }
 
+/// The `key=value` parts of a bot's parameter text, separated by `,` or `:`; a piece without
+/// `=` after a `:` belongs to the value before it, so `eval=zoo:xiangqi,depth=3` is
+/// `eval=zoo:xiangqi` and `depth=3` (trimmed, empty parts dropped).
+pub fn spec_parts(params: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = params;
+    let mut after_colon = false;
+    while !rest.is_empty() {
+        let end = rest.find([',', ':']).unwrap_or(rest.len());
+        let piece = rest[..end].trim();
+        let sep = rest[end..].chars().next();
+        match out.last_mut() {
+            Some(last) if after_colon && !piece.contains('=') && !piece.is_empty() => {
+                last.push(':');
+                last.push_str(piece);
+            }
+            _ if !piece.is_empty() => out.push(piece.to_owned()),
+            _ => {}
+        }
+        after_colon = sep == Some(':');
+        rest = rest.get(end + 1..).unwrap_or("");
+    }
+    out
+}
+
 /// Refuses a parameter given twice under two of its names (`iterations` and `n`): `names` are
 /// the canonical names seen so far, `name` the one of the parameter at hand.
 ///
