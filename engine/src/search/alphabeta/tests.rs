@@ -423,6 +423,12 @@ fn spec_eval_parameter_loads_a_net_and_names_it() {
     let mut b = b;
     let limits = b.limits().clone();
     assert!(b.view_search(&state, &[], &limits).0.is_some());
+    // pimc takes it as one of the alpha-beta's parameters, in both forms.
+    let p = crate::search::pimc::PimcConfig::from_params(&format!("ms=50,eval={}", path.display())).expect("pimc eval").for_variants();
+    assert!(p.limits().is_some_and(|l| l.eval.is_some()));
+    let p = crate::search::pimc::PimcConfig::from_params(&format!("k=1,search=alphabeta:depth=2,eval={}", path.display())).expect("pimc inner eval");
+    assert!(p.limits().is_some_and(|l| l.eval.is_some()));
+    assert!(crate::search::pimc::PimcConfig::from_params(&format!("eval={},search=expectimax", path.display())).is_err());
     let _ = std::fs::remove_dir_all(&dir);
 }
 
