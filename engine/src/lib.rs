@@ -9,6 +9,7 @@ pub mod fsio;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;
+pub mod nnue;
 pub mod notation;
 pub mod outcome;
 pub mod perft;

@@ -28,6 +28,9 @@
 //!   `bestmove (none)` without searching;
 //! - `setoption name HiddenSearch value alphabeta|expectimax`: the search of the hidden variants
 //!   ([`HiddenSearch`]; `alphabeta` by default since issue 36);
+//! - `setoption name EvalFile value zoo:NAME|PATH|<empty>`: the alpha-beta's learned evaluation
+//!   ([`engine::nnue`], issue 36; `<empty>` or `none`: the hand-written one). A file that cannot
+//!   be read is refused with an `info string error` naming it and the evaluation is kept;
 //! - `stop`, `ponderhit`, `quit`; `d` prints the position's FEN as an `info string`.
 //!
 //! Anything else prints `info string error: …`; the engine keeps running. At the end of input a
@@ -105,11 +108,14 @@ pub struct Config {
     pub variant: String,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// The learned evaluation at start (`EvalFile` default): `zoo:NAME` or a path; `None`: the
+    /// hand-written evaluation.
+    pub eval: Option<String>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { variant: AUTO_VARIANT.into(), hash_mb: DEFAULT_HASH_MB }
+        Config { variant: AUTO_VARIANT.into(), hash_mb: DEFAULT_HASH_MB, eval: None }
     }
 }
 
@@ -161,6 +167,9 @@ pub struct Engine<W: Write + Send + 'static> {
     note: Option<String>,
     /// `HiddenSearch`: the search of the hidden-information variants.
     hidden_search: HiddenSearch,
+    /// `EvalFile`: the learned evaluation of the alpha-beta ([`engine::nnue`]), `None` for the
+    /// hand-written one.
+    eval: Option<engine::nnue::EvalNet>,
 }
 
 /// The search `anqi uci` runs in the hidden-information variants (option `HiddenSearch`).
@@ -211,6 +220,10 @@ impl<W: Write + Send + 'static> Engine<W> {
         let mut variants = HashMap::new();
         variants.insert(variant.name.to_ascii_lowercase(), variant);
         let max_hash_mb = max_hash_mb();
+        let eval = match &config.eval {
+            Some(spec) => Some(engine::nnue::load(spec).map_err(|e| anyhow::anyhow!("--eval {spec}: {e}"))?),
+            None => None,
+        };
         let mut hash_mb = config.hash_mb.clamp(1, max_hash_mb);
         let mut note = (config.hash_mb > max_hash_mb)
             .then(|| format!("Hash {} MiB is above the {max_hash_mb} MiB this machine allows; using {max_hash_mb}", config.hash_mb));
@@ -235,6 +248,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             refused: None,
             note,
             hidden_search: HiddenSearch::AlphaBeta,
+            eval,
         })
     }
 
@@ -293,6 +307,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         let default = if self.auto { AUTO_VARIANT } else { self.variant.name.as_str() };
         self.send(&format!("option name UCI_Variant type combo default {default} {}", vars.join(" ")));
         self.send("option name HiddenSearch type combo default alphabeta var alphabeta var expectimax");
+        self.send(&format!("option name EvalFile type string default {}", self.eval.as_ref().map(|e| e.spec.as_str()).unwrap_or("<empty>")));
         self.send("uciok");
     }
 
@@ -377,6 +392,20 @@ impl<W: Write + Send + 'static> Engine<W> {
                 "expectimax" => self.hidden_search = HiddenSearch::Expectimax,
                 _ => self.error(&format!("setoption HiddenSearch: {value:?} is neither alphabeta nor expectimax")),
             },
+            "evalfile" => {
+                let v = value.trim();
+                if v.is_empty() || v == "<empty>" || v.eq_ignore_ascii_case("none") {
+                    self.eval = None;
+                    return;
+                }
+                match engine::nnue::load(v) {
+                    Ok(e) => {
+                        self.send(&format!("info string EvalFile {v}: network {} ({})", e.net.short_hash(), e.net.meta().variant));
+                        self.eval = Some(e);
+                    }
+                    Err(e) => self.error(&format!("setoption EvalFile: {e}; the evaluation stays {}", self.eval.as_ref().map(|e| e.spec.as_str()).unwrap_or("the hand-written one"))),
+                }
+            }
             "clear hash" => {
                 self.end_job(true);
                 if let Some(s) = self.searcher.as_mut() {
@@ -521,7 +550,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             return;
         }
         let (soft_time_ms, time_ms) = go.time_limits(state.position().turn());
-        let limits = Limits { depth: go.depth, nodes: go.nodes, searchmoves: roots, time_ms, soft_time_ms, ..Limits::default() };
+        let limits = Limits { depth: go.depth, nodes: go.nodes, searchmoves: roots, time_ms, soft_time_ms, eval: self.eval.clone(), ..Limits::default() };
         let infinite = go.infinite || go.ponder;
         let stop = Arc::new(AtomicBool::new(false));
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));

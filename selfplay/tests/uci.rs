@@ -435,3 +435,36 @@ fn jieqibox_forms_of_one_position_search_alike() {
     assert_eq!(run(&format!("{late} w  r1 0 40")), b, "empty pool as two spaces");
     assert_eq!(run(&format!("{late}  w - - 0 40")), b, "old format, empty pool");
 }
+
+/// `EvalFile` switches the alpha-beta to a learned evaluation (issue 36): a network file is
+/// loaded and named, the search still answers a legal move (xiangqi and Jieqi); a missing or
+/// damaged file is refused with its path and the search keeps the evaluation it had.
+#[test]
+fn evalfile_loads_a_network_and_refuses_bad_files() {
+    let dir = std::env::temp_dir().join(format!("anqi-uci-eval-{}", std::process::id()));
+    let path = dir.join("net.nnue");
+    let mut f = engine::nnue::FloatNet::zeros();
+    // A net that values only where pieces stand (some weight rows non-zero).
+    for (i, w) in f.ft_weight.iter_mut().enumerate() {
+        *w = ((i * 7919) % 101) as f32 / 1000.0 - 0.05;
+    }
+    f.out_weight.iter_mut().enumerate().for_each(|(i, w)| *w = if i < engine::nnue::HIDDEN { 0.5 } else { -0.5 });
+    let net = engine::nnue::Network::quantize(&f, engine::nnue::NetMeta { variant: "xiangqi".into(), description: "test".into() });
+    net.save(&path).expect("save");
+    let out = session(&format!("uci\nsetoption name EvalFile value {}\nposition startpos\ngo depth 4\n", path.display()));
+    assert!(out.contains("option name EvalFile type string"), "{out}");
+    assert!(out.contains(&format!("network {}", net.short_hash())), "{out}");
+    assert!(is_iccs(bestmove(&out)), "{out}");
+    let out = session(&format!("setoption name EvalFile value {}\nsetoption name UCI_Variant value jieqi\nposition startpos\ngo depth 3\n", path.display()));
+    assert!(is_iccs(bestmove(&out)), "{out}");
+    let missing = dir.join("missing.nnue");
+    let out = session(&format!("setoption name EvalFile value {}\nposition startpos\ngo depth 2\n", missing.display()));
+    assert!(out.contains("info string error: setoption EvalFile") && out.contains("missing.nnue"), "{out}");
+    assert!(is_iccs(bestmove(&out)), "{out}");
+    let mut bytes = std::fs::read(&path).expect("read");
+    bytes[500] ^= 0xff;
+    std::fs::write(dir.join("bad.nnue"), bytes).expect("write");
+    let out = session(&format!("setoption name EvalFile value {}\n", dir.join("bad.nnue").display()));
+    assert!(out.contains("hash mismatch"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -271,14 +271,16 @@ impl Bot for GreedyBot {
     }
 }
 
-/// Splits `k=v,k=v` parameters (`:` also separates). A `search=` parameter takes the rest of
-/// the string as its value, so nested specs need no quoting: `k=8,search=alphabeta:depth=2`.
+/// Splits `k=v,k=v` parameters (`:` also separates; a piece without `=` after a `:` belongs to
+/// the value before it, as in `eval=zoo:jieqi`). A `search=` parameter takes the rest of the
+/// string as its value, so nested specs need no quoting: `k=8,search=alphabeta:depth=2`.
 ///
 /// # Errors
 /// A part without `=`.
 pub fn parse_params(params: &str) -> Result<Vec<(String, String)>, String> {
-    let mut out = Vec::new();
+    let mut out: Vec<(String, String)> = Vec::new();
     let mut rest = params.trim();
+    let mut after_colon = false;
     while !rest.is_empty() {
         if let Some(v) = rest.strip_prefix("search=") {
             out.push(("search".to_string(), v.trim().to_string()));
@@ -286,8 +288,17 @@ pub fn parse_params(params: &str) -> Result<Vec<(String, String)>, String> {
         }
         let end = rest.find([',', ':']).unwrap_or(rest.len());
         let part = rest[..end].trim();
+        let colon = rest[end..].starts_with(':');
         rest = rest.get(end + 1..).unwrap_or("").trim_start();
+        let joins = after_colon && !part.is_empty() && !part.contains('=');
+        after_colon = colon;
         if part.is_empty() {
+            continue;
+        }
+        // A piece without `=` after a `:` belongs to the value before it (`eval=zoo:jieqi`).
+        if let (true, Some(last)) = (joins, out.last_mut()) {
+            last.1.push(':');
+            last.1.push_str(part);
             continue;
         }
         let (k, v) = part.split_once('=').ok_or_else(|| format!("bot parameter {part:?}: expected key=value"))?;
@@ -298,6 +309,31 @@ pub fn parse_params(params: &str) -> Result<Vec<(String, String)>, String> {
         out.push((k, v.trim().to_string()));
     }
     Ok(out)
+}
+
+/// The `key=value` parts of a bot's parameter text, separated by `,` or `:`; a piece without
+/// `=` after a `:` belongs to the value before it, so `eval=zoo:xiangqi,depth=3` is
+/// `eval=zoo:xiangqi` and `depth=3` (trimmed, empty parts dropped).
+pub fn spec_parts(params: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = params;
+    let mut after_colon = false;
+    while !rest.is_empty() {
+        let end = rest.find([',', ':']).unwrap_or(rest.len());
+        let piece = rest[..end].trim();
+        let sep = rest[end..].chars().next();
+        match out.last_mut() {
+            Some(last) if after_colon && !piece.contains('=') && !piece.is_empty() => {
+                last.push(':');
+                last.push_str(piece);
+            }
+            _ if !piece.is_empty() => out.push(piece.to_owned()),
+            _ => {}
+        }
+        after_colon = sep == Some(':');
+        rest = rest.get(end + 1..).unwrap_or("");
+    }
+    out
 }
 
 /// Refuses a parameter given twice under two of its names (`iterations` and `n`): `names` are

@@ -66,6 +66,8 @@ pub struct PimcConfig {
     /// with `k=64` it scored 61.5 % against `pimc` in Jieqi but 40.2 % in Surprise (200 games each).
     pub random_ties: bool,
     inner_spec: String,
+    /// The alpha-beta's learned evaluation (`eval=zoo:NAME|PATH`, [`crate::nnue`]).
+    eval: Option<crate::nnue::EvalNet>,
     /// Whether the spec named no inner search (`search=`, or the alpha-beta's plain parameters):
     /// the RULES.md variants then search with the alpha-beta ([`PimcConfig::for_variants`]).
     default_inner: bool,
@@ -75,7 +77,7 @@ impl Default for PimcConfig {
     /// `k = 8`, `search=expectimax:depth=2` (the RULES-more.md games' default; the RULES.md
     /// variants' is [`PimcConfig::for_variants`]).
     fn default() -> Self {
-        PimcConfig { k: 8, ms: None, inner: Inner::Expectimax(ExpectimaxConfig::default()), hash_mb: 4, random_ties: false, inner_spec: "expectimax:depth=2".into(), default_inner: true }
+        PimcConfig { k: 8, ms: None, inner: Inner::Expectimax(ExpectimaxConfig::default()), hash_mb: 4, random_ties: false, inner_spec: "expectimax:depth=2".into(), eval: None, default_inner: true }
     }
 }
 
@@ -96,6 +98,7 @@ impl PimcConfig {
     pub fn from_params(params: &str) -> Result<PimcConfig, String> {
         let mut c = PimcConfig::default();
         let (mut depth, mut nodes, mut hash) = (None, None, None);
+        let mut eval = None;
         let mut search = None;
         let mut seen = Vec::new();
         for (k, v) in super::parse_params(params)? {
@@ -103,7 +106,7 @@ impl PimcConfig {
             // that cannot be allocated.
             let n = |lo, hi| super::param_in("pimc", &k, &v, lo, hi);
             let name = if k == "determinizations" { "k" } else { k.as_str() };
-            if let Some(name) = ["k", "ms", "depth", "nodes", "hash", "ties", "search"].into_iter().find(|x| *x == name) {
+            if let Some(name) = ["k", "ms", "depth", "nodes", "hash", "ties", "search", "eval"].into_iter().find(|x| *x == name) {
                 super::param_once("pimc", &mut seen, name)?;
             }
             match k.as_str() {
@@ -120,17 +123,19 @@ impl PimcConfig {
                     }
                 }
                 "search" => search = Some(v),
-                other => return Err(format!("pimc parameter {other:?} unknown (known: k, ms, depth, nodes, hash, ties, search)")),
+                "eval" => eval = Some(crate::nnue::load(&v).map_err(|e| format!("pimc parameter eval={v}: {e}"))?),
+                other => return Err(format!("pimc parameter {other:?} unknown (known: k, ms, depth, nodes, hash, ties, eval, search)")),
             }
         }
         let plain = depth.is_some() || nodes.is_some() || hash.is_some();
         c.default_inner = search.is_none() && !plain;
+        c.eval = eval.clone();
         c.hash_mb = hash.unwrap_or(4);
         match search {
             Some(v) => {
                 let (name, p) = v.split_once(':').unwrap_or((v.as_str(), ""));
                 c.inner = match name {
-                    "expectimax" | "mcts" | "uct" if plain => {
+                    "expectimax" | "mcts" | "uct" if plain || eval.is_some() => {
                         return Err(format!("pimc: depth, nodes and hash are the alpha-beta's; give the {name}'s in search={name}:..."))
                     }
                     "expectimax" => Inner::Expectimax(ExpectimaxConfig::from_params(p)?),
@@ -138,6 +143,9 @@ impl PimcConfig {
                         let (mut limits, _) = super::alphabeta::parse_limits(if p.is_empty() { "depth=2" } else { p }, 4)?;
                         limits.depth = depth.or(limits.depth);
                         limits.nodes = nodes.or(limits.nodes);
+                        if eval.is_some() {
+                            limits.eval = eval.clone();
+                        }
                         Inner::AlphaBeta(limits)
                     }
                     "mcts" | "uct" => {
@@ -150,7 +158,7 @@ impl PimcConfig {
                 c.inner_spec = if plain { super::alphabeta::limits_name(c.limits().expect("alpha-beta")) } else { v.clone() };
             }
             None if plain => {
-                let limits = Limits { depth: Some(depth.unwrap_or(2)), nodes, ..Limits::default() };
+                let limits = Limits { depth: Some(depth.unwrap_or(2)), nodes, eval: eval.clone(), ..Limits::default() };
                 c.inner_spec = super::alphabeta::limits_name(&limits);
                 c.inner = Inner::AlphaBeta(limits);
             }
@@ -167,7 +175,7 @@ impl PimcConfig {
     /// `pimc:search=expectimax:depth=2` (the default before it): experiments/strength/README.md.
     pub fn for_variants(mut self) -> PimcConfig {
         if self.default_inner {
-            let limits = Limits { depth: if self.ms.is_some() { None } else { Some(4) }, ..Limits::default() };
+            let limits = Limits { depth: if self.ms.is_some() { None } else { Some(4) }, eval: self.eval.clone(), ..Limits::default() };
             self.inner_spec = super::alphabeta::limits_name(&limits);
             self.inner = Inner::AlphaBeta(limits);
             self.default_inner = false;

@@ -14,10 +14,14 @@ pub struct Args {
     /// Transposition table size in MiB (`setoption name Hash` changes it).
     #[arg(long, default_value_t = engine::search::alphabeta::DEFAULT_HASH_MB)]
     pub hash: usize,
+    /// Learned evaluation (`zoo:NAME` or a network file, `setoption name EvalFile` changes
+    /// it); without it the hand-written evaluation.
+    #[arg(long)]
+    pub eval: Option<String>,
 }
 
 /// Runs the command until `quit` or the end of input.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let config = crate::uci::Config { variant: a.variant, hash_mb: a.hash };
+    let config = crate::uci::Config { variant: a.variant, hash_mb: a.hash, eval: a.eval };
     crate::uci::run(std::io::stdin().lock(), std::io::stdout(), &config)
 }

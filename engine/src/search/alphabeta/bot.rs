@@ -177,7 +177,8 @@ impl Bot for AlphaBetaBot {
 }
 
 /// Parses the parameters after `alphabeta:` — `depth=N` (plies), `nodes=N`, `ms=N`
-/// (milliseconds), `hash=N` (MiB), separated by `,` or `:` — into the limits and the table size
+/// (milliseconds), `hash=N` (MiB), `off=TECH+TECH`, `eval=zoo:NAME|PATH` (a learned evaluation,
+/// [`crate::nnue::load`]), separated by `,` — into the limits and the table size
 /// (default 8 MiB). Without a depth, node or time limit the search goes to `default_depth`.
 ///
 /// # Errors
@@ -187,8 +188,8 @@ pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize),
     let mut limits = Limits::default();
     let mut hash = 8usize;
     let mut seen = Vec::new();
-    for part in params.split([',', ':']).map(str::trim).filter(|p| !p.is_empty()) {
-        let (k, v) = part.split_once('=').ok_or_else(|| format!("alphabeta parameter {part:?}: expected key=value (depth, nodes, ms, hash, off)"))?;
+    for part in crate::search::spec_parts(params) {
+        let (k, v) = part.split_once('=').ok_or_else(|| format!("alphabeta parameter {part:?}: expected key=value (depth, nodes, ms, hash, off, eval)"))?;
         let (k, v) = (k.trim(), v.trim());
         // Each value in a range that works: a depth past MAX_DEPTH never returns, a table past
         // MAX_SPEC_HASH_MB may not be allocatable (issue #39).
@@ -214,7 +215,11 @@ pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize),
                 param_once("alphabeta", &mut seen, "hash")?;
                 hash = n(1, MAX_SPEC_HASH_MB)? as usize;
             }
-            other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash, off)")),
+            "eval" => {
+                param_once("alphabeta", &mut seen, "eval")?;
+                limits.eval = Some(crate::nnue::load(v).map_err(|e| format!("alphabeta parameter eval={v}: {e}"))?);
+            }
+            other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash, off, eval)")),
         }
     }
     if limits.depth.is_none() && limits.nodes.is_none() && limits.time_ms.is_none() {
@@ -238,6 +243,9 @@ pub fn limits_name(limits: &Limits) -> String {
     }
     if limits.off != super::Techniques::default() {
         parts.push(format!("off={}", limits.off.names()));
+    }
+    if let Some(e) = &limits.eval {
+        parts.push(format!("eval={}", e.spec));
     }
     if parts.is_empty() {
         "alphabeta".into()

@@ -129,6 +129,9 @@ pub struct Limits {
     /// Selective-search techniques switched off (all on by default); for measuring what each
     /// is worth (`alphabeta:off=null+rfp`).
     pub off: Techniques,
+    /// The learned evaluation the search uses instead of material and piece-square tables
+    /// (`alphabeta:eval=zoo:NAME|PATH`, [`crate::nnue`]); `None`: the hand-written one.
+    pub eval: Option<crate::nnue::EvalNet>,
 }
 
 /// The selective-search techniques of the searcher, as a set of flags (a set flag in

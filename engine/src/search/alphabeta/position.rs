@@ -96,6 +96,15 @@ pub struct CorePosition {
     pos: Position,
     path: Vec<RecordPly>,
     hidden: Option<Box<HiddenValues>>,
+    nnue: Option<Box<NnueStack>>,
+}
+
+/// The learned evaluation's state along the search path: one accumulator per ply, the last
+/// that of the current position (pushed by make, popped by unmake).
+#[derive(Clone)]
+struct NnueStack {
+    net: std::sync::Arc<crate::nnue::Network>,
+    stack: Vec<crate::nnue::Accumulator>,
 }
 
 /// What a searcher that may not read hidden identities values instead of the core's piece types
@@ -168,8 +177,77 @@ impl CorePosition {
         if game.last().is_none_or(|p| p.hash != pos.hash()) {
             path.push(RecordPly::occurrence(pos.hash(), pos.turn().opponent()));
         }
-        CorePosition { pos: pos.clone(), path, hidden: None }
+        CorePosition { pos: pos.clone(), path, hidden: None, nnue: None }
     }
+
+    /// Evaluates with the learned network `eval` ([`crate::nnue`]) instead of material and
+    /// piece-square tables (`None`: keeps the hand-written evaluation). The pieces of the
+    /// [`HiddenValues`] are its face-down pieces.
+    pub fn with_eval(mut self, eval: Option<&crate::nnue::EvalNet>) -> CorePosition {
+        self.nnue = eval.map(|e| {
+            let mut acc = crate::nnue::Accumulator::new(&e.net);
+            acc.refresh(&e.net, &self.pos.rules().attacks.geometry, &self.nnue_pieces());
+            let mut stack = Vec::with_capacity(super::MAX_PLY + 8);
+            stack.push(acc);
+            Box::new(NnueStack { net: e.net.clone(), stack })
+        });
+        self
+    }
+
+    /// The pieces as the learned evaluation sees them: the core position with the squares of
+    /// the [`HiddenValues`] face down.
+    fn nnue_pieces(&self) -> Vec<crate::nnue::PieceOn> {
+        crate::nnue::pieces_of(&self.pos, self.hidden.as_ref().map(|h| h.squares).unwrap_or(Bitboard::EMPTY))
+    }
+
+    /// The piece on `sq` as the learned evaluation sees it.
+    #[inline]
+    fn nnue_piece(&self, sq: crate::geometry::Square) -> Option<crate::nnue::PieceOn> {
+        self.pos.piece_at(sq).map(|piece| crate::nnue::PieceOn { sq, piece, face_down: self.hidden.as_ref().is_some_and(|h| h.squares.contains(sq)) })
+    }
+
+    /// Whether the learned evaluation's accumulator equals a full refresh of the position (the
+    /// incremental-update test).
+    #[cfg(test)]
+    pub(crate) fn nnue_matches_refresh(&self) -> bool {
+        let Some(n) = &self.nnue else { return true };
+        let mut acc = crate::nnue::Accumulator::new(&n.net);
+        acc.refresh(&n.net, &self.pos.rules().attacks.geometry, &self.nnue_pieces());
+        n.stack.last() == Some(&acc)
+    }
+
+    /// Plays `m` and updates the hidden values (see [`SearchPosition::make`]).
+    #[inline]
+    fn make_core(&mut self, m: Move) -> CoreUndo {
+        let Some(h) = &mut self.hidden else {
+            return CoreUndo { undo: self.pos.play(m), squares: Bitboard::EMPTY, target_value: 0, target_identity: None, revealed: None };
+        };
+        let mut saved = CoreUndo { undo: Undo { captured: None, halfmove: 0, hash: 0 }, squares: h.squares, target_value: h.value[m.to.index()], target_identity: h.identity[m.to.index()], revealed: None };
+        // A capture removes the victim's value; a piece of unknown identity carries its value;
+        // one whose identity the player knows is revealed as it (§F8) and valued by its type.
+        h.squares.clear(m.to);
+        let mut reveal = None;
+        if saved.squares.contains(m.from) {
+            h.squares.clear(m.from);
+            match h.identity[m.from.index()] {
+                Some(r) => reveal = Some(r),
+                None => {
+                    h.squares.set(m.to);
+                    h.value[m.to.index()] = h.value[m.from.index()];
+                    h.identity[m.to.index()] = None;
+                }
+            }
+        }
+        saved.undo = self.pos.play(m);
+        if let (Some(r), Some(p)) = (reveal, self.pos.piece_at(m.to)) {
+            if p.role != r {
+                saved.revealed = Some(p);
+                self.pos.set_piece(m.to, Some(crate::piece::Piece { color: p.color, role: r }));
+            }
+        }
+        saved
+    }
+
 
     /// [`CorePosition::new`] valuing the pieces of `hidden` by its values (an honest search of a
     /// hidden variant: the core position and these values are functions of the player's view).
@@ -291,37 +369,28 @@ impl SearchPosition for CorePosition {
 
     #[inline]
     fn make(&mut self, m: Move) -> CoreUndo {
-        let Some(h) = &mut self.hidden else {
-            return CoreUndo { undo: self.pos.play(m), squares: Bitboard::EMPTY, target_value: 0, target_identity: None, revealed: None };
-        };
-        let mut saved = CoreUndo { undo: Undo { captured: None, halfmove: 0, hash: 0 }, squares: h.squares, target_value: h.value[m.to.index()], target_identity: h.identity[m.to.index()], revealed: None };
-        // A capture removes the victim's value; a piece of unknown identity carries its value;
-        // one whose identity the player knows is revealed as it (§F8) and valued by its type.
-        h.squares.clear(m.to);
-        let mut reveal = None;
-        if saved.squares.contains(m.from) {
-            h.squares.clear(m.from);
-            match h.identity[m.from.index()] {
-                Some(r) => reveal = Some(r),
-                None => {
-                    h.squares.set(m.to);
-                    h.value[m.to.index()] = h.value[m.from.index()];
-                    h.identity[m.to.index()] = None;
-                }
-            }
+        if self.nnue.is_none() {
+            return self.make_core(m);
         }
-        saved.undo = self.pos.play(m);
-        if let (Some(r), Some(p)) = (reveal, self.pos.piece_at(m.to)) {
-            if p.role != r {
-                saved.revealed = Some(p);
-                self.pos.set_piece(m.to, Some(crate::piece::Piece { color: p.color, role: r }));
-            }
+        let before = [self.nnue_piece(m.from), self.nnue_piece(m.to)];
+        let undo = self.make_core(m);
+        let after = [self.nnue_piece(m.from), self.nnue_piece(m.to)];
+        let geom = &self.pos.rules().attacks.geometry;
+        if let Some(n) = &mut self.nnue {
+            let mut acc = *n.stack.last().expect("the root's accumulator");
+            let removed: arrayvec::ArrayVec<crate::nnue::PieceOn, 2> = before.into_iter().flatten().collect();
+            let added: arrayvec::ArrayVec<crate::nnue::PieceOn, 2> = after.into_iter().flatten().collect();
+            acc.update(&n.net, geom, &removed, &added);
+            n.stack.push(acc);
         }
-        saved
+        undo
     }
 
     #[inline]
     fn unmake(&mut self, m: Move, undo: CoreUndo) {
+        if let Some(n) = &mut self.nnue {
+            n.stack.pop();
+        }
         if let Some(p) = undo.revealed {
             self.pos.set_piece(m.to, Some(p));
         }
@@ -351,6 +420,10 @@ impl SearchPosition for CorePosition {
 
     #[inline]
     fn evaluate(&self) -> i32 {
+        if let Some(n) = &self.nnue {
+            let acc = n.stack.last().expect("the root's accumulator");
+            return n.net.evaluate(acc, self.pos.turn()).clamp(-super::MATE_BOUND + 1, super::MATE_BOUND - 1);
+        }
         if self.hidden.is_some() {
             self.eval_hidden()
         } else {

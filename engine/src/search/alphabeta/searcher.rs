@@ -85,13 +85,13 @@ impl AlphaBeta<CorePosition> {
     /// [`crate::repetition::verdict`]: a draw, or a loss for the side that checked or chased
     /// perpetually. `on_info` is called after each completed iteration.
     pub fn search(&mut self, pos: &Position, game: &[RecordPly], limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
-        self.search_position(CorePosition::new(pos, game), &limits.searchmoves, limits, on_info)
+        self.search_position(CorePosition::new(pos, game).with_eval(limits.eval.as_ref()), &limits.searchmoves, limits, on_info)
     }
 
     /// [`AlphaBeta::search`] valuing the pieces of `hidden` by its values instead of their core
     /// types ([`super::HiddenValues`]: an honest search of a hidden variant).
     pub fn search_hidden(&mut self, pos: &Position, game: &[RecordPly], hidden: Option<super::HiddenValues>, limits: &Limits, on_info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
-        self.search_position(CorePosition::with_hidden(pos, game, hidden), &limits.searchmoves, limits, on_info)
+        self.search_position(CorePosition::with_hidden(pos, game, hidden).with_eval(limits.eval.as_ref()), &limits.searchmoves, limits, on_info)
     }
 }
 

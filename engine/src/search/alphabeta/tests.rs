@@ -350,3 +350,91 @@ fn view_search_is_a_function_of_the_view() {
         checked += 1;
     }
 }
+
+/// The learned evaluation's accumulator, updated on make and popped on unmake, equals a full
+/// refresh after random move sequences in every RULES.md variant (face-down pieces moving and
+/// revealed as known identities, captures), and its evaluation is restored by unmake.
+#[test]
+fn nnue_incremental_equals_refresh_in_every_variant() {
+    let eval = crate::nnue::EvalNet {
+        spec: "test".into(),
+        net: std::sync::Arc::new(crate::nnue::Network::quantize(&crate::nnue::tests::random_net(3), Default::default())),
+    };
+    for name in crate::variant::config::preset_names() {
+        let v: &'static crate::variant::Variant = Box::leak(Box::new(crate::variant::Variant::preset(name).expect("preset")));
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        for _game in 0..6 {
+            let mut state = State::start(v, None).expect("start");
+            // Some plies of the real game first, so that reveals and flips have happened.
+            for _ in 0..rng.random_range(0..30) {
+                if state.is_chance() {
+                    let outs = state.chance_outcomes();
+                    state.apply_chance(outs[rng.random_range(0..outs.len())].0);
+                    continue;
+                }
+                let acts = state.legal_actions();
+                if acts.is_empty() {
+                    break;
+                }
+                state.apply(acts[rng.random_range(0..acts.len())]);
+            }
+            if state.is_chance() {
+                continue;
+            }
+            let hidden = if state.face_down().any() { HiddenValues::from_known(crate::variant::View::new(&state, state.turn()).known()) } else { None };
+            let mut core = CorePosition::with_hidden(state.position(), &[], hidden).with_eval(Some(&eval));
+            assert!(core.nnue_matches_refresh(), "{name}: the root");
+            let mut stack = Vec::new();
+            for _ in 0..40 {
+                let mut moves = Vec::new();
+                core.legal_moves(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                let before = core.evaluate();
+                let undo = core.make(m);
+                assert!(core.nnue_matches_refresh(), "{name}: after {m:?}");
+                stack.push((m, undo, before));
+            }
+            while let Some((m, undo, before)) = stack.pop() {
+                core.unmake(m, undo);
+                assert!(core.nnue_matches_refresh(), "{name}: after unmaking {m:?}");
+                assert_eq!(core.evaluate(), before, "{name}: unmake of {m:?} restores the evaluation");
+            }
+        }
+    }
+}
+
+#[test]
+fn spec_eval_parameter_loads_a_net_and_names_it() {
+    let dir = std::env::temp_dir().join(format!("anqi-ab-eval-{}", std::process::id()));
+    let path = dir.join("n.nnue");
+    crate::nnue::Network::quantize(&crate::nnue::tests::random_net(4), Default::default()).save(&path).expect("save");
+    let spec = format!("depth=2,eval={}", path.display());
+    let b = AlphaBetaBot::from_params(&spec).expect("eval spec");
+    assert!(b.limits().eval.is_some());
+    assert_eq!(limits_name(b.limits()), format!("alphabeta:{spec}"));
+    let err = AlphaBetaBot::from_params("eval=zoo:no-such-net").err().unwrap_or_default();
+    assert!(err.contains("no-such-net") && err.contains("zoo"), "{err}");
+    let err = AlphaBetaBot::from_params(&format!("eval={}", dir.join("missing").display())).err().unwrap_or_default();
+    assert!(err.contains("missing"), "{err}");
+    let state = State::start(Box::leak(Box::new(crate::variant::Variant::preset("xiangqi").expect("xiangqi"))), None).expect("start");
+    let mut b = b;
+    let limits = b.limits().clone();
+    assert!(b.view_search(&state, &[], &limits).0.is_some());
+    // pimc takes it as one of the alpha-beta's parameters, in both forms.
+    let p = crate::search::pimc::PimcConfig::from_params(&format!("ms=50,eval={}", path.display())).expect("pimc eval").for_variants();
+    assert!(p.limits().is_some_and(|l| l.eval.is_some()));
+    let p = crate::search::pimc::PimcConfig::from_params(&format!("k=1,search=alphabeta:depth=2,eval={}", path.display())).expect("pimc inner eval");
+    assert!(p.limits().is_some_and(|l| l.eval.is_some()));
+    assert!(crate::search::pimc::PimcConfig::from_params(&format!("eval={},search=expectimax", path.display())).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn spec_parts_keep_colons_inside_values() {
+    assert_eq!(crate::search::spec_parts("eval=zoo:xiangqi,depth=3"), vec!["eval=zoo:xiangqi", "depth=3"]);
+    assert_eq!(crate::search::spec_parts("depth=3:nodes=5"), vec!["depth=3", "nodes=5"]);
+    assert_eq!(crate::search::spec_parts(" , depth=3,"), vec!["depth=3"]);
+}

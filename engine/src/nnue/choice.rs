@@ -1,0 +1,87 @@
+//! Choosing a network by name: `zoo:NAME` (a published net in the zoo directory) or a file path,
+//! as bot specs (`alphabeta:eval=zoo:xiangqi`) and UCI (`setoption name EvalFile`) name them.
+//! Loaded networks are shared ([`Arc`]) and cached by path for the process's life.
+
+use super::{Network, NnueError};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// Environment variable naming the zoo directory (as for the policy nets of `models::zoo`).
+pub const ZOO_ENV: &str = "ANQI_ZOO";
+/// The zoo directory relative to the repository root.
+pub const ZOO_REPO_DIR: &str = "models/zoo";
+
+/// A chosen evaluation network with the text that chose it.
+#[derive(Clone)]
+pub struct EvalNet {
+    /// The text that chose it (`zoo:xiangqi`, a path): what specs print back.
+    pub spec: String,
+    /// The network.
+    pub net: Arc<Network>,
+}
+
+impl std::fmt::Debug for EvalNet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "EvalNet({} #{})", self.spec, self.net.short_hash())
+    }
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Network({} {:016x})", self.meta.variant, self.hash)
+    }
+}
+
+/// The zoo directory: `$ANQI_ZOO` if set; else `models/zoo` under the working directory if it
+/// is one (running from the repository root); else the `models/zoo` of the source tree this
+/// binary was built from, if it is still there; else `models/zoo`.
+pub fn zoo_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os(ZOO_ENV).filter(|d| !d.is_empty()) {
+        return PathBuf::from(d);
+    }
+    let here = PathBuf::from(ZOO_REPO_DIR);
+    if here.is_dir() {
+        return here;
+    }
+    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(ZOO_REPO_DIR);
+    if built.is_dir() {
+        return built;
+    }
+    here
+}
+
+/// The file a choice names: `zoo:NAME` is `eval-NAME.nnue` in [`zoo_dir`]; anything else is a
+/// path.
+///
+/// # Errors
+/// [`NnueError::NotInZoo`] for a `zoo:` name with no such file, or a name that is not 1-64
+/// letters, digits, `.`, `_`, `-`.
+pub fn resolve(spec: &str) -> Result<PathBuf, NnueError> {
+    let Some(name) = spec.strip_prefix("zoo:") else { return Ok(PathBuf::from(spec)) };
+    let dir = zoo_dir();
+    let ok = !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || "._-".contains(c)) && !name.starts_with('.');
+    let path = dir.join(format!("eval-{name}.nnue"));
+    if !ok || !path.is_file() {
+        return Err(NnueError::NotInZoo { name: name.to_owned(), dir });
+    }
+    Ok(path)
+}
+
+/// Loads the network `spec` names ([`resolve`]), from the cache when this process has read it.
+///
+/// # Errors
+/// [`resolve`]'s and [`Network::load`]'s.
+pub fn load(spec: &str) -> Result<EvalNet, NnueError> {
+    static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Network>>>> = OnceLock::new();
+    let path = resolve(spec)?;
+    let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
+    if let Some(net) = cache.lock().ok().and_then(|c| c.get(&path).cloned()) {
+        return Ok(EvalNet { spec: spec.to_owned(), net });
+    }
+    let net = Arc::new(Network::load(&path)?);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(path, net.clone());
+    }
+    Ok(EvalNet { spec: spec.to_owned(), net })
+}
