@@ -60,6 +60,10 @@ pub struct DataConfig {
     /// Depth limit of each search, plies.
     #[serde(default)]
     pub depth: Option<u32>,
+    /// The searcher's evaluation: a learned network (`zoo:NAME` or a file path, as
+    /// `alphabeta:eval=` takes it) for later rounds of data; none: the hand-written evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<String>,
     /// Transposition table of each search, MiB.
     #[serde(default = "default_hash")]
     pub hash_mb: usize,
@@ -108,17 +112,27 @@ impl DataConfig {
         if self.hash_mb == 0 {
             return Err(format!("key `{section}.hash_mb` must be positive"));
         }
+        self.limits().map_err(|e| format!("key `{section}.eval`: {e}"))?;
         Ok(())
     }
 
-    /// The search limits of every decision.
-    pub fn limits(&self) -> Limits {
-        Limits { depth: self.depth, nodes: self.nodes, ..Limits::default() }
+    /// The search limits of every decision, with the learned evaluation of `eval` loaded.
+    ///
+    /// # Errors
+    /// The network of `eval` does not load.
+    pub fn limits(&self) -> Result<Limits, engine::nnue::NnueError> {
+        let eval = self.eval.as_deref().map(engine::nnue::load).transpose()?;
+        Ok(Limits { depth: self.depth, nodes: self.nodes, eval, ..Limits::default() })
     }
 
     /// The searcher's name as shard headers record it.
     pub fn searcher(&self) -> String {
-        format!("{} (view_search), random_plies={}", engine::search::alphabeta::limits_name(&self.limits()), self.random_plies)
+        // The name without loading the network (`limits_name` would print its `eval=` too).
+        let mut name = engine::search::alphabeta::limits_name(&Limits { depth: self.depth, nodes: self.nodes, ..Limits::default() });
+        if let Some(e) = &self.eval {
+            name = format!("{name},eval={e}");
+        }
+        format!("{name} (view_search), random_plies={}", self.random_plies)
     }
 
     /// Shards of the whole run.
@@ -162,12 +176,12 @@ pub fn decide(bot: &mut AlphaBetaBot, state: &State, record: &[RecordPly], limit
     (Some(a), sample, nodes)
 }
 
-/// Plays one game of `variant` seeded with `seed` as the module documentation says.
-pub fn play_game(variant: &'static Variant, cfg: &DataConfig, seed: u64) -> GameData {
+/// Plays one game of `variant` seeded with `seed` as the module documentation says, every
+/// search within `limits` ([`DataConfig::limits`]).
+pub fn play_game(variant: &'static Variant, cfg: &DataConfig, limits: &Limits, seed: u64) -> GameData {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut game = VariantLoop::new(variant);
-    let mut bot = AlphaBetaBot::new(cfg.limits(), cfg.hash_mb);
-    let limits = cfg.limits();
+    let mut bot = AlphaBetaBot::new(limits.clone(), cfg.hash_mb);
     let mut setup = 0u32;
     // (sample without its result, mover)
     let mut pending: Vec<(EvalSample, Color)> = Vec::new();
@@ -210,7 +224,7 @@ pub fn play_game(variant: &'static Variant, cfg: &DataConfig, seed: u64) -> Game
             game.play(a, &mut rng);
             continue;
         }
-        let (best, sample, n) = decide(&mut bot, game.0.state(), game.0.record(), &limits, ply);
+        let (best, sample, n) = decide(&mut bot, game.0.state(), game.0.record(), limits, ply);
         searched += 1;
         nodes += n;
         if let Some(s) = sample {
@@ -273,6 +287,9 @@ pub enum GenError {
     /// A shard could not be written.
     #[error(transparent)]
     Shard(#[from] evalshard::EvalShardError),
+    /// The searcher's learned evaluation (`evaldata.eval`) does not load.
+    #[error("evaldata.eval: {0}")]
+    Eval(#[from] engine::nnue::NnueError),
 }
 
 /// Plays the games of shards `complete_prefix(dir)..cfg.shards()` of `variant` into `dir`
@@ -296,6 +313,7 @@ pub fn generate(
     let first = evalshard::complete_prefix(dir);
     let mut stats = GenStats { resumed_shards: first.min(total), ..GenStats::default() };
     let searcher = cfg.searcher();
+    let limits = cfg.limits()?;
     for seq in first..total {
         if cfg.max_minutes > 0.0 && start.elapsed().as_secs_f64() >= cfg.max_minutes * 60.0 {
             break;
@@ -303,7 +321,7 @@ pub fn generate(
         let lo = seq * u64::from(cfg.games_per_shard);
         let hi = (lo + u64::from(cfg.games_per_shard)).min(cfg.games);
         let games: Vec<GameData> =
-            (lo..hi).into_par_iter().map(|g| play_game(variant, cfg, crate::game_seed(&[seed, 0xE7A1_DA7A, g]))).collect();
+            (lo..hi).into_par_iter().map(|g| play_game(variant, cfg, &limits, crate::game_seed(&[seed, 0xE7A1_DA7A, g]))).collect();
         let samples: Vec<EvalSample> = games.iter().flat_map(|g| g.samples.iter().cloned()).collect();
         let header = EvalShardHeader {
             variant: variant.name.to_string(),

@@ -20,6 +20,7 @@ fn small(games: u64) -> DataConfig {
         adjudicate_material: 3.0,
         nodes: Some(300),
         depth: None,
+        eval: None,
         hash_mb: 1,
         max_minutes: 0.0,
     }
@@ -76,7 +77,8 @@ fn the_budget_stops_between_shards() {
 fn hidden_variants_play_and_label() {
     for (name, face_down) in [("jieqi", true), ("surprise", false), ("fanqi-9", false)] {
         let v = engine::any_game::load_variant(name).expect(name);
-        let g = play_game(v, &small(1), 3);
+        let cfg = small(1);
+        let g = play_game(v, &cfg, &cfg.limits().expect("limits"), 3);
         assert!(g.plies > 4 && g.plies <= 40, "{name}: {} plies", g.plies);
         assert!(g.searched > 0, "{name}");
         assert!(!g.samples.is_empty(), "{name}: no sample");
@@ -104,12 +106,64 @@ fn two_states_of_one_information_set_give_one_sample() {
         let view = View::new(&s, s.turn());
         let (a, b) = (view.sample(&mut rng), view.sample(&mut rng));
         let run = |st: &engine::variant::State| {
-            let mut bot = AlphaBetaBot::new(cfg.limits(), 1);
-            decide(&mut bot, st, &[], &cfg.limits(), 9)
+            let limits = cfg.limits().expect("limits");
+            let mut bot = AlphaBetaBot::new(limits.clone(), 1);
+            decide(&mut bot, st, &[], &limits, 9)
         };
         let (da, db) = (run(&a), run(&b));
         assert_eq!((da.0, &da.1), (db.0, &db.1), "one information set, two decisions or samples");
         compared += usize::from(da.1.is_some());
     }
     assert!(compared > 0, "no sample compared");
+}
+
+/// A later round: the searcher with a learned evaluation (`evaldata.eval`, a network file) plays
+/// and says so in the shard header; a file that does not load is refused naming the key.
+#[test]
+fn a_learned_evaluation_can_play_the_games() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("round1.nnue");
+    let net = engine::nnue::Network::quantize(&models::evalnet::EvalNet::new(2).to_float(), engine::nnue::NetMeta::default());
+    net.save(&path).expect("saves");
+    let cfg = DataConfig { eval: Some(path.display().to_string()), ..small(2) };
+    cfg.validate("evaldata").expect("valid");
+    let v = engine::any_game::load_variant("xiangqi").expect("xiangqi");
+    let stats = generate(v, &dir.path().join("data"), &cfg, 1, "test", |_, _, _| {}).expect("generates");
+    assert!(stats.samples > 0);
+    let (headers, _) = evalshard::read_all(&dir.path().join("data")).expect("reads");
+    assert!(headers[0].searcher.contains("eval="), "{}", headers[0].searcher);
+    let bad = DataConfig { eval: Some(dir.path().join("missing.nnue").display().to_string()), ..small(2) };
+    let err = bad.validate("evaldata").expect_err("refused");
+    assert!(err.contains("evaldata.eval") && err.contains("missing.nnue"), "{err}");
+}
+
+/// The whole pipeline (`anqi train` with an eval config): generate, train, export, summary; a
+/// rerun with more epochs plays no game again and resumes the training.
+#[test]
+fn the_pipeline_generates_trains_exports_and_resumes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toml = format!(
+        "variant = \"xiangqi\"\nrun_dir = {:?}\nthreads = 1\n[evaldata]\ngames = 4\ngames_per_shard = 2\nrandom_plies = 4\nmax_plies = 60\nnodes = 300\nhash_mb = 1\n[evaltrain]\nepochs = 2\nbatch_size = 64\n",
+        dir.path().join("run").display().to_string()
+    );
+    let file = dir.path().join("eval.toml");
+    std::fs::write(&file, &toml).expect("writes");
+    assert!(farm::evalrun::is_eval_config(&toml));
+    let cfg = farm::evalrun::EvalRunConfig::load(&file, &[]).expect("loads");
+    let first = farm::evalrun::run(&cfg, false).expect("runs");
+    assert_eq!((first.generation.games, first.training.epochs_done), (4, 2));
+    let run = dir.path().join("run");
+    for f in ["eval.nnue", "summary.json", "config.toml", "train/curve.csv", "train/evalnet.safetensors"] {
+        assert!(run.join(f).is_file(), "{f} missing");
+    }
+    assert!(first.export.mae_cp < 20.0, "{:?}", first.export);
+    let net = engine::nnue::Network::load(&run.join("eval.nnue")).expect("loads");
+    assert_eq!(net.meta().variant, "xiangqi");
+    let more = farm::evalrun::EvalRunConfig::load(&file, &["evaltrain.epochs=3".to_string()]).expect("loads");
+    let second = farm::evalrun::run(&more, false).expect("resumes");
+    assert_eq!((second.generation.games, second.generation.resumed_shards), (0, 2));
+    assert!(second.training.resumed && second.training.epochs.len() == 1 && second.training.epochs_done == 3);
+    // A key of the wrong table is named.
+    let err = farm::evalrun::EvalRunConfig::load(&file, &["evaltrain.nodes=5".to_string()]).expect_err("unknown key");
+    assert!(err.to_string().contains("nodes") && err.to_string().contains("evaltrain"), "{err}");
 }
