@@ -24,6 +24,10 @@ pub struct FitConfig {
     /// Adam's learning rate.
     #[serde(default = "default_lr")]
     pub lr: f64,
+    /// The learning rate of the last epoch as a fraction of `lr`: the rate decays geometrically
+    /// from `lr` (first epoch) to `lr * lr_final_fraction` (last); 1 keeps it constant.
+    #[serde(default = "default_lr_final")]
+    pub lr_final_fraction: f64,
     /// Positions per step.
     #[serde(default = "default_batch")]
     pub batch_size: usize,
@@ -47,6 +51,9 @@ pub struct FitConfig {
 fn default_lr() -> f64 {
     1e-3
 }
+fn default_lr_final() -> f64 {
+    0.1
+}
 fn default_batch() -> usize {
     1024
 }
@@ -64,6 +71,7 @@ impl Default for FitConfig {
     fn default() -> Self {
         FitConfig {
             lr: default_lr(),
+            lr_final_fraction: default_lr_final(),
             batch_size: default_batch(),
             epochs: default_epochs(),
             validation_fraction: default_validation(),
@@ -75,6 +83,13 @@ impl Default for FitConfig {
 }
 
 impl FitConfig {
+    /// The learning rate of epoch `epoch` (0-based): geometric from `lr` to
+    /// `lr * lr_final_fraction` at the last epoch.
+    pub fn lr_at(&self, epoch: u32) -> f64 {
+        let t = if self.epochs > 1 { f64::from(epoch.min(self.epochs - 1)) / f64::from(self.epochs - 1) } else { 0.0 };
+        self.lr * self.lr_final_fraction.powf(t)
+    }
+
     /// Checks values that types cannot; the message names the key (under `section`).
     ///
     /// # Errors
@@ -82,6 +97,9 @@ impl FitConfig {
     pub fn validate(&self, section: &str) -> Result<(), String> {
         if !(self.lr > 0.0 && self.lr.is_finite()) {
             return Err(format!("key `{section}.lr` must be a positive number"));
+        }
+        if !(self.lr_final_fraction > 0.0 && self.lr_final_fraction <= 1.0) {
+            return Err(format!("key `{section}.lr_final_fraction` must be in (0, 1]"));
         }
         if self.batch_size == 0 {
             return Err(format!("key `{section}.batch_size` must be positive"));
@@ -274,6 +292,7 @@ pub fn fit(cfg: &FitConfig, geom: &Geometry, samples: &[EvalSample], dir: &Path,
             break;
         }
         let t0 = Instant::now();
+        adam.lr = cfg.lr_at(done);
         let mut order = train.clone();
         order.shuffle(&mut Pcg64Mcg::seed_from_u64(epoch_seed(seed, done)));
         let (mut sum, mut seen, mut cut) = (0.0, 0usize, false);
@@ -300,10 +319,11 @@ pub fn fit(cfg: &FitConfig, geom: &Geometry, samples: &[EvalSample], dir: &Path,
         };
         writeln!(csv, "{},{},{:.6},{:.6},{:.2},{:.0},{}", log.epoch, log.step, log.train_loss, log.val_loss, log.seconds, log.positions_per_s, log.cut).map_err(io)?;
         say(&format!(
-            "evaltrain: epoch {}/{} step {} train loss {:.6} validation loss {:.6} ({:.0} positions/s{})",
+            "evaltrain: epoch {}/{} step {} lr {:.2e} train loss {:.6} validation loss {:.6} ({:.0} positions/s{})",
             log.epoch,
             cfg.epochs,
             log.step,
+            adam.lr,
             log.train_loss,
             log.val_loss,
             log.positions_per_s,

@@ -48,7 +48,7 @@ fn training_learns_material_resumes_and_exports() {
     let geom = Geometry::new(9, 10);
     let samples = synthetic(3000, 5);
     let dir = tempfile::tempdir().expect("tempdir");
-    let cfg = FitConfig { lr: 3e-3, batch_size: 128, epochs: 4, validation_fraction: 0.1, lambda: 1.0, max_minutes: 0.0, threads: 1 };
+    let cfg = FitConfig { lr: 3e-3, lr_final_fraction: 1.0, batch_size: 128, epochs: 4, validation_fraction: 0.1, lambda: 1.0, max_minutes: 0.0, threads: 1 };
     let (first, _, _) = fit(&cfg, &geom, &samples, dir.path(), 1, |_| {}).expect("trains");
     assert!(!first.resumed && first.epochs_done == 4 && first.epochs.len() == 4, "{first:?}");
     assert_eq!((first.train_positions, first.val_positions), (2700, 300));
@@ -89,4 +89,18 @@ fn no_data_is_an_error() {
     let dir = tempfile::tempdir().expect("tempdir");
     let err = fit(&FitConfig::default(), &Geometry::new(9, 10), &[], dir.path(), 1, |_| {}).err().expect("refused");
     assert!(err.to_string().contains("no training positions"), "{err}");
+}
+
+/// The learning rate decays geometrically from `lr` to `lr * lr_final_fraction` at the last
+/// epoch, and bad keys are named.
+#[test]
+fn the_learning_rate_schedule_and_the_checks() {
+    let cfg = FitConfig { lr: 1e-3, lr_final_fraction: 0.1, epochs: 3, ..FitConfig::default() };
+    let lrs: Vec<f64> = (0..4).map(|e| cfg.lr_at(e)).collect();
+    assert!((lrs[0] - 1e-3).abs() < 1e-12 && (lrs[1] - 1e-3 * 0.1f64.sqrt()).abs() < 1e-12 && (lrs[2] - 1e-4).abs() < 1e-12 && lrs[3] == lrs[2], "{lrs:?}");
+    assert_eq!(FitConfig { epochs: 1, ..cfg.clone() }.lr_at(0), 1e-3);
+    let bad = FitConfig { lr_final_fraction: 0.0, ..cfg.clone() };
+    assert!(bad.validate("evaltrain").expect_err("refused").contains("evaltrain.lr_final_fraction"));
+    let bad = FitConfig { validation_fraction: 1.0, ..cfg };
+    assert!(bad.validate("evaltrain").expect_err("refused").contains("evaltrain.validation_fraction"));
 }
