@@ -1,5 +1,5 @@
 //! Training the learned evaluation (issue #36 item 2): Adam on [`EvalNet`] over labelled positions,
-//! a held-out validation split, a learning curve (`curve.csv`: epoch, step, train and validation
+//! a validation split of held-out games, a learning curve (`curve.csv`: epoch, step, train and validation
 //! loss, seconds, positions/s), checkpoints every epoch that a rerun resumes from, a wall-clock
 //! budget, and the export of the quantized network (`eval.nnue`, `engine::nnue::Network`) with
 //! its float-vs-quantized error in centipawns over the validation positions.
@@ -183,13 +183,32 @@ pub struct FitReport {
     pub resumed: bool,
 }
 
-/// The split of positions `0..n`: (training, validation) indices by a shuffle seeded with `seed`.
-pub fn split(n: usize, fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
-    let mut ids: Vec<usize> = (0..n).collect();
-    ids.shuffle(&mut Pcg64Mcg::seed_from_u64(seed ^ 0x5B11_7000));
-    let k = ((n as f64) * fraction).round() as usize;
-    let val = ids[..k.min(n)].to_vec();
-    let train = ids[k.min(n)..].to_vec();
+/// The split of `samples` into (training, validation) indices by whole games, so that no game
+/// has positions on both sides (positions of one game are correlated): a game is a run of
+/// samples with rising plies (as the generator writes them; two short games may merge, which
+/// only coarsens the split). Games are shuffled with `seed` and taken for validation until
+/// `fraction` of the positions is reached.
+pub fn split(samples: &[EvalSample], fraction: f64, seed: u64) -> (Vec<usize>, Vec<usize>) {
+    let mut games: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut start = 0;
+    for i in 1..=samples.len() {
+        if i == samples.len() || samples[i].ply <= samples[i - 1].ply {
+            games.push(start..i);
+            start = i;
+        }
+    }
+    games.shuffle(&mut Pcg64Mcg::seed_from_u64(seed ^ 0x5B11_7000));
+    let want = ((samples.len() as f64) * fraction).round() as usize;
+    let (mut train, mut val) = (Vec::new(), Vec::new());
+    for g in games {
+        if val.len() < want {
+            val.extend(g);
+        } else {
+            train.extend(g);
+        }
+    }
+    train.sort_unstable();
+    val.sort_unstable();
     (train, val)
 }
 
@@ -259,7 +278,7 @@ pub fn fit(cfg: &FitConfig, geom: &Geometry, samples: &[EvalSample], dir: &Path,
     let start = Instant::now();
     let budget = (cfg.max_minutes > 0.0).then(|| cfg.max_minutes * 60.0);
     let enc = Encoded::new(geom, samples);
-    let (train, val) = split(enc.len(), cfg.validation_fraction, seed);
+    let (train, val) = split(samples, cfg.validation_fraction, seed);
     let (net, mut adam, mut done, resumed) = match load_checkpoint(dir, cfg.lr)? {
         Some((n, a, e)) => (n, a, e, true),
         None => {

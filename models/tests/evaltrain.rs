@@ -24,7 +24,7 @@ fn value(r: Role) -> i32 {
     }
 }
 
-/// `n` positions: the xiangqi start with each non-general piece kept with probability 0.6, a
+/// `n` positions in "games" of 10 (plies rising within a game): the xiangqi start with each non-general piece kept with probability 0.6, a
 /// random side to move, scored by the material balance for the side to move (halved, so the
 /// targets spread over the sigmoid's range).
 fn synthetic(n: usize, seed: u64) -> Vec<EvalSample> {
@@ -37,7 +37,7 @@ fn synthetic(n: usize, seed: u64) -> Vec<EvalSample> {
             let pieces: Vec<PieceOn> = all.iter().copied().filter(|p| value(p.piece.role) == 0 || rng.random_bool(0.6)).collect();
             let stm = Color::ALL[rng.random_range(0..2)];
             let cp: i32 = pieces.iter().map(|p| if p.piece.color == stm { value(p.piece.role) } else { -value(p.piece.role) }).sum::<i32>() / 2;
-            EvalSample::new(&pieces, stm, cp as i16, 0, i as u16)
+            EvalSample::new(&pieces, stm, cp as i16, 0, (i % 10) as u16)
         })
         .collect()
 }
@@ -51,7 +51,8 @@ fn training_learns_material_resumes_and_exports() {
     let cfg = FitConfig { lr: 3e-3, lr_final_fraction: 1.0, batch_size: 128, epochs: 4, validation_fraction: 0.1, lambda: 1.0, max_minutes: 0.0, threads: 1 };
     let (first, _, _) = fit(&cfg, &geom, &samples, dir.path(), 1, |_| {}).expect("trains");
     assert!(!first.resumed && first.epochs_done == 4 && first.epochs.len() == 4, "{first:?}");
-    assert_eq!((first.train_positions, first.val_positions), (2700, 300));
+    assert_eq!(first.train_positions + first.val_positions, 3000);
+    assert!((300..330).contains(&first.val_positions), "{}", first.val_positions);
     let last = first.epochs.last().expect("epochs").val_loss;
     assert!(last < first.initial_val_loss * 0.3, "validation loss {} -> {last}", first.initial_val_loss);
     // A rerun with more epochs resumes after the fourth.
@@ -65,8 +66,8 @@ fn training_learns_material_resumes_and_exports() {
     let path = dir.path().join("eval.nnue");
     let meta = engine::nnue::NetMeta { variant: "xiangqi".into(), description: "test".into() };
     let rep = export(&net, meta.clone(), &geom, &samples, &val, &path).expect("exports");
-    assert_eq!(rep.positions, 300);
-    assert!(rep.mae_cp < 10.0 && rep.max_abs_cp < 40.0, "{rep:?}");
+    assert_eq!(rep.positions, val.len());
+    assert!(rep.mae_cp < 1.0 && rep.max_abs_cp < 2.0, "{rep:?}");
     let loaded = Network::load(&path).expect("loads");
     assert_eq!((loaded.short_hash(), loaded.meta()), (rep.hash.clone(), &meta));
     let float = net.to_float();
@@ -89,6 +90,21 @@ fn no_data_is_an_error() {
     let dir = tempfile::tempdir().expect("tempdir");
     let err = fit(&FitConfig::default(), &Geometry::new(9, 10), &[], dir.path(), 1, |_| {}).err().expect("refused");
     assert!(err.to_string().contains("no training positions"), "{err}");
+}
+
+/// The split keeps each game (a run of rising plies) on one side and holds out about the share
+/// asked for.
+#[test]
+fn the_split_holds_out_whole_games() {
+    let samples = synthetic(1000, 9);
+    let (train, val) = models::evaltrain::split(&samples, 0.2, 3);
+    assert_eq!(train.len() + val.len(), 1000);
+    assert!((200..210).contains(&val.len()), "{}", val.len());
+    for g in 0..100 {
+        let held = (g * 10..g * 10 + 10).filter(|i| val.contains(i)).count();
+        assert!(held == 0 || held == 10, "game {g} split: {held} of 10 held out");
+    }
+    assert_eq!(models::evaltrain::split(&samples, 0.2, 3), (train, val), "seeded");
 }
 
 /// The learning rate decays geometrically from `lr` to `lr * lr_final_fraction` at the last
