@@ -276,7 +276,7 @@ pub fn fit(cfg: &FitConfig, geom: &Geometry, samples: &[EvalSample], dir: &Path,
     }
     std::fs::create_dir_all(dir).map_err(|source| FitError::Io { path: dir.to_path_buf(), source })?;
     let start = Instant::now();
-    let budget = (cfg.max_minutes > 0.0).then(|| cfg.max_minutes * 60.0);
+    let budget = (cfg.max_minutes > 0.0).then_some(cfg.max_minutes * 60.0);
     let enc = Encoded::new(geom, samples);
     let (train, val) = split(samples, cfg.validation_fraction, seed);
     let (net, mut adam, mut done, resumed) = match load_checkpoint(dir, cfg.lr)? {
