@@ -1,7 +1,7 @@
 //! anqi engine: the bitboard position core for xiangqi and its hidden-information variants,
 //! notation, views, search and solvers. Never depends on torch.
 //!
-//! Rules are those of `shared/RULES.md`; every module cites the clause it implements.
+//! Rules are those of `docs/rules/RULES.md`; every module cites the clause it implements.
 
 pub mod attacks;
 pub mod bitboard;
@@ -29,7 +29,7 @@ pub mod seeded;
 pub mod solve;
 pub mod variant;
 
-// The games of shared/RULES-more.md (skill-tile, camel, missile xiangqi) on geometries described
+// The games of docs/rules/RULES-more.md (skill-tile, camel, missile xiangqi) on geometries described
 // by data, behind the same Game interface.
 pub mod more;
 

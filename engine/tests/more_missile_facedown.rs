@@ -329,7 +329,7 @@ fn m3_8_face_down_determinization_keeps_the_repetition_record() {
 
 #[test]
 fn m3_8_face_down_notation_example() {
-    // docs/notation.md §5.1: Red's view after the §3.6 arrangement was placed face-down and
+    // docs/notation.md §5.1: Red's view after the RULES-more.md §3.6 arrangement was placed face-down and
     // Red's chariot moved b0b1.
     let mut g = set_up("missile-hidden-5-down", &BLACK_A);
     play(&mut g, &["b0b1"]);

@@ -1,4 +1,4 @@
-//! The three games of `shared/RULES-more.md` on a geometry described by data: skill-tile
+//! The three games of `docs/rules/RULES-more.md` on a geometry described by data: skill-tile
 //! xiangqi (§1), camel xiangqi (§2) and missile xiangqi (§3).
 //!
 //! * [`geometry`]: files, ranks, river (between ranks or a river row) and palaces;

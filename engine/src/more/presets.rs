@@ -430,7 +430,7 @@ pub fn is_spec(spec: &str) -> bool {
     MoreVariant::recognises(spec) || spec.strip_suffix(super::open::SUFFIX).is_some_and(MoreVariant::recognises)
 }
 
-/// Perft (RULES.md §P) of preset or rule file `name` from `fen` or its start (after set-up: the §3.6 array
+/// Perft (RULES.md §P) of preset or rule file `name` from `fen` or its start (after set-up: the RULES-more.md §3.6 array
 /// for the hidden missile set-ups, §P4); with `divide`, the count below each move too.
 ///
 /// # Errors

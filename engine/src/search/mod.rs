@@ -1,7 +1,7 @@
 //! Bots behind one [`Bot`] trait. A bot is handed a [`Decision`]: the deciding player's legal
 //! actions, the public position and that player's [`View`]. The full state, with every hidden
 //! identity, is reachable only through [`Decision::oracle_full_state`], which by name marks the
-//! cheating oracle (DESIGN.md: "the oracle bot is the one place that is handed the full state").
+//! cheating oracle (docs/architecture.md: "the oracle bot is the one place that is handed the full state").
 
 pub mod alphabeta;
 pub mod arena;

@@ -1,5 +1,5 @@
 //! A player's view of a variant game, its information-set key, its FEN, and the determinization
-//! sampler (RULES.md §S2, §S8, §F3, §F6; DESIGN.md "hidden identities live only in the full state").
+//! sampler (RULES.md §S2, §S8, §F3, §F6; docs/architecture.md "hidden identities live only in the full state").
 //!
 //! A [`View`] holds what one player has seen: the public board (every piece by the type it moves
 //! as, face-down pieces marked), public counters, rights and markers, the player's own secrets

@@ -1,6 +1,6 @@
 //! The self-play farm: many games at once, advanced in lock-step by rayon workers, with one
 //! inference batcher that gathers every game's pending leaf evaluation into one net batch per
-//! step (DESIGN.md: `selfplay::farm`; the `anqi-farm` package, apart from `anqi-selfplay` so that
+//! step (docs/architecture.md: `selfplay::farm`; the `anqi-farm` package, apart from `anqi-selfplay` so that
 //! only the `anqi-torch` helper binary links libtorch).
 //!
 //! A step is two phases: (1) every game, in parallel, runs its search until it needs the net (or

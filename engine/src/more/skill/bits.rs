@@ -423,7 +423,7 @@ impl SkillPosition {
     }
 }
 
-/// Perft of whole turns (removal set, move) from `p` (RULES.md §P with §1.7's turn structure),
+/// Perft of whole turns (removal set, move) from `p` (RULES.md §P with RULES-more.md §1.7's turn structure),
 /// on the bitboards where the nodes allow, a child's bitboards updated from its parent's.
 pub(super) fn perft(p: &SkillPosition, depth: u32) -> u64 {
     turns_perft(p, Bits::new(p), None, depth)

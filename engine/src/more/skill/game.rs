@@ -532,7 +532,7 @@ impl crate::search::Scored for SkillGame {
     }
 }
 
-/// Perft of whole turns (removal set, move), RULES.md §P with §1.7's turn structure (on the
+/// Perft of whole turns (removal set, move), RULES.md §P with RULES-more.md §1.7's turn structure (on the
 /// bitboards where the nodes allow, [`super::bits`]; the last ply counted without playing it).
 pub fn perft(p: &SkillPosition, depth: u32) -> u64 {
     super::bits::perft(p, depth)

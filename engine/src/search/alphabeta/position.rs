@@ -105,6 +105,11 @@ pub struct CorePosition {
 struct NnueStack {
     net: std::sync::Arc<crate::nnue::Network>,
     stack: Vec<crate::nnue::Accumulator>,
+    /// Where moving reveals (§F8): the face-down squares at the root. A piece of unknown
+    /// identity that moved in the search stands on a square outside them; in real games it would
+    /// have been revealed, so no position the network learnt from has it face down off its start
+    /// point. The network leaves it out and the evaluation adds its hidden value instead.
+    root_down: Option<Bitboard>,
 }
 
 /// What a searcher that may not read hidden identities values instead of the core's piece types
@@ -124,6 +129,9 @@ pub struct HiddenValues {
     /// it (its own face-down pieces in the owner's-choice Fan-qi modes, §F3): when that piece
     /// moves it is revealed (§F8) and moves as its identity from then on.
     pub identity: [Option<crate::piece::Role>; 128],
+    /// Whether moving a face-down piece reveals it in this game (RULES.md §F8; a Surprise disc
+    /// stays a disc, §S3): the search then cannot foresee what a moved one becomes.
+    pub reveals_on_move: bool,
 }
 
 impl HiddenValues {
@@ -137,7 +145,8 @@ impl HiddenValues {
         if !down.any() {
             return None;
         }
-        let mut h = HiddenValues { squares: down, value: [0; 128], identity: [None; 128] };
+        let reveals_on_move = known.variant().caps.hidden == crate::variant::Hidden::FaceDown;
+        let mut h = HiddenValues { squares: down, value: [0; 128], identity: [None; 128], reveals_on_move };
         let mut mean = [None, None];
         for sq in down {
             let Some(piece) = known.position().piece_at(sq) else { continue };
@@ -184,25 +193,57 @@ impl CorePosition {
     /// piece-square tables (`None`: keeps the hand-written evaluation). The pieces of the
     /// [`HiddenValues`] are its face-down pieces.
     pub fn with_eval(mut self, eval: Option<&crate::nnue::EvalNet>) -> CorePosition {
-        self.nnue = eval.map(|e| {
-            let mut acc = crate::nnue::Accumulator::new(&e.net);
-            acc.refresh(&e.net, &self.pos.rules().attacks.geometry, &self.nnue_pieces());
-            let mut stack = Vec::with_capacity(super::MAX_PLY + 8);
-            stack.push(acc);
-            Box::new(NnueStack { net: e.net.clone(), stack })
-        });
+        let root_down = self.hidden.as_ref().filter(|h| h.reveals_on_move).map(|h| h.squares);
+        self.nnue = eval.map(|e| Box::new(NnueStack { net: e.net.clone(), stack: Vec::with_capacity(super::MAX_PLY + 8), root_down }));
+        let pieces = self.nnue_pieces();
+        if let Some(n) = &mut self.nnue {
+            let mut acc = crate::nnue::Accumulator::new(&n.net);
+            acc.refresh(&n.net, &self.pos.rules().attacks.geometry, &pieces);
+            n.stack.push(acc);
+        }
         self
+    }
+
+    /// The pieces of unknown identity that moved in the search where moving reveals (left out
+    /// of the network's inputs, see [`NnueStack`]).
+    #[inline]
+    fn nnue_moved_hidden(&self) -> Bitboard {
+        match (&self.hidden, self.nnue.as_ref().and_then(|n| n.root_down)) {
+            (Some(h), Some(root)) => h.squares & !root,
+            _ => Bitboard::EMPTY,
+        }
+    }
+
+    /// The learned evaluation for the side to move: the network's score plus the hidden values
+    /// of the pieces it leaves out ([`CorePosition::nnue_moved_hidden`]).
+    #[inline]
+    fn eval_nnue(&self, n: &NnueStack) -> i32 {
+        let acc = n.stack.last().expect("the root's accumulator");
+        let mut v = n.net.evaluate(acc, self.pos.turn());
+        if let Some(h) = &self.hidden {
+            let us = self.pos.turn();
+            for sq in self.nnue_moved_hidden() {
+                if let Some(p) = self.pos.piece_at(sq) {
+                    let d = h.value[sq.index()] as i32;
+                    v += if p.color == us { d } else { -d };
+                }
+            }
+        }
+        v.clamp(-super::MATE_BOUND + 1, super::MATE_BOUND - 1)
     }
 
     /// The pieces as the learned evaluation sees them: the core position with the squares of
     /// the [`HiddenValues`] face down.
     fn nnue_pieces(&self) -> Vec<crate::nnue::PieceOn> {
-        crate::nnue::pieces_of(&self.pos, self.hidden.as_ref().map(|h| h.squares).unwrap_or(Bitboard::EMPTY))
+        self.pos.occupied().into_iter().filter_map(|sq| self.nnue_piece(sq)).collect()
     }
 
     /// The piece on `sq` as the learned evaluation sees it.
     #[inline]
     fn nnue_piece(&self, sq: crate::geometry::Square) -> Option<crate::nnue::PieceOn> {
+        if self.nnue_moved_hidden().contains(sq) {
+            return None;
+        }
         self.pos.piece_at(sq).map(|piece| crate::nnue::PieceOn { sq, piece, face_down: self.hidden.as_ref().is_some_and(|h| h.squares.contains(sq)) })
     }
 
@@ -421,8 +462,7 @@ impl SearchPosition for CorePosition {
     #[inline]
     fn evaluate(&self) -> i32 {
         if let Some(n) = &self.nnue {
-            let acc = n.stack.last().expect("the root's accumulator");
-            return n.net.evaluate(acc, self.pos.turn()).clamp(-super::MATE_BOUND + 1, super::MATE_BOUND - 1);
+            return self.eval_nnue(n);
         }
         if self.hidden.is_some() {
             self.eval_hidden()
