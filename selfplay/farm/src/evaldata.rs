@@ -287,6 +287,16 @@ pub enum GenError {
     /// A shard could not be written.
     #[error(transparent)]
     Shard(#[from] evalshard::EvalShardError),
+    /// The directory's shards were written with another `evaldata.games_per_shard`.
+    #[error("{}: {found} games, but key `evaldata.games_per_shard` is {expected}: resuming would play some games twice (keep the shard size of the run, or use a new directory)", path.display())]
+    ShardSize {
+        /// The first shard.
+        path: std::path::PathBuf,
+        /// Its games.
+        found: u32,
+        /// The configured shard size.
+        expected: u64,
+    },
     /// The searcher's learned evaluation (`evaldata.eval`) does not load.
     #[error("evaldata.eval: {0}")]
     Eval(#[from] engine::nnue::NnueError),
@@ -311,6 +321,15 @@ pub fn generate(
     let start = Instant::now();
     let total = cfg.shards();
     let first = evalshard::complete_prefix(dir);
+    if first > 0 && first < total {
+        // Games are numbered across shards: another shard size would play some games again.
+        let shard0 = dir.join(evalshard::file_name(0));
+        let (h, _) = evalshard::read(&shard0)?;
+        let want = u64::from(cfg.games_per_shard).min(cfg.games);
+        if u64::from(h.games) != want {
+            return Err(GenError::ShardSize { path: shard0, found: h.games, expected: want });
+        }
+    }
     let mut stats = GenStats { resumed_shards: first.min(total), ..GenStats::default() };
     let searcher = cfg.searcher();
     let limits = cfg.limits()?;

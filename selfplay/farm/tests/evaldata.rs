@@ -59,6 +59,10 @@ fn shards_read_back_and_resume_to_the_same_data() {
     assert_eq!((redo.resumed_shards, redo.written_shards, redo.games), (1, 1, 2));
     let (_, s1_again) = evalshard::read(&files[1]).expect("reads");
     assert_eq!(s1_again, s1);
+    // Another shard size would number the games differently: refused, naming the key.
+    let other = DataConfig { games_per_shard: 3, games: 9, ..cfg };
+    let err = generate(v, dir.path(), &other, 7, "test", |_, _, _| {}).expect_err("another shard size");
+    assert!(err.to_string().contains("evaldata.games_per_shard"), "{err}");
 }
 
 /// A budget of (almost) no minutes stops before the first shard, and the run is incomplete.
