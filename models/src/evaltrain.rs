@@ -181,6 +181,11 @@ pub struct FitReport {
     pub epochs_done: u32,
     /// Whether training resumed from a checkpoint.
     pub resumed: bool,
+    /// The epoch (0: the start) whose network had the lowest validation loss: the one returned
+    /// and exported (early stopping; the last one without a validation split).
+    pub best_epoch: u32,
+    /// Its validation loss.
+    pub best_val_loss: f64,
 }
 
 /// The split of `samples` into (training, validation) indices by whole games, so that no game
@@ -217,7 +222,20 @@ pub fn checkpoint_path(dir: &Path) -> PathBuf {
     dir.join("evalnet.safetensors")
 }
 
-fn save_checkpoint(dir: &Path, net: &EvalNet, adam: &Adam, epochs_done: u32) -> Result<(), FitError> {
+/// The network of the epoch with the lowest validation loss so far.
+struct Best {
+    val: f64,
+    epoch: u32,
+    params: Vec<Tensor>,
+}
+
+impl Best {
+    fn of(net: &EvalNet, val: f64, epoch: u32) -> Best {
+        Best { val, epoch, params: net.params().iter().map(|p| p.detach().copy()).collect() }
+    }
+}
+
+fn save_checkpoint(dir: &Path, net: &EvalNet, adam: &Adam, epochs_done: u32, best: &Best) -> Result<(), FitError> {
     let path = checkpoint_path(dir);
     let mut named: Vec<(String, Tensor)> = Vec::new();
     for (i, (name, p)) in PARAM_NAMES.iter().zip(net.params()).enumerate() {
@@ -227,13 +245,18 @@ fn save_checkpoint(dir: &Path, net: &EvalNet, adam: &Adam, epochs_done: u32) -> 
     }
     named.push(("adam.step".into(), Tensor::from_slice(&[adam.step as i64])));
     named.push(("epochs_done".into(), Tensor::from_slice(&[i64::from(epochs_done)])));
+    for (name, p) in PARAM_NAMES.iter().zip(&best.params) {
+        named.push((format!("best.{name}"), p.copy()));
+    }
+    named.push(("best.val".into(), Tensor::from_slice(&[best.val])));
+    named.push(("best.epoch".into(), Tensor::from_slice(&[i64::from(best.epoch)])));
     let tmp = engine::fsio::temp_name(&path);
     let io = |source| FitError::Io { path: path.clone(), source };
     Tensor::write_safetensors(&named, &tmp).map_err(|e| FitError::Checkpoint { path: tmp.clone(), detail: e.to_string() })?;
     std::fs::rename(&tmp, &path).map_err(io)
 }
 
-fn load_checkpoint(dir: &Path, lr: f64) -> Result<Option<(EvalNet, Adam, u32)>, FitError> {
+fn load_checkpoint(dir: &Path, lr: f64) -> Result<Option<(EvalNet, Adam, u32, Option<Best>)>, FitError> {
     let path = checkpoint_path(dir);
     if !path.is_file() {
         return Ok(None);
@@ -261,12 +284,21 @@ fn load_checkpoint(dir: &Path, lr: f64) -> Result<Option<(EvalNet, Adam, u32)>, 
     let mut it = params.into_iter();
     let mut next = || it.next().expect("four parameters");
     let net = EvalNet { ft_weight: next(), ft_bias: next(), out_weight: next(), out_bias: next() };
-    Ok(Some((net, Adam { lr, m, v, step }, epochs)))
+    // A checkpoint written before the best network was kept has none: the current one stands in.
+    let best = if tensors.iter().any(|(n, _)| n == "best.val") {
+        let params = PARAM_NAMES.iter().map(|name| get(&format!("best.{name}"))).collect::<Result<Vec<_>, _>>()?;
+        Some(Best { val: get("best.val")?.double_value(&[0]), epoch: scalar("best.epoch")? as u32, params })
+    } else {
+        None
+    };
+    Ok(Some((net, Adam { lr, m, v, step }, epochs, best)))
 }
 
 /// Trains on `samples` (board geometry `geom`) in `dir` (created if needed): resumes from
 /// `dir`'s checkpoint, appends to `dir/curve.csv`, checkpoints after every epoch and when the
-/// budget stops it. `say` receives one line per epoch. Returns the report and the network.
+/// budget stops it. `say` receives one line per epoch. Returns the report, the network of the
+/// epoch with the lowest validation loss (early stopping: positions of a few thousand games are
+/// memorised within a few epochs) and the validation indices.
 ///
 /// # Errors
 /// [`FitError`]: no samples, a file that cannot be written, a damaged checkpoint.
@@ -279,16 +311,19 @@ pub fn fit(cfg: &FitConfig, geom: &Geometry, samples: &[EvalSample], dir: &Path,
     let budget = (cfg.max_minutes > 0.0).then_some(cfg.max_minutes * 60.0);
     let enc = Encoded::new(geom, samples);
     let (train, val) = split(samples, cfg.validation_fraction, seed);
-    let (net, mut adam, mut done, resumed) = match load_checkpoint(dir, cfg.lr)? {
-        Some((n, a, e)) => (n, a, e, true),
+    let (net, mut adam, mut done, loaded_best) = match load_checkpoint(dir, cfg.lr)? {
+        Some((n, a, e, b)) => (n, a, e, Some(b)),
         None => {
             let n = EvalNet::new(seed);
             let a = Adam::new(&n, cfg.lr);
-            (n, a, 0, false)
+            (n, a, 0, None)
         }
     };
+    let resumed = loaded_best.is_some();
+    let loaded_best = loaded_best.flatten();
     let eval_batch = 8192;
     let initial_val_loss = mean_loss(&net, &enc, &val, eval_batch, cfg.lambda);
+    let mut best = loaded_best.unwrap_or_else(|| Best::of(&net, initial_val_loss, done));
     say(&format!(
         "evaltrain: {} training and {} validation positions, {} epochs of batch {} at lr {}{}; validation loss {initial_val_loss:.6}",
         train.len(),
@@ -305,7 +340,16 @@ pub fn fit(cfg: &FitConfig, geom: &Geometry, samples: &[EvalSample], dir: &Path,
     if new_curve {
         writeln!(csv, "epoch,step,train_loss,val_loss,seconds,positions_per_s,cut").map_err(io)?;
     }
-    let mut report = FitReport { train_positions: train.len(), val_positions: val.len(), initial_val_loss, epochs: Vec::new(), epochs_done: done, resumed };
+    let mut report = FitReport {
+        train_positions: train.len(),
+        val_positions: val.len(),
+        initial_val_loss,
+        epochs: Vec::new(),
+        epochs_done: done,
+        resumed,
+        best_epoch: best.epoch,
+        best_val_loss: best.val,
+    };
     while done < cfg.epochs {
         if budget.is_some_and(|b| start.elapsed().as_secs_f64() >= b) {
             break;
@@ -348,13 +392,25 @@ pub fn fit(cfg: &FitConfig, geom: &Geometry, samples: &[EvalSample], dir: &Path,
             log.positions_per_s,
             if cut { ", cut by max_minutes" } else { "" }
         ));
-        save_checkpoint(dir, &net, &adam, done)?;
+        // Without a validation split every epoch is "best" (the last one is returned).
+        if val.is_empty() || log.val_loss < best.val {
+            best = Best::of(&net, log.val_loss, log.epoch);
+        }
+        save_checkpoint(dir, &net, &adam, done, &best)?;
         report.epochs.push(log);
         if cut {
             break;
         }
     }
     report.epochs_done = done;
+    report.best_epoch = best.epoch;
+    report.best_val_loss = best.val;
+    if best.epoch != done {
+        say(&format!("evaltrain: the network of epoch {} has the lowest validation loss ({:.6}): returned for the export", best.epoch, best.val));
+    }
+    let mut it = best.params.into_iter();
+    let mut next = || it.next().expect("four parameters");
+    let net = EvalNet { ft_weight: next(), ft_bias: next(), out_weight: next(), out_bias: next() };
     Ok((report, net, val))
 }
 

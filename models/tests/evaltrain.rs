@@ -60,6 +60,9 @@ fn training_learns_material_resumes_and_exports() {
     let (second, net, val) = fit(&more, &geom, &samples, dir.path(), 1, |_| {}).expect("resumes");
     assert!(second.resumed && second.epochs.len() == 2 && second.epochs_done == 6, "{second:?}");
     assert!((second.initial_val_loss - last).abs() < 1e-9, "resumed from another net: {} vs {last}", second.initial_val_loss);
+    let lowest = second.epochs.iter().map(|e| e.val_loss).fold(second.initial_val_loss, f64::min);
+    assert_eq!(second.best_val_loss, lowest, "the returned network is the lowest validation loss's");
+    assert!((models::evalnet::mean_loss(&net, &models::evalnet::Encoded::new(&geom, &samples), &val, 512, 1.0) - lowest).abs() < 1e-6);
     let curve = std::fs::read_to_string(dir.path().join("curve.csv")).expect("curve");
     assert_eq!(curve.lines().count(), 1 + 6, "{curve}");
     // Export: the file reads back as the same network, within a few centipawns of the float net.
