@@ -61,6 +61,16 @@ impl EvalSample {
         Color::ALL[usize::from(self.stm & 1)]
     }
 
+    /// The same position mirrored left-right on a board of `files` files (file `f` becomes
+    /// `files - 1 - f`), with the same labels.
+    pub fn mirrored(&self, files: u8) -> EvalSample {
+        let flip = |sq: u8| {
+            let (file, rank) = (sq % 11, sq / 11);
+            rank * 11 + files.saturating_sub(1).saturating_sub(file)
+        };
+        EvalSample { pieces: self.pieces.iter().map(|&(sq, code, down)| (flip(sq), code, down)).collect(), ..self.clone() }
+    }
+
     /// The pieces as the evaluation sees them (checked by every read: [`EvalSample::check`]).
     pub fn pieces_on(&self) -> Vec<PieceOn> {
         self.pieces

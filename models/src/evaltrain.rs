@@ -46,6 +46,14 @@ pub struct FitConfig {
     /// libtorch threads (0: the run's `threads`).
     #[serde(default)]
     pub threads: usize,
+    /// Also train on each training position mirrored left-right (files `f -> files-1-f`): the
+    /// rules of every RULES.md variant are symmetric under it, so it doubles the data for free.
+    #[serde(default = "default_mirror")]
+    pub mirror: bool,
+}
+
+fn default_mirror() -> bool {
+    true
 }
 
 fn default_lr() -> f64 {
@@ -78,6 +86,7 @@ impl Default for FitConfig {
             lambda: default_lambda(),
             max_minutes: 0.0,
             threads: 0,
+            mirror: default_mirror(),
         }
     }
 }
@@ -309,8 +318,16 @@ pub fn fit(cfg: &FitConfig, geom: &Geometry, samples: &[EvalSample], dir: &Path,
     std::fs::create_dir_all(dir).map_err(|source| FitError::Io { path: dir.to_path_buf(), source })?;
     let start = Instant::now();
     let budget = (cfg.max_minutes > 0.0).then_some(cfg.max_minutes * 60.0);
-    let enc = Encoded::new(geom, samples);
-    let (train, val) = split(samples, cfg.validation_fraction, seed);
+    let (mut train, val) = split(samples, cfg.validation_fraction, seed);
+    let enc = if cfg.mirror {
+        // The mirrored training positions follow the originals; validation stays as played.
+        let mut all = samples.to_vec();
+        all.extend(train.iter().map(|&i| samples[i].mirrored(geom.files)));
+        train.extend(samples.len()..all.len());
+        Encoded::new(geom, &all)
+    } else {
+        Encoded::new(geom, samples)
+    };
     let (net, mut adam, mut done, loaded_best) = match load_checkpoint(dir, cfg.lr)? {
         Some((n, a, e, b)) => (n, a, e, Some(b)),
         None => {

@@ -48,10 +48,11 @@ fn training_learns_material_resumes_and_exports() {
     let geom = Geometry::new(9, 10);
     let samples = synthetic(3000, 5);
     let dir = tempfile::tempdir().expect("tempdir");
-    let cfg = FitConfig { lr: 3e-3, lr_final_fraction: 1.0, batch_size: 128, epochs: 4, validation_fraction: 0.1, lambda: 1.0, max_minutes: 0.0, threads: 1 };
+    let cfg = FitConfig { lr: 3e-3, lr_final_fraction: 1.0, batch_size: 128, epochs: 4, validation_fraction: 0.1, lambda: 1.0, max_minutes: 0.0, threads: 1, mirror: true };
     let (first, _, _) = fit(&cfg, &geom, &samples, dir.path(), 1, |_| {}).expect("trains");
     assert!(!first.resumed && first.epochs_done == 4 && first.epochs.len() == 4, "{first:?}");
-    assert_eq!(first.train_positions + first.val_positions, 3000);
+    // The training positions are counted with their mirrored copies.
+    assert_eq!(first.train_positions / 2 + first.val_positions, 3000);
     assert!((300..330).contains(&first.val_positions), "{}", first.val_positions);
     let last = first.epochs.last().expect("epochs").val_loss;
     assert!(last < first.initial_val_loss * 0.3, "validation loss {} -> {last}", first.initial_val_loss);
@@ -122,4 +123,15 @@ fn the_learning_rate_schedule_and_the_checks() {
     assert!(bad.validate("evaltrain").expect_err("refused").contains("evaltrain.lr_final_fraction"));
     let bad = FitConfig { validation_fraction: 1.0, ..cfg };
     assert!(bad.validate("evaltrain").expect_err("refused").contains("evaltrain.validation_fraction"));
+}
+
+/// The left-right mirror the trainer adds to its data: file f goes to 8 - f on the 9-file
+/// board, ranks, pieces and labels stay, and mirroring twice gives the sample back.
+#[test]
+fn mirrored_samples_flip_files_only() {
+    let s = EvalSample { pieces: vec![(0, 4, false), (11 * 9 + 3, 11, true), (11 * 2 + 4, 5, false)], stm: 1, score_cp: -37, result: 1, ply: 12 };
+    let m = s.mirrored(9);
+    assert_eq!(m.pieces, vec![(8, 4, false), (11 * 9 + 5, 11, true), (11 * 2 + 4, 5, false)]);
+    assert_eq!((m.stm, m.score_cp, m.result, m.ply), (1, -37, 1, 12));
+    assert_eq!(m.mirrored(9), s);
 }
