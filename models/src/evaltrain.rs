@@ -265,7 +265,10 @@ fn save_checkpoint(dir: &Path, net: &EvalNet, adam: &Adam, epochs_done: u32, bes
     std::fs::rename(&tmp, &path).map_err(io)
 }
 
-fn load_checkpoint(dir: &Path, lr: f64) -> Result<Option<(EvalNet, Adam, u32, Option<Best>)>, FitError> {
+/// A loaded checkpoint: the network, the optimiser, the epochs done and the best network kept.
+type Loaded = (EvalNet, Adam, u32, Option<Best>);
+
+fn load_checkpoint(dir: &Path, lr: f64) -> Result<Option<Loaded>, FitError> {
     let path = checkpoint_path(dir);
     if !path.is_file() {
         return Ok(None);
