@@ -237,3 +237,46 @@ fn duplicate_bot_parameters_are_refused() {
     bad_spec("expectimax:depth=1,depth=2", "depth");
     bad_spec("pimc:search=expectimax:depth=1,depth=2", "depth");
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): in an owner's-arrangement mode (Fan-qi 3)
+/// a start given by a FEN (or perft's, §P4) may leave identities undetermined after the set-up;
+/// the viewer's own ones are then unknown to it, listed in its view's pool. A determinization
+/// sampled from that view must keep them undetermined (determined, the owner would know them and
+/// the sample's view would differ) and keep the pool (the sampler dropped it: the sample's FEN
+/// had undetermined pieces and no pool to draw them from).
+#[test]
+fn an_owner_arrangement_view_with_undetermined_own_pieces_samples_states_with_that_view() {
+    use engine::variant::{fen as vfen, View};
+    use engine::Color;
+    use rand::SeedableRng;
+    let v = engine::any_game::load_variant("fanqi-3").expect("fanqi-3");
+    let given = View::from_fen(v, "1xbakab1x/9/r7p/2x1x1x2/p8/6B2/XpX1X1Xpr/1X6N/4A2R1/XX1AK1BX1 w N1R1C1P4n2c2p1 10 10 b2=C view=w").expect("the fuzzer's view");
+    let start = State::start(v, None).expect("perft's start");
+    let views = [given, View::new(&start, Color::Red), View::new(&start, Color::Black)];
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+    for view in &views {
+        for _ in 0..20 {
+            let s = view.sample(&mut rng);
+            assert!(view.is_consistent(&s), "a sample of {:?} is not consistent with it", view.fen());
+            assert_eq!(View::new(&s, view.player()).fen(), view.fen(), "the view of a sample");
+            let text = vfen::write(&s);
+            let back = vfen::parse(v, &text).unwrap_or_else(|e| panic!("the sample's FEN {text:?} does not parse: {e}"));
+            assert_eq!(vfen::write(&back), text);
+        }
+    }
+}
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): in Fan-qi modes 1 and 2 no face-down
+/// piece is ever undetermined (§F3: mode 2's stand on their own start points, known to both; §F5
+/// turns a known piece down), so a FEN leaving identities to a pool is refused, naming the field;
+/// its sampled views named identities the view FEN had in the pool.
+#[test]
+fn fanqi_fixed_mode_fen_with_undetermined_pieces_is_refused() {
+    let board = "xxbakabxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXBAKABXX w";
+    refused("fanqi-2", &format!("{board} N2R2C2P5n2r2c2p5 0 1"), &["determined", "fixed"]);
+    let known = "a0=R,b0=N,h0=N,i0=R,b2=C,h2=C,a3=P,c3=P,e3=P,g3=P,i3=P,a6=p,c6=p,e6=p,g6=p,i6=p,b7=c,h7=c,a9=r,b9=n,h9=n,i9=r";
+    assert!(load("fanqi-2", &format!("{board} - 0 1 {known}")).is_ok(), "the determined start");
+    // The random and owner's-choice modes still take a pool.
+    assert!(load("fanqi-4", &format!("{board} N2R2C2P5n2r2c2p5 0 1")).is_ok(), "fanqi-4's pool");
+    assert!(load("fanqi-3", &format!("{board} N2R2C2P5n2r2c2p5 0 1")).is_ok(), "fanqi-3's undetermined start");
+}
