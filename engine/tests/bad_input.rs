@@ -280,3 +280,27 @@ fn fanqi_fixed_mode_fen_with_undetermined_pieces_is_refused() {
     assert!(load("fanqi-4", &format!("{board} N2R2C2P5n2r2c2p5 0 1")).is_ok(), "fanqi-4's pool");
     assert!(load("fanqi-3", &format!("{board} N2R2C2P5n2r2c2p5 0 1")).is_ok(), "fanqi-3's undetermined start");
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): pool counts of one letter that add up
+/// past 255 (`a3a255`) overflowed the count (a panic with overflow checks, a wrong pool
+/// without); both the full FEN's and the view FEN's pool field refuse them, naming the field.
+#[test]
+fn fanqi_pool_counts_past_255_are_refused() {
+    let board = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w";
+    // 3 + 255 advisors wrap to the start's 2 in a u8.
+    refused("jieqi", &format!("{board} A2B2N2R2C2P5a3a255b2n2r2c2p5 0 1"), &["pool"]);
+    refused("jieqi", &format!("{board} A2B2N2R2C2P5a3a255b2n2r2c2p5 0 1 view=b"), &["pool"]);
+    assert!(load("jieqi", &format!("{board} A2B2N2R2C2P5a1a1b2n2r2c2p5 0 1")).is_ok(), "a letter given twice still adds up");
+}
+
+/// Found by fuzzing (fuzz/fuzz_targets/more_fen.rs): a camel-7-secret FEN whose trick layouts
+/// are not placed yet (`---------`, the set-up of §2.13 under way) but whose pieces have moved is
+/// no game's position: it was taken, and its view FEN then read back as no set-up's. Refused,
+/// naming the set-up; the start with unplaced layouts is still taken.
+#[test]
+fn camel_secret_fen_that_moved_before_its_set_up_is_refused() {
+    let plates = "b e0:hafcegdib:--------- e7:hafcegdib:--------- 0n0n - -,- 0 1";
+    refused("camel-7-secret", &format!("1jCbaka1nj1/r10/2c2b3qr/1p1p2cp1p1/3q1p5/5R5/1P1P1P1P1P1/1Q1N5Q1/R4A1C3/1J1B1KABNJ1 {plates}"), &["set-up", "expected"]);
+    let start = "rjnbakabnjr/11/1qc5cq1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1QC5CQ1/11/RJNBAKABNJR w e0:hafcegdib:--------- e7:hafcegdib:--------- 0n0n - -,- 0 1";
+    assert_eq!(load("camel-7-secret", start).as_deref(), Ok(start));
+}

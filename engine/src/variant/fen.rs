@@ -49,7 +49,8 @@ fn parse_counts(field: &str) -> Result<[[u8; Role::COUNT]; 2], StateFenError> {
         if p.role == Role::General {
             return Err(field_err("pool", "the general is never face-down (§F1)"));
         }
-        pool[p.color.index()][p.role.index()] += n;
+        let slot = &mut pool[p.color.index()][p.role.index()];
+        *slot = slot.checked_add(n).ok_or_else(|| field_err("pool", format!("letter {c:?}: more than 255 in all (§N2)")))?;
     }
     Ok(pool)
 }

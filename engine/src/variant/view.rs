@@ -586,7 +586,8 @@ fn parse_pool(s: &str) -> Option<[[u8; Role::COUNT]; 2]> {
             d.push(*x);
             chars.next();
         }
-        out[p.color.index()][p.role.index()] += d.parse::<u8>().ok()?;
+        let slot = &mut out[p.color.index()][p.role.index()];
+        *slot = slot.checked_add(d.parse::<u8>().ok()?)?;
     }
     Some(out)
 }
