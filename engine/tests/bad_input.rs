@@ -304,3 +304,15 @@ fn camel_secret_fen_that_moved_before_its_set_up_is_refused() {
     let start = "rjnbakabnjr/11/1qc5cq1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1QC5CQ1/11/RJNBAKABNJR w e0:hafcegdib:--------- e7:hafcegdib:--------- 0n0n - -,- 0 1";
     assert_eq!(load("camel-7-secret", start).as_deref(), Ok(start));
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): a FEN rank whose digit runs add up past
+/// the word size (`18446744073709551615`) overflowed the file count (a panic with overflow
+/// checks; without them it wrapped to the first files, so this rank read as `1c7`: one cannon).
+/// Refused naming the rank, in every FEN that reads a board.
+#[test]
+fn fen_rank_digits_past_the_word_size_are_refused() {
+    let fen = "rnbakabnr/9/1c18446744073709551615c7/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    refused("xiangqi", fen, &["rank 3", "expected 9"]);
+    assert!(engine::notation::fen::parse(fen).is_err());
+    assert!(load("xiangqi", "rnbakabnr/9/1c7/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").is_ok(), "one cannon");
+}
