@@ -316,3 +316,18 @@ fn fen_rank_digits_past_the_word_size_are_refused() {
     assert!(engine::notation::fen::parse(fen).is_err());
     assert!(load("xiangqi", "rnbakabnr/9/1c7/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").is_ok(), "one cannon");
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): a view FEN of an open twin with unseen
+/// backs (`=?`) was taken (its backs filled in arbitrarily), and the view written from it then
+/// did not read back (three chariot|horse discs). An open twin hides no back: refused, naming
+/// the backs field; the hidden game's view with those backs is still taken.
+#[test]
+fn open_twin_view_with_unseen_backs_is_refused() {
+    use engine::variant::View;
+    let text = "r2ak1b1r/9/2n1ba2n/p1p1p1p1p/2c6/PNP6/4P1P1P/3CB3N/4C4/R1BAKAR2 w - - 7 19 a0=C,g0=N,e1=R,d2=N,i2=R,b4=C,c5=?,c7=?,i7=?,a9=?,i9=? 3:0/3:0 view=w";
+    let open = engine::any_game::load_variant("surprise+open").expect("surprise+open");
+    let e = View::from_fen(open, &format!("{text} gone=cr")).err().expect("an open twin's view with unseen backs is refused").to_string();
+    assert!(e.contains("backs"), "{e}");
+    let hidden = engine::any_game::load_variant("surprise").expect("surprise");
+    assert!(View::from_fen(hidden, text).is_ok(), "the hidden game's view");
+}

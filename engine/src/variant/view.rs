@@ -454,6 +454,10 @@ impl View {
             }
             Hidden::None => {}
         }
+        if variant.open && !unknown_sq.is_empty() {
+            // docs/open-twins.md §O2: an open twin hides nothing, so no back is unseen.
+            return Err(verr("backs", format!("{}: an open twin shows every back; `=?` marks a back hidden from the viewer", variant.name)));
+        }
         let mut s = vfen::parse(variant, &fields.join(" "))?;
         for sq in &unknown_sq {
             match s.position().piece_at(*sq) {
