@@ -237,3 +237,97 @@ fn duplicate_bot_parameters_are_refused() {
     bad_spec("expectimax:depth=1,depth=2", "depth");
     bad_spec("pimc:search=expectimax:depth=1,depth=2", "depth");
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): in an owner's-arrangement mode (Fan-qi 3)
+/// a start given by a FEN (or perft's, §P4) may leave identities undetermined after the set-up;
+/// the viewer's own ones are then unknown to it, listed in its view's pool. A determinization
+/// sampled from that view must keep them undetermined (determined, the owner would know them and
+/// the sample's view would differ) and keep the pool (the sampler dropped it: the sample's FEN
+/// had undetermined pieces and no pool to draw them from).
+#[test]
+fn an_owner_arrangement_view_with_undetermined_own_pieces_samples_states_with_that_view() {
+    use engine::variant::{fen as vfen, View};
+    use engine::Color;
+    use rand::SeedableRng;
+    let v = engine::any_game::load_variant("fanqi-3").expect("fanqi-3");
+    let given = View::from_fen(v, "1xbakab1x/9/r7p/2x1x1x2/p8/6B2/XpX1X1Xpr/1X6N/4A2R1/XX1AK1BX1 w N1R1C1P4n2c2p1 10 10 b2=C view=w").expect("the fuzzer's view");
+    let start = State::start(v, None).expect("perft's start");
+    let views = [given, View::new(&start, Color::Red), View::new(&start, Color::Black)];
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(3);
+    for view in &views {
+        for _ in 0..20 {
+            let s = view.sample(&mut rng);
+            assert!(view.is_consistent(&s), "a sample of {:?} is not consistent with it", view.fen());
+            assert_eq!(View::new(&s, view.player()).fen(), view.fen(), "the view of a sample");
+            let text = vfen::write(&s);
+            let back = vfen::parse(v, &text).unwrap_or_else(|e| panic!("the sample's FEN {text:?} does not parse: {e}"));
+            assert_eq!(vfen::write(&back), text);
+        }
+    }
+}
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): in Fan-qi modes 1 and 2 no face-down
+/// piece is ever undetermined (§F3: mode 2's stand on their own start points, known to both; §F5
+/// turns a known piece down), so a FEN leaving identities to a pool is refused, naming the field;
+/// its sampled views named identities the view FEN had in the pool.
+#[test]
+fn fanqi_fixed_mode_fen_with_undetermined_pieces_is_refused() {
+    let board = "xxbakabxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXBAKABXX w";
+    refused("fanqi-2", &format!("{board} N2R2C2P5n2r2c2p5 0 1"), &["determined", "fixed"]);
+    let known = "a0=R,b0=N,h0=N,i0=R,b2=C,h2=C,a3=P,c3=P,e3=P,g3=P,i3=P,a6=p,c6=p,e6=p,g6=p,i6=p,b7=c,h7=c,a9=r,b9=n,h9=n,i9=r";
+    assert!(load("fanqi-2", &format!("{board} - 0 1 {known}")).is_ok(), "the determined start");
+    // The random and owner's-choice modes still take a pool.
+    assert!(load("fanqi-4", &format!("{board} N2R2C2P5n2r2c2p5 0 1")).is_ok(), "fanqi-4's pool");
+    assert!(load("fanqi-3", &format!("{board} N2R2C2P5n2r2c2p5 0 1")).is_ok(), "fanqi-3's undetermined start");
+}
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): pool counts of one letter that add up
+/// past 255 (`a3a255`) overflowed the count (a panic with overflow checks, a wrong pool
+/// without); both the full FEN's and the view FEN's pool field refuse them, naming the field.
+#[test]
+fn fanqi_pool_counts_past_255_are_refused() {
+    let board = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w";
+    // 3 + 255 advisors wrap to the start's 2 in a u8.
+    refused("jieqi", &format!("{board} A2B2N2R2C2P5a3a255b2n2r2c2p5 0 1"), &["pool"]);
+    refused("jieqi", &format!("{board} A2B2N2R2C2P5a3a255b2n2r2c2p5 0 1 view=b"), &["pool"]);
+    assert!(load("jieqi", &format!("{board} A2B2N2R2C2P5a1a1b2n2r2c2p5 0 1")).is_ok(), "a letter given twice still adds up");
+}
+
+/// Found by fuzzing (fuzz/fuzz_targets/more_fen.rs): a camel-7-secret FEN whose trick layouts
+/// are not placed yet (`---------`, the set-up of §2.13 under way) but whose pieces have moved is
+/// no game's position: it was taken, and its view FEN then read back as no set-up's. Refused,
+/// naming the set-up; the start with unplaced layouts is still taken.
+#[test]
+fn camel_secret_fen_that_moved_before_its_set_up_is_refused() {
+    let plates = "b e0:hafcegdib:--------- e7:hafcegdib:--------- 0n0n - -,- 0 1";
+    refused("camel-7-secret", &format!("1jCbaka1nj1/r10/2c2b3qr/1p1p2cp1p1/3q1p5/5R5/1P1P1P1P1P1/1Q1N5Q1/R4A1C3/1J1B1KABNJ1 {plates}"), &["set-up", "expected"]);
+    let start = "rjnbakabnjr/11/1qc5cq1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1QC5CQ1/11/RJNBAKABNJR w e0:hafcegdib:--------- e7:hafcegdib:--------- 0n0n - -,- 0 1";
+    assert_eq!(load("camel-7-secret", start).as_deref(), Ok(start));
+}
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): a FEN rank whose digit runs add up past
+/// the word size (`18446744073709551615`) overflowed the file count (a panic with overflow
+/// checks; without them it wrapped to the first files, so this rank read as `1c7`: one cannon).
+/// Refused naming the rank, in every FEN that reads a board.
+#[test]
+fn fen_rank_digits_past_the_word_size_are_refused() {
+    let fen = "rnbakabnr/9/1c18446744073709551615c7/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    refused("xiangqi", fen, &["rank 3", "expected 9"]);
+    assert!(engine::notation::fen::parse(fen).is_err());
+    assert!(load("xiangqi", "rnbakabnr/9/1c7/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1").is_ok(), "one cannon");
+}
+
+/// Found by fuzzing (fuzz/fuzz_targets/variant_fen.rs): a view FEN of an open twin with unseen
+/// backs (`=?`) was taken (its backs filled in arbitrarily), and the view written from it then
+/// did not read back (three chariot|horse discs). An open twin hides no back: refused, naming
+/// the backs field; the hidden game's view with those backs is still taken.
+#[test]
+fn open_twin_view_with_unseen_backs_is_refused() {
+    use engine::variant::View;
+    let text = "r2ak1b1r/9/2n1ba2n/p1p1p1p1p/2c6/PNP6/4P1P1P/3CB3N/4C4/R1BAKAR2 w - - 7 19 a0=C,g0=N,e1=R,d2=N,i2=R,b4=C,c5=?,c7=?,i7=?,a9=?,i9=? 3:0/3:0 view=w";
+    let open = engine::any_game::load_variant("surprise+open").expect("surprise+open");
+    let e = View::from_fen(open, &format!("{text} gone=cr")).err().expect("an open twin's view with unseen backs is refused").to_string();
+    assert!(e.contains("backs"), "{e}");
+    let hidden = engine::any_game::load_variant("surprise").expect("surprise");
+    assert!(View::from_fen(hidden, text).is_ok(), "the hidden game's view");
+}

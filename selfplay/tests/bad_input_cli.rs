@@ -105,3 +105,20 @@ fn play_prints_a_record_that_view_reads() {
         assert!(vout.contains("wrote 1 game pages"), "{variant}: {vout}");
     }
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/pgn.rs): a record whose move text holds a token starting
+/// with `[` was read, but written back its line wrap could put that token first on a line, which
+/// reads as a tag: the record came back torn. No record has such a move; it is torn when read.
+#[test]
+fn pgn_move_token_starting_with_a_bracket_makes_the_record_torn() {
+    use selfplay::tournament::pgn;
+    let tags = "[Event \"e\"]\n[Site \"anqi\"]\n[Date \"2026.12.05\"]\n[Round \"1.1\"]\n[Red \"a\"]\n[Black \"b\"]\n[Result \"1/2-1/2\"]\n\
+                [Variant \"xiangqi\"]\n[SetUp \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\"]\n[ChanceSeed \"1\"]\n\
+                [GameKey \"pairing=0 pair=0 game=0\"]\n[Tournament \"t\"]\n";
+    let (records, torn) = pgn::parse(&format!("{tags}\n1. h2e2 [0e1P 1/2-1/2\n\n"));
+    assert!(records.is_empty() && torn, "{records:?}");
+    let (records, torn) = pgn::parse(&format!("{tags}\n1. h2e2 h9g7 1/2-1/2\n\n"));
+    assert!(!torn && records.len() == 1, "the record without the bracket");
+    let written = records[0].to_pgn();
+    assert_eq!(pgn::parse(&written), (records, false), "round trip");
+}

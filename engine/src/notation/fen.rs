@@ -108,7 +108,8 @@ pub fn parse_board(
         let mut digits = String::new();
         let flush = |digits: &mut String, file: &mut usize| {
             if !digits.is_empty() {
-                *file += digits.parse::<usize>().unwrap_or(usize::MAX / 4);
+                // Saturating: a run of digits as long as the rank is wide only has to be too wide.
+                *file = file.saturating_add(digits.parse::<usize>().unwrap_or(usize::MAX / 4));
                 digits.clear();
             }
         };
@@ -119,7 +120,7 @@ pub fn parse_board(
             }
             flush(&mut digits, &mut file);
             if file >= files as usize {
-                return Err(FenError::RankWidth { rank: i + 1, found: file + 1, expected: files as usize });
+                return Err(FenError::RankWidth { rank: i + 1, found: file.saturating_add(1), expected: files as usize });
             }
             let sq = Square::new(file as u8, rank).expect("inside board");
             match letter(ch, sq) {

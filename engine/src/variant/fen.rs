@@ -5,7 +5,7 @@
 //! - §N3 Surprise: six standard fields, then `backs` and `rights`;
 //! - §N4 King chess: six standard fields, then `markers` and `grind`.
 
-use super::config::{Family, Variant};
+use super::config::{Family, Placement, Variant};
 use super::state::{start_role, State};
 use crate::geometry::Square;
 use crate::notation::fen::{parse_board, parse_counters, parse_side, write_board, FenError};
@@ -49,7 +49,8 @@ fn parse_counts(field: &str) -> Result<[[u8; Role::COUNT]; 2], StateFenError> {
         if p.role == Role::General {
             return Err(field_err("pool", "the general is never face-down (§F1)"));
         }
-        pool[p.color.index()][p.role.index()] += n;
+        let slot = &mut pool[p.color.index()][p.role.index()];
+        *slot = slot.checked_add(n).ok_or_else(|| field_err("pool", format!("letter {c:?}: more than 255 in all (§N2)")))?;
     }
     Ok(pool)
 }
@@ -192,6 +193,14 @@ fn read_fanqi(s: &mut State, down: &[(Square, Color)], pool: &str, determined: O
             return Err(field_err(
                 "determined",
                 format!("{}: an open twin's deal is known from the start, but {c} has {} face-down pieces with no identity in the sixth field (docs/open-twins.md §O3)", s.variant().name, undetermined[c.index()]),
+            ));
+        }
+        if matches!(s.variant().fanqi.placement(), Placement::None | Placement::Fixed) && undetermined[c.index()] > 0 {
+            // §F3 modes 1 and 2: a face-down piece stood on its own start point from the start
+            // (mode 2) or was turned down by §F5; either way its identity is fixed and public.
+            return Err(field_err(
+                "determined",
+                format!("{}: every face-down piece's identity is fixed and known (§F3: its start point's type, or the piece §F5 turned down), but {c} has {} face-down pieces with no identity in the sixth field", s.variant().name, undetermined[c.index()]),
             ));
         }
         if total != undetermined[c.index()] {

@@ -198,8 +198,11 @@ impl View {
                             }
                             // Unplaced during the owner's-choice set-up (§F3): nobody has chosen
                             // it yet, its identity stays in the pool (placement fills the points
-                            // in order, so the placed ones, blanked above, come first).
-                            None if !random && !s.in_setup() => unseen_board[ci].push(sq),
+                            // in order, so the placed ones, blanked above, come first). After the
+                            // set-up an undetermined piece (a FEN's or perft's start, §P4) is one
+                            // a determinization places; but not the viewer's own: its owner would
+                            // then know it, so it stays in the pool as the viewer sees it.
+                            None if !random && !s.in_setup() && c != player => unseen_board[ci].push(sq),
                             _ => {}
                         }
                     }
@@ -310,7 +313,6 @@ impl View {
             }
         }
         if s.variant().caps.face_down() {
-            let random = s.variant().fanqi.placement() == Placement::Random;
             for c in Color::ALL {
                 let ci = c.index();
                 if self.unseen[ci].is_empty() {
@@ -337,14 +339,13 @@ impl View {
                         sampled = true;
                     }
                 }
-                // Random modes and an unfinished owner's-choice set-up: what is left stays the
-                // undetermined pool (the identities not yet placed); after the set-up,
-                // owner's-choice modes have assigned every identity.
+                // What is left stays the undetermined pool: random modes, an unfinished
+                // owner's-choice set-up (the identities not yet placed), and after the set-up the
+                // viewer's own undetermined pieces of an owner's-choice start given by a FEN
+                // (nothing is left where the owners have assigned every identity).
                 let mut pool = [0u8; Role::COUNT];
-                if random || s.in_setup() {
-                    for r in it {
-                        pool[r.index()] += 1;
-                    }
+                for r in it {
+                    pool[r.index()] += 1;
                 }
                 s.set_pool_public(c, pool);
             }
@@ -452,6 +453,10 @@ impl View {
                 }
             }
             Hidden::None => {}
+        }
+        if variant.open && !unknown_sq.is_empty() {
+            // docs/open-twins.md §O2: an open twin hides nothing, so no back is unseen.
+            return Err(verr("backs", format!("{}: an open twin shows every back; `=?` marks a back hidden from the viewer", variant.name)));
         }
         let mut s = vfen::parse(variant, &fields.join(" "))?;
         for sq in &unknown_sq {
@@ -585,7 +590,8 @@ fn parse_pool(s: &str) -> Option<[[u8; Role::COUNT]; 2]> {
             d.push(*x);
             chars.next();
         }
-        out[p.color.index()][p.role.index()] += d.parse::<u8>().ok()?;
+        let slot = &mut out[p.color.index()][p.role.index()];
+        *slot = slot.checked_add(d.parse::<u8>().ok()?)?;
     }
     Some(out)
 }

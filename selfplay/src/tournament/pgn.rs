@@ -207,6 +207,11 @@ fn build(tags: &[(String, String)], tokens: &[String]) -> Option<Record> {
         "1/2-1/2" => None,
         _ => return None,
     };
+    // A move token starting with `[` would read back as a tag line wherever the writer's line
+    // wrap puts it first: no record has one, so the record is torn.
+    if tokens.iter().any(|t| t.starts_with('[')) {
+        return None;
+    }
     let moves: Vec<String> = tokens[..tokens.len() - 1].iter().filter(|t| !t.ends_with('.')).cloned().collect();
     if let Some(n) = get("PlyCount") {
         if n.parse::<usize>().ok()? != moves.len() {

@@ -167,7 +167,9 @@ impl CamelGame {
     pub fn from_fen(preset: CamelPreset, text: &str) -> Result<CamelGame, MoreError> {
         let pos = fen::parse(preset.rules, text)?;
         super::secret::check_faces(&pos)?;
-        Ok(CamelGame::from_position(preset, pos))
+        let g = CamelGame::from_position(preset, pos);
+        g.check_setup_position(preset)?;
+        Ok(g)
     }
 
     fn from_position(preset: CamelPreset, pos: CamelPosition) -> CamelGame {

@@ -180,6 +180,32 @@ impl CamelGame {
         Color::ALL.into_iter().find(|c| placed[c.index()].len() < 9)
     }
 
+    /// Checks a game read from a FEN whose secret set-up (§2.13) is under way (cells not
+    /// placed): only placements have happened, so the position is the start's with those
+    /// placements (a FEN whose pieces moved before the layouts were placed is no game's).
+    ///
+    /// # Errors
+    /// [`MoreError::Fen`] naming the start the set-up expects.
+    pub(super) fn check_setup_position(&self, preset: CamelPreset) -> Result<(), MoreError> {
+        let Some(placed) = self.setup.as_ref() else { return Ok(()) };
+        let mut start = CamelGame::new(preset);
+        for c in Color::ALL {
+            for &t in placed[c.index()].iter().take(8) {
+                if start.placing() != Some(c) || !start.free_tiles(c).contains(&t) {
+                    return Err(MoreError::Fen(format!("{c} plate: no set-up places these tiles (§2.13)")));
+                }
+                start.place(t as u32);
+            }
+        }
+        let (want, got) = (fen::write(&start.pos), fen::write(&self.pos));
+        if want != got {
+            return Err(MoreError::Fen(format!(
+                "the secret set-up is under way (cells not placed, §2.13), so nothing has moved yet: expected {want:?}, got {got:?}"
+            )));
+        }
+        Ok(())
+    }
+
     /// The acting colour (the placing side during the set-up).
     pub fn to_act(&self) -> Color {
         self.placing().unwrap_or(self.pos.turn())
