@@ -28,9 +28,11 @@
 //!   `bestmove (none)` without searching;
 //! - `setoption name HiddenSearch value alphabeta|expectimax`: the search of the hidden variants
 //!   ([`HiddenSearch`]; `alphabeta` by default since issue 36);
-//! - `setoption name EvalFile value zoo:NAME|PATH|<empty>`: the alpha-beta's learned evaluation
-//!   ([`engine::nnue`], issue 36; `<empty>` or `none`: the hand-written one). A file that cannot
-//!   be read is refused with an `info string error` naming it and the evaluation is kept;
+//! - `setoption name EvalFile value auto|none|zoo:NAME|PATH`: the alpha-beta's learned evaluation
+//!   ([`engine::nnue`], issue 36). `auto` (the default): the published network of the variant's
+//!   family, built into the binary (xiangqi, Jieqi; the hand-written evaluation elsewhere);
+//!   `none` (or `<empty>`): the hand-written one. A file that cannot be read is refused with an
+//!   `info string error` naming it and the evaluation is kept;
 //! - `stop`, `ponderhit`, `quit`; `d` prints the position's FEN as an `info string`.
 //!
 //! Anything else prints `info string error: …`; the engine keeps running. At the end of input a
@@ -108,8 +110,9 @@ pub struct Config {
     pub variant: String,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
-    /// The learned evaluation at start (`EvalFile` default): `zoo:NAME` or a path; `None`: the
-    /// hand-written evaluation.
+    /// The learned evaluation at start (`EvalFile` default): `auto` (the published network of the
+    /// variant's family where there is one, [`engine::nnue::default_for`]), `none` (the
+    /// hand-written evaluation), `zoo:NAME` or a path. `None` is `auto`.
     pub eval: Option<String>,
 }
 
@@ -167,9 +170,51 @@ pub struct Engine<W: Write + Send + 'static> {
     note: Option<String>,
     /// `HiddenSearch`: the search of the hidden-information variants.
     hidden_search: HiddenSearch,
-    /// `EvalFile`: the learned evaluation of the alpha-beta ([`engine::nnue`]), `None` for the
-    /// hand-written one.
-    eval: Option<engine::nnue::EvalNet>,
+    /// `EvalFile`: the learned evaluation of the alpha-beta ([`engine::nnue`]).
+    eval: EvalSetting,
+}
+
+/// The `EvalFile` setting.
+#[derive(Clone, Debug)]
+enum EvalSetting {
+    /// `auto`: the published network of the current variant's family, where there is one.
+    Auto,
+    /// `none`: the hand-written evaluation.
+    Off,
+    /// A network by name or path.
+    Net(engine::nnue::EvalNet),
+}
+
+impl EvalSetting {
+    /// Parses an `EvalFile` value (`auto`, `none`, `<empty>`, `zoo:NAME`, a path).
+    fn parse(v: &str) -> Result<EvalSetting, engine::nnue::NnueError> {
+        let v = v.trim();
+        if v.eq_ignore_ascii_case("auto") {
+            Ok(EvalSetting::Auto)
+        } else if v.is_empty() || v == "<empty>" || v.eq_ignore_ascii_case("none") {
+            Ok(EvalSetting::Off)
+        } else {
+            engine::nnue::load(v).map(EvalSetting::Net)
+        }
+    }
+
+    /// What the option shows.
+    fn text(&self) -> &str {
+        match self {
+            EvalSetting::Auto => "auto",
+            EvalSetting::Off => "none",
+            EvalSetting::Net(e) => &e.spec,
+        }
+    }
+
+    /// The network a search of `variant` uses.
+    fn for_variant(&self, variant: &str) -> Option<engine::nnue::EvalNet> {
+        match self {
+            EvalSetting::Auto => engine::nnue::default_for(variant),
+            EvalSetting::Off => None,
+            EvalSetting::Net(e) => Some(e.clone()),
+        }
+    }
 }
 
 /// The search `anqi uci` runs in the hidden-information variants (option `HiddenSearch`).
@@ -221,8 +266,8 @@ impl<W: Write + Send + 'static> Engine<W> {
         variants.insert(variant.name.to_ascii_lowercase(), variant);
         let max_hash_mb = max_hash_mb();
         let eval = match &config.eval {
-            Some(spec) => Some(engine::nnue::load(spec).map_err(|e| anyhow::anyhow!("--eval {spec}: {e}"))?),
-            None => None,
+            Some(spec) => EvalSetting::parse(spec).map_err(|e| anyhow::anyhow!("--eval {spec}: {e}"))?,
+            None => EvalSetting::Auto,
         };
         let mut hash_mb = config.hash_mb.clamp(1, max_hash_mb);
         let mut note = (config.hash_mb > max_hash_mb)
@@ -307,7 +352,7 @@ impl<W: Write + Send + 'static> Engine<W> {
         let default = if self.auto { AUTO_VARIANT } else { self.variant.name.as_str() };
         self.send(&format!("option name UCI_Variant type combo default {default} {}", vars.join(" ")));
         self.send("option name HiddenSearch type combo default alphabeta var alphabeta var expectimax");
-        self.send(&format!("option name EvalFile type string default {}", self.eval.as_ref().map(|e| e.spec.as_str()).unwrap_or("<empty>")));
+        self.send(&format!("option name EvalFile type string default {}", self.eval.text()));
         self.send("uciok");
     }
 
@@ -392,20 +437,15 @@ impl<W: Write + Send + 'static> Engine<W> {
                 "expectimax" => self.hidden_search = HiddenSearch::Expectimax,
                 _ => self.error(&format!("setoption HiddenSearch: {value:?} is neither alphabeta nor expectimax")),
             },
-            "evalfile" => {
-                let v = value.trim();
-                if v.is_empty() || v == "<empty>" || v.eq_ignore_ascii_case("none") {
-                    self.eval = None;
-                    return;
-                }
-                match engine::nnue::load(v) {
-                    Ok(e) => {
-                        self.send(&format!("info string EvalFile {v}: network {} ({})", e.net.short_hash(), e.net.meta().variant));
-                        self.eval = Some(e);
+            "evalfile" => match EvalSetting::parse(&value) {
+                Ok(e) => {
+                    if let EvalSetting::Net(n) = &e {
+                        self.send(&format!("info string EvalFile {}: network {} ({})", n.spec, n.net.short_hash(), n.net.meta().variant));
                     }
-                    Err(e) => self.error(&format!("setoption EvalFile: {e}; the evaluation stays {}", self.eval.as_ref().map(|e| e.spec.as_str()).unwrap_or("the hand-written one"))),
+                    self.eval = e;
                 }
-            }
+                Err(e) => self.error(&format!("setoption EvalFile: {e}; the evaluation stays {}", self.eval.text())),
+            },
             "clear hash" => {
                 self.end_job(true);
                 if let Some(s) = self.searcher.as_mut() {
@@ -550,7 +590,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             return;
         }
         let (soft_time_ms, time_ms) = go.time_limits(state.position().turn());
-        let limits = Limits { depth: go.depth, nodes: go.nodes, searchmoves: roots, time_ms, soft_time_ms, eval: self.eval.clone(), ..Limits::default() };
+        let limits = Limits { depth: go.depth, nodes: go.nodes, searchmoves: roots, time_ms, soft_time_ms, eval: self.eval.for_variant(&state.variant().name), ..Limits::default() };
         let infinite = go.infinite || go.ponder;
         let stop = Arc::new(AtomicBool::new(false));
         let mut searcher = self.searcher.take().unwrap_or_else(|| Searcher::new(self.hash_mb));

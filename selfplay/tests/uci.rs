@@ -452,7 +452,7 @@ fn evalfile_loads_a_network_and_refuses_bad_files() {
     let net = engine::nnue::Network::quantize(&f, engine::nnue::NetMeta { variant: "xiangqi".into(), description: "test".into() });
     net.save(&path).expect("save");
     let out = session(&format!("uci\nsetoption name EvalFile value {}\nposition startpos\ngo depth 4\n", path.display()));
-    assert!(out.contains("option name EvalFile type string"), "{out}");
+    assert!(out.contains("option name EvalFile type string default auto"), "{out}");
     assert!(out.contains(&format!("network {}", net.short_hash())), "{out}");
     assert!(is_iccs(bestmove(&out)), "{out}");
     let out = session(&format!("setoption name EvalFile value {}\nsetoption name UCI_Variant value jieqi\nposition startpos\ngo depth 3\n", path.display()));
@@ -462,6 +462,11 @@ fn evalfile_loads_a_network_and_refuses_bad_files() {
     assert!(out.contains("info string error: setoption EvalFile") && out.contains("missing.nnue"), "{out}");
     assert!(is_iccs(bestmove(&out)), "{out}");
     let mut bytes = std::fs::read(&path).expect("read");
+    // `auto` (the default) and `none` search too; zoo names fall back to the built-in networks.
+    for v in ["none", "auto", "zoo:xiangqi", "zoo:jieqi"] {
+        let out = session(&format!("setoption name EvalFile value {v}\nposition startpos\ngo depth 3\n"));
+        assert!(is_iccs(bestmove(&out)) && !out.contains("error"), "{v}: {out}");
+    }
     bytes[500] ^= 0xff;
     std::fs::write(dir.join("bad.nnue"), bytes).expect("write");
     let out = session(&format!("setoption name EvalFile value {}\n", dir.join("bad.nnue").display()));

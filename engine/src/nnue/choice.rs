@@ -68,13 +68,45 @@ pub fn resolve(spec: &str) -> Result<PathBuf, NnueError> {
     Ok(path)
 }
 
-/// Loads the network `spec` names ([`resolve`]), from the cache when this process has read it.
+/// The published networks built into the binary (`models/zoo/eval-NAME.nnue` when it was
+/// built), so that `zoo:xiangqi` and `zoo:jieqi` work wherever the binary runs.
+const EMBEDDED: &[(&str, &[u8])] =
+    &[("xiangqi", include_bytes!("../../../models/zoo/eval-xiangqi.nnue")), ("jieqi", include_bytes!("../../../models/zoo/eval-jieqi.nnue"))];
+
+/// The published network `name` built into the binary, if there is one (see [`EMBEDDED`]).
+pub fn embedded(name: &str) -> Option<EvalNet> {
+    static NETS: OnceLock<Vec<(&'static str, Arc<Network>)>> = OnceLock::new();
+    let nets = NETS.get_or_init(|| {
+        EMBEDDED
+            .iter()
+            .filter_map(|(n, bytes)| Network::from_bytes(bytes, Path::new(&format!("(built in) eval-{n}.nnue"))).ok().map(|net| (*n, Arc::new(net))))
+            .collect()
+    });
+    nets.iter().find(|(n, _)| *n == name).map(|(n, net)| EvalNet { spec: format!("zoo:{n}"), net: net.clone() })
+}
+
+/// The learned evaluation `anqi uci` and the bots use by default in the variant named
+/// `variant` (a preset name): the published network of its family (`xiangqi`, `jieqi`), built
+/// in; `None` where none is published (the hand-written evaluation).
+pub fn default_for(variant: &str) -> Option<EvalNet> {
+    match variant {
+        "xiangqi" | "jieqi" => embedded(variant),
+        _ => None,
+    }
+}
+
+/// Loads the network `spec` names ([`resolve`]), from the cache when this process has read it;
+/// `zoo:NAME` with no such file in the zoo directory is the built-in network of that name
+/// ([`embedded`]) when there is one.
 ///
 /// # Errors
 /// [`resolve`]'s and [`Network::load`]'s.
 pub fn load(spec: &str) -> Result<EvalNet, NnueError> {
     static CACHE: OnceLock<Mutex<HashMap<PathBuf, Arc<Network>>>> = OnceLock::new();
-    let path = resolve(spec)?;
+    let path = match resolve(spec) {
+        Err(NnueError::NotInZoo { name, dir }) => return embedded(&name).ok_or(NnueError::NotInZoo { name, dir }),
+        other => other?,
+    };
     let cache = CACHE.get_or_init(|| Mutex::new(HashMap::new()));
     if let Some(net) = cache.lock().ok().and_then(|c| c.get(&path).cloned()) {
         return Ok(EvalNet { spec: spec.to_owned(), net });

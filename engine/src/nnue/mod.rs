@@ -34,7 +34,7 @@ mod simd;
 pub(crate) mod tests;
 
 pub use accumulator::Accumulator;
-pub use choice::{load, resolve, zoo_dir, EvalNet, ZOO_ENV, ZOO_REPO_DIR};
+pub use choice::{default_for, embedded, load, resolve, zoo_dir, EvalNet, ZOO_ENV, ZOO_REPO_DIR};
 pub use file::{NnueError, FORMAT_VERSION, MAGIC};
 pub use float::FloatNet;
 pub use network::{NetMeta, Network};

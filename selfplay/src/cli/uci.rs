@@ -14,8 +14,9 @@ pub struct Args {
     /// Transposition table size in MiB (`setoption name Hash` changes it).
     #[arg(long, default_value_t = engine::search::alphabeta::DEFAULT_HASH_MB)]
     pub hash: usize,
-    /// Learned evaluation (`zoo:NAME` or a network file, `setoption name EvalFile` changes
-    /// it); without it the hand-written evaluation.
+    /// Learned evaluation: `auto` (the default: the published network of the variant's family,
+    /// built in, for xiangqi and Jieqi), `none` (the hand-written evaluation), `zoo:NAME` or a
+    /// network file. `setoption name EvalFile` changes it.
     #[arg(long)]
     pub eval: Option<String>,
 }
