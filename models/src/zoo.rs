@@ -21,9 +21,9 @@ pub const MAX_BYTES: u64 = 20_000_000;
 /// Hex digits of the SHA-256 in a published file's name.
 pub const HASH_DIGITS: usize = 12;
 /// Environment variable naming the zoo directory (see [`default_dir`]).
-pub const ENV_DIR: &str = "ANQI_ZOO";
+pub const ENV_DIR: &str = engine::nnue::ZOO_ENV;
 /// The zoo directory relative to the repository root.
-pub const REPO_DIR: &str = "models/zoo";
+pub const REPO_DIR: &str = engine::nnue::ZOO_REPO_DIR;
 
 /// What the zoo records about a published net besides its checkpoint metadata.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -162,18 +162,8 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> ZooError + '_ {
 /// `models/zoo` of the source tree this binary was built from, if it is still there; else
 /// `models/zoo` (which then reports [`ZooError::NoZoo`]).
 pub fn default_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os(ENV_DIR).filter(|d| !d.is_empty()) {
-        return PathBuf::from(d);
-    }
-    let here = PathBuf::from(REPO_DIR);
-    if here.is_dir() {
-        return here;
-    }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("zoo");
-    if built.is_dir() {
-        return built;
-    }
-    here
+    // One lookup for the policy nets and the learned evaluations (`engine::nnue`).
+    engine::nnue::zoo_dir()
 }
 
 /// Checks a name to publish under: 1 to 64 ASCII letters, digits, `.`, `_` and `-`, starting
