@@ -187,16 +187,7 @@ fn config() -> bincode::config::Configuration {
 pub fn to_bytes(header: &EvalShardHeader, samples: &[EvalSample]) -> Vec<u8> {
     let h = bincode::serde::encode_to_vec(header, config()).expect("evaluation shard header encodes");
     let p = bincode::serde::encode_to_vec(samples, config()).expect("evaluation samples encode");
-    let mut out = Vec::with_capacity(32 + h.len() + p.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(h.len() as u32).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&h).to_le_bytes());
-    out.extend_from_slice(&h);
-    out.extend_from_slice(&(p.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&p).to_le_bytes());
-    out.extend_from_slice(&p);
-    out
+    crate::shard::frame(MAGIC, FORMAT_VERSION, &h, &p)
 }
 
 /// Writes a shard atomically (temporary name, `fsync`, rename: `engine::fsio::write_atomic`).

@@ -318,15 +318,22 @@ fn config() -> bincode::config::Configuration {
 pub fn to_bytes(header: &ShardHeader, samples: &[Sample]) -> Vec<u8> {
     let h = bincode::serde::encode_to_vec(header, config()).expect("shard header encodes");
     let p = bincode::serde::encode_to_vec(samples, config()).expect("samples encode");
+    frame(MAGIC, FORMAT_VERSION, &h, &p)
+}
+
+/// The framing both shard kinds share (this module's and [`crate::evalshard`]'s):
+/// `magic | u32 version | u32 header length | u32 header CRC-32 | header | u64 payload length |
+/// u32 payload CRC-32 | payload`, integers little-endian.
+pub(crate) fn frame(magic: &[u8; 8], version: u32, h: &[u8], p: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(32 + h.len() + p.len());
-    out.extend_from_slice(MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&version.to_le_bytes());
     out.extend_from_slice(&(h.len() as u32).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&h).to_le_bytes());
-    out.extend_from_slice(&h);
+    out.extend_from_slice(&crc32fast::hash(h).to_le_bytes());
+    out.extend_from_slice(h);
     out.extend_from_slice(&(p.len() as u64).to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&p).to_le_bytes());
-    out.extend_from_slice(&p);
+    out.extend_from_slice(&crc32fast::hash(p).to_le_bytes());
+    out.extend_from_slice(p);
     out
 }
 
