@@ -13,7 +13,8 @@
 //! deal, docs/open-twins.md §O4); chance outcomes are drawn uniformly.
 //! `ANQI_BATTERY_PLIES=N` sets the plies per preset (default 2,000 in the test suite); the long
 //! run of the issue is `ANQI_BATTERY_PLIES=10000000 cargo test --release -p anqi-engine --test
-//! battery_plies -- --ignored --nocapture`, which prints plies/s per preset.
+//! battery_plies -- --ignored --nocapture`, which prints plies/s per preset;
+//! `ANQI_BATTERY_ONLY=NAME,NAME` limits a run to the named presets.
 
 use engine::game::{Game, Turn};
 use engine::variant::config::{open_twin_names, preset_names};
@@ -131,7 +132,12 @@ fn run_all(n: u64) -> Vec<(String, u64, f64)> {
     use engine::more::missile::{fen as mfen, MissileGame};
     use engine::more::skill::{fen as sfen, SkillGame};
     let mut out = Vec::new();
+    // `ANQI_BATTERY_ONLY=a,b,...` runs only the named presets (a long run resumed by name).
+    let only: Option<Vec<String>> = std::env::var("ANQI_BATTERY_ONLY").ok().map(|s| s.split(',').map(|x| x.trim().to_string()).collect());
     let mut timed = |name: String, f: &dyn Fn() -> u64| {
+        if only.as_ref().is_some_and(|o| !o.contains(&name)) {
+            return;
+        }
         let t = Instant::now();
         let k = f();
         let rate = k as f64 / t.elapsed().as_secs_f64().max(1e-9);

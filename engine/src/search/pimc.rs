@@ -68,6 +68,9 @@ pub struct PimcConfig {
     inner_spec: String,
     /// The alpha-beta's learned evaluation (`eval=zoo:NAME|PATH`, [`crate::nnue`]).
     eval: Option<crate::nnue::EvalNet>,
+    /// `eval=auto` (the default): without `eval`, the alpha-beta uses the family's published
+    /// network ([`Limits::family_eval`]); `eval=none`: the hand-written evaluation.
+    family_eval: bool,
     /// Whether the spec named no inner search (`search=`, or the alpha-beta's plain parameters):
     /// the RULES.md variants then search with the alpha-beta ([`PimcConfig::for_variants`]).
     default_inner: bool,
@@ -77,7 +80,7 @@ impl Default for PimcConfig {
     /// `k = 8`, `search=expectimax:depth=2` (the RULES-more.md games' default; the RULES.md
     /// variants' is [`PimcConfig::for_variants`]).
     fn default() -> Self {
-        PimcConfig { k: 8, ms: None, inner: Inner::Expectimax(ExpectimaxConfig::default()), hash_mb: 4, random_ties: false, inner_spec: "expectimax:depth=2".into(), eval: None, default_inner: true }
+        PimcConfig { k: 8, ms: None, inner: Inner::Expectimax(ExpectimaxConfig::default()), hash_mb: 4, random_ties: false, inner_spec: "expectimax:depth=2".into(), eval: None, family_eval: true, default_inner: true }
     }
 }
 
@@ -90,7 +93,10 @@ impl PimcConfig {
     /// `alphabeta[:depth=N,nodes=N,ms=N]` (its limits per determinization; depth 2 when none is
     /// given) or `mcts[:...]`. The alpha-beta's limits may also be given as plain parameters,
     /// `pimc:k=N,depth=N,nodes=N,hash=N` (depth 2 by default; `hash`: the inner table in MiB,
-    /// default 4), which then override those of `search=alphabeta:...`.
+    /// default 4), which then override those of `search=alphabeta:...`. `eval=auto` (the
+    /// default), `eval=none` or `eval=zoo:NAME|PATH`: the alpha-beta's evaluation — the
+    /// published network of the variant's family where there is one (xiangqi, Jieqi:
+    /// [`crate::nnue::default_for`]), the hand-written one, or the named network.
     ///
     /// # Errors
     /// A message naming the bad parameter; the alpha-beta's plain parameters with another inner
@@ -123,7 +129,11 @@ impl PimcConfig {
                     }
                 }
                 "search" => search = Some(v),
-                "eval" => eval = Some(crate::nnue::load(&v).map_err(|e| format!("pimc parameter eval={v}: {e}"))?),
+                "eval" => match v.as_str() {
+                    "auto" => {}
+                    "none" => c.family_eval = false,
+                    _ => eval = Some(crate::nnue::load(&v).map_err(|e| format!("pimc parameter eval={v}: {e}"))?),
+                },
                 other => return Err(format!("pimc parameter {other:?} unknown (known: k, ms, depth, nodes, hash, ties, eval, search)")),
             }
         }
@@ -146,6 +156,7 @@ impl PimcConfig {
                         if eval.is_some() {
                             limits.eval = eval.clone();
                         }
+                        limits.family_eval &= c.family_eval;
                         Inner::AlphaBeta(limits)
                     }
                     "mcts" | "uct" => {
@@ -158,7 +169,7 @@ impl PimcConfig {
                 c.inner_spec = if plain { super::alphabeta::limits_name(c.limits().expect("alpha-beta")) } else { v.clone() };
             }
             None if plain => {
-                let limits = Limits { depth: Some(depth.unwrap_or(2)), nodes, eval: eval.clone(), ..Limits::default() };
+                let limits = Limits { depth: Some(depth.unwrap_or(2)), nodes, eval: eval.clone(), family_eval: c.family_eval, ..Limits::default() };
                 c.inner_spec = super::alphabeta::limits_name(&limits);
                 c.inner = Inner::AlphaBeta(limits);
             }
@@ -175,7 +186,7 @@ impl PimcConfig {
     /// `pimc:search=expectimax:depth=2` (the default before it): experiments/strength/README.md.
     pub fn for_variants(mut self) -> PimcConfig {
         if self.default_inner {
-            let limits = Limits { depth: if self.ms.is_some() { None } else { Some(4) }, eval: self.eval.clone(), ..Limits::default() };
+            let limits = Limits { depth: if self.ms.is_some() { None } else { Some(4) }, eval: self.eval.clone(), family_eval: self.family_eval, ..Limits::default() };
             self.inner_spec = super::alphabeta::limits_name(&limits);
             self.inner = Inner::AlphaBeta(limits);
             self.default_inner = false;

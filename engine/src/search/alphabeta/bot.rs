@@ -83,7 +83,18 @@ impl AlphaBetaBot {
     /// it, the opponent to move, one ply shallower or with a quarter of the budget shared among
     /// the flips (the moves get the rest) — and played when it scores above the best move.
     /// Flips deeper in the tree are not searched.
+    ///
+    /// With [`Limits::family_eval`] and no `eval`, the search uses the published network of the
+    /// variant's family ([`crate::nnue::default_for`]; the hand-written evaluation where none is
+    /// published).
     pub fn view_search(&mut self, state: &State, record: &[crate::repetition::RecordPly], limits: &Limits) -> (Option<(Action, i32)>, u64) {
+        let family;
+        let limits = if limits.eval.is_none() && limits.family_eval {
+            family = Limits { eval: crate::nnue::default_for(&state.variant().name), ..limits.clone() };
+            &family
+        } else {
+            limits
+        };
         let hidden = if state.face_down().any() { HiddenValues::from_known(crate::variant::View::new(state, state.turn()).known()) } else { None };
         let flips: Vec<Action> = state.legal_actions().into_iter().filter(|a| matches!(a, Action::Flip { .. })).collect();
         if flips.is_empty() {
@@ -178,14 +189,16 @@ impl Bot for AlphaBetaBot {
 
 /// Parses the parameters after `alphabeta:` — `depth=N` (plies), `nodes=N`, `ms=N`
 /// (milliseconds), `hash=N` (MiB), `off=TECH+TECH`, `eval=zoo:NAME|PATH` (a learned evaluation,
-/// [`crate::nnue::load`]), separated by `,` — into the limits and the table size
+/// [`crate::nnue::load`]; `eval=auto`, the default: the family's network in an honest search,
+/// [`Limits::family_eval`]; `eval=none`: the hand-written evaluation everywhere), separated by
+/// `,` — into the limits and the table size
 /// (default 8 MiB). Without a depth, node or time limit the search goes to `default_depth`.
 ///
 /// # Errors
 /// A message naming the bad parameter.
 pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize), String> {
     use crate::search::{param_in, param_once, MAX_SPEC_HASH_MB, MAX_SPEC_MS, MAX_SPEC_NODES};
-    let mut limits = Limits::default();
+    let mut limits = Limits { family_eval: true, ..Limits::default() };
     let mut hash = 8usize;
     let mut seen = Vec::new();
     for part in crate::search::spec_parts(params) {
@@ -217,7 +230,11 @@ pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize),
             }
             "eval" => {
                 param_once("alphabeta", &mut seen, "eval")?;
-                limits.eval = Some(crate::nnue::load(v).map_err(|e| format!("alphabeta parameter eval={v}: {e}"))?);
+                match v {
+                    "auto" => {}
+                    "none" => limits.family_eval = false,
+                    _ => limits.eval = Some(crate::nnue::load(v).map_err(|e| format!("alphabeta parameter eval={v}: {e}"))?),
+                }
             }
             other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash, off, eval)")),
         }
@@ -246,6 +263,8 @@ pub fn limits_name(limits: &Limits) -> String {
     }
     if let Some(e) = &limits.eval {
         parts.push(format!("eval={}", e.spec));
+    } else if !limits.family_eval {
+        parts.push("eval=none".into());
     }
     if parts.is_empty() {
         "alphabeta".into()

@@ -130,14 +130,21 @@ pub struct Limits {
     /// is worth (`alphabeta:off=null+rfp`).
     pub off: Techniques,
     /// The learned evaluation the search uses instead of material and piece-square tables
-    /// (`alphabeta:eval=zoo:NAME|PATH`, [`crate::nnue`]); `None`: the hand-written one.
+    /// (`alphabeta:eval=zoo:NAME|PATH`, [`crate::nnue`]); `None`: the hand-written one, or
+    /// the family's network where [`Limits::family_eval`] says so.
     pub eval: Option<crate::nnue::EvalNet>,
+    /// With no `eval`: the honest search of a variant
+    /// ([`AlphaBetaBot::view_search`](bot::AlphaBetaBot::view_search), `pimc`'s) uses the
+    /// published network of the variant's family ([`crate::nnue::default_for`]) where there is
+    /// one. Set by `pimc` specs unless they say `eval=none`; the oracle's full-state search
+    /// never uses it.
+    pub family_eval: bool,
 }
 
 /// The selective-search techniques of the searcher, as a set of flags (a set flag in
 /// [`Limits::off`] switches that technique off). Names as in `alphabeta:off=...`.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Techniques(pub u8);
+pub struct Techniques(pub u16);
 
 impl Techniques {
     /// Null-move pruning (reduction 3 + depth/4).
@@ -154,8 +161,18 @@ impl Techniques {
     pub const IIR: Techniques = Techniques(32);
     /// History malus: the quiet moves tried before a quiet cut-off lose its history bonus.
     pub const HISTORY_MALUS: Techniques = Techniques(64);
+    /// The transposition table in quiescence: probed for cut-offs and the first capture,
+    /// written with depth 0.
+    pub const QSEARCH_TT: Techniques = Techniques(128);
+    /// Counter moves: the quiet move that last refuted the opponent's previous move is tried
+    /// after the killers.
+    pub const COUNTER_MOVE: Techniques = Techniques(256);
+    /// "Improving" (Stockfish's): where the static evaluation is above that of two plies
+    /// before, reverse futility needs one ply less of margin; where it is not, late-move pruning
+    /// keeps two thirds of the quiet moves and non-PV late-move reductions are one ply deeper.
+    pub const IMPROVING: Techniques = Techniques(512);
     /// Every technique with its name.
-    pub const NAMED: [(&'static str, Techniques); 7] = [
+    pub const NAMED: [(&'static str, Techniques); 10] = [
         ("malus", Techniques::HISTORY_MALUS),
         ("null", Techniques::NULL_MOVE),
         ("rfp", Techniques::REVERSE_FUTILITY),
@@ -163,6 +180,9 @@ impl Techniques {
         ("lmr", Techniques::LMR_LOG),
         ("aspiration", Techniques::ASPIRATION),
         ("iir", Techniques::IIR),
+        ("qtt", Techniques::QSEARCH_TT),
+        ("counter", Techniques::COUNTER_MOVE),
+        ("improving", Techniques::IMPROVING),
     ];
 
     /// Whether every flag of `t` is set.
@@ -179,7 +199,7 @@ impl Techniques {
         let mut t = Techniques::default();
         for name in text.split('+').map(str::trim).filter(|n| !n.is_empty()) {
             if name == "all" {
-                t.0 = u8::MAX;
+                t.0 = u16::MAX;
                 continue;
             }
             let Some((_, f)) = Techniques::NAMED.iter().find(|(n, _)| *n == name) else {

@@ -45,6 +45,14 @@ pub struct AlphaBeta<P: SearchPosition> {
     lmr: Box<[[u8; 64]; 64]>,
     /// The quiet moves searched so far at each ply (the history malus of a cut-off).
     quiets: Vec<Vec<P::Move>>,
+    /// The move that led to each ply ([`SearchPosition::NULL_MOVE`] at the root and after a
+    /// null move): the key of the counter-move table.
+    prev_move: Vec<P::Move>,
+    /// The quiet move that last refuted each move, by the refuting side and the refuted move's
+    /// history slot (`Techniques::COUNTER_MOVE`).
+    counter: Vec<P::Move>,
+    /// The static evaluation at each ply of the path (`-INF` in check or unknown).
+    evals: Vec<i32>,
 }
 
 /// Late-move reductions in plies by remaining depth and move index (both capped at 63):
@@ -118,6 +126,9 @@ impl<P: SearchPosition> AlphaBeta<P> {
             null_at: [false; MAX_PLY + 1],
             lmr: lmr_table(),
             quiets: (0..MAX_PLY).map(|_| Vec::new()).collect(),
+            prev_move: vec![none; MAX_PLY + 1],
+            counter: vec![none; 2 * HISTORY_PER_SIDE],
+            evals: vec![-INF; MAX_PLY + 1],
         };
         s.resize(hash_mb);
         s
@@ -158,6 +169,7 @@ impl<P: SearchPosition> AlphaBeta<P> {
         self.tt.fill(empty_entry(P::NO_PACKED));
         self.history.fill(0);
         self.killers.fill([P::NULL_MOVE; 2]);
+        self.counter.fill(P::NULL_MOVE);
         self.age = 0;
     }
 
@@ -183,6 +195,8 @@ impl<P: SearchPosition> AlphaBeta<P> {
         self.stopped = false;
         self.limits = limits.clone();
         self.root_best = None;
+        self.prev_move[0] = P::NULL_MOVE;
+        self.evals[0] = -INF;
         self.age = self.age.wrapping_add(1);
         for h in self.history.iter_mut() {
             *h /= 4;
@@ -322,6 +336,7 @@ impl<P: SearchPosition> AlphaBeta<P> {
     /// Scores moves for ordering (higher first).
     fn score_moves(&self, pos: &P, picker: &mut Picker<P::Move>, tt_move: Option<P::Move>, ply: usize) {
         let us = pos.side();
+        let counter = self.counter_move(us, ply);
         picker.scores.clear();
         for &m in &picker.moves {
             picker.scores.push(if Some(m) == tt_move {
@@ -332,10 +347,24 @@ impl<P: SearchPosition> AlphaBeta<P> {
                 900_000
             } else if self.killers[ply][1] == m {
                 800_000
+            } else if counter == Some(m) {
+                750_000
             } else {
                 self.history[Self::history_slot(us, m)].min(700_000)
             });
         }
+    }
+
+    /// The counter move of the move that led to `ply`, for side `us` (none at the root, after a
+    /// null move, or with `Techniques::COUNTER_MOVE` off).
+    #[inline]
+    fn counter_move(&self, us: usize, ply: usize) -> Option<P::Move> {
+        let prev = self.prev_move[ply];
+        if prev == P::NULL_MOVE || self.limits.off.has(Techniques::COUNTER_MOVE) {
+            return None;
+        }
+        let m = self.counter[Self::history_slot(us, prev)];
+        (m != P::NULL_MOVE).then_some(m)
     }
 
     fn update_pv(&mut self, ply: usize, m: P::Move) {
@@ -407,6 +436,7 @@ impl<P: SearchPosition> AlphaBeta<P> {
         }
         pos.push_path(m, capture, gives_check);
         self.null_at[ply + 1] = false;
+        self.prev_move[ply + 1] = m;
         let ext = i32::from(gives_check && (ply as i32) < 2 * self.iter_depth + 4);
         let new_depth = depth - 1 + ext;
         let score = if !P::ALTERNATES && pos.side() == mover {
@@ -422,6 +452,8 @@ impl<P: SearchPosition> AlphaBeta<P> {
             } else if quiet && depth >= 3 && index >= 2 {
                 let mut r = self.lmr[(depth as usize).min(63)][index.min(63)] as i32;
                 r -= i32::from(pv_node) + i32::from(killer);
+                // One ply more where the position is not improving (Stockfish's `improving`).
+                r += i32::from(!pv_node && !self.improving(ply));
                 r.clamp(0, new_depth - 1)
             } else {
                 0
@@ -482,17 +514,21 @@ impl<P: SearchPosition> AlphaBeta<P> {
         let mut depth = depth;
         // The static evaluation drives the pruning below; none in check.
         let static_eval = if in_check { -INF } else { pos.evaluate() };
+        self.evals[ply] = static_eval;
+        let improving = self.improving(ply);
         let no_mate_window = beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
         if !pv_node && !in_check && no_mate_window {
             // Reverse futility pruning: far above beta at low depth, the opponent's best reply
-            // is not expected to bring the score back.
-            if !off.has(Techniques::REVERSE_FUTILITY) && depth <= 6 && static_eval - RFP_MARGIN * depth >= beta {
+            // is not expected to bring the score back (one ply less of margin when improving).
+            let rfp_plies = depth - i32::from(improving && !off.has(Techniques::IMPROVING));
+            if !off.has(Techniques::REVERSE_FUTILITY) && depth <= 6 && static_eval - RFP_MARGIN * rfp_plies >= beta {
                 return static_eval;
             }
             // Null-move pruning: if passing still fails high on a reduced search, a move will.
             if !off.has(Techniques::NULL_MOVE) && depth >= 3 && static_eval >= beta && !self.null_at[ply] {
                 if let Some(undo) = pos.make_null() {
                     self.null_at[ply + 1] = true;
+                    self.prev_move[ply + 1] = P::NULL_MOVE;
                     let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(2);
                     let s = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
                     self.null_at[ply + 1] = false;
@@ -522,7 +558,12 @@ impl<P: SearchPosition> AlphaBeta<P> {
         // Futility and late-move pruning of quiet moves at low depth: a quiet move cannot lift
         // a static evaluation this far below alpha, and late quiet moves rarely matter.
         let futile = !pv_node && !in_check && no_mate_window && !off.has(Techniques::FUTILITY) && depth <= 3 && static_eval + FUTILITY_BASE + FUTILITY_PER_PLY * depth <= alpha;
-        let late_quiet = if !pv_node && !in_check && !off.has(Techniques::FUTILITY) && depth <= 3 { (4 + 3 * depth * depth) as usize } else { usize::MAX };
+        let late_quiet = if !pv_node && !in_check && !off.has(Techniques::FUTILITY) && depth <= 3 {
+            let n = (4 + 3 * depth * depth) as usize;
+            if improving || off.has(Techniques::IMPROVING) { n } else { n * 2 / 3 }
+        } else {
+            usize::MAX
+        };
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -552,6 +593,10 @@ impl<P: SearchPosition> AlphaBeta<P> {
                                 self.killers[ply][0] = m;
                             }
                             let bonus = depth * depth;
+                            let prev = self.prev_move[ply];
+                            if prev != P::NULL_MOVE {
+                                self.counter[Self::history_slot(us, prev)] = m;
+                            }
                             let slot = Self::history_slot(us, m);
                             self.history[slot] = (self.history[slot] + bonus).min(600_000);
                             // The quiet moves tried before the cut-off move lose what it gains.
@@ -576,6 +621,17 @@ impl<P: SearchPosition> AlphaBeta<P> {
         best
     }
 
+    /// Whether the static evaluation at `ply` is above that of two plies before (true where
+    /// either is unknown: in check, or near the root), with `Techniques::IMPROVING` on.
+    #[inline]
+    fn improving(&self, ply: usize) -> bool {
+        if self.limits.off.has(Techniques::IMPROVING) || ply < 2 {
+            return true;
+        }
+        let (now, before) = (self.evals[ply], self.evals[ply - 2]);
+        now == -INF || before == -INF || now > before
+    }
+
     fn qsearch(&mut self, pos: &mut P, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         self.pv_len[ply] = ply;
         if self.out_of_budget() {
@@ -589,6 +645,25 @@ impl<P: SearchPosition> AlphaBeta<P> {
         if ply >= MAX_PLY - 2 {
             return pos.evaluate();
         }
+        let use_tt = !self.limits.off.has(Techniques::QSEARCH_TT);
+        let key = pos.hash();
+        let mut tt_move = None;
+        if use_tt {
+            if let Some(e) = self.tt_probe(key) {
+                tt_move = Self::unpack(e.mv);
+                if beta - alpha == 1 {
+                    let s = from_tt(e.score as i32, ply);
+                    match e.bound {
+                        BOUND_EXACT => return s,
+                        BOUND_LOWER if s >= beta => return s,
+                        BOUND_UPPER if s <= alpha => return s,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let orig_alpha = alpha;
+        let mut best_move = None;
         let in_check = pos.in_check();
         let mut picker = std::mem::take(&mut self.pickers[ply]);
         let mut best;
@@ -612,7 +687,8 @@ impl<P: SearchPosition> AlphaBeta<P> {
             // Delta pruning: a capture that cannot lift the score near alpha is skipped.
             pos.captures(alpha - stand - 200, &mut picker.moves);
         }
-        self.score_moves(pos, &mut picker, None, ply.min(MAX_PLY - 1));
+        // The table's move is ordered first only where it is among the moves generated here.
+        self.score_moves(pos, &mut picker, tt_move, ply.min(MAX_PLY - 1));
         for i in 0..picker.len() {
             let m = picker.pick(i);
             let mover = pos.side();
@@ -627,6 +703,7 @@ impl<P: SearchPosition> AlphaBeta<P> {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     self.update_pv(ply, m);
                     if alpha >= beta {
                         break;
@@ -635,6 +712,10 @@ impl<P: SearchPosition> AlphaBeta<P> {
             }
         }
         self.pickers[ply] = picker;
+        // Written with depth 0, never over a deeper entry of the same position.
+        if use_tt && best > -INF && self.tt_probe(key).is_none_or(|e| e.depth <= 0) {
+            self.tt_store(key, 0, best, bound_of(best, orig_alpha, beta), best_move, ply);
+        }
         best
     }
 }
