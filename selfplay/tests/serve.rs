@@ -426,3 +426,24 @@ fn the_server_refuses_hostile_requests() {
     assert!(t.elapsed() < Duration::from_secs(20), "three bot moves capped at 200 ms took {:?}", t.elapsed());
 }
 
+
+/// A client that trickles its request header ("slowloris") is disconnected after the header
+/// timeout, and the server goes on answering others.
+#[test]
+fn a_slow_header_is_cut_off() {
+    let addr = server(Settings { header_timeout: Duration::from_millis(500), ..settings((41, 42)) });
+    let mut slow = TcpStream::connect(addr).expect("connect");
+    slow.set_read_timeout(Some(Duration::from_secs(20))).expect("timeout");
+    write!(slow, "GET /api/options HTTP/1.1\r\nHost: {addr}\r\n").expect("write");
+    let t = std::time::Instant::now();
+    let mut out = Vec::new();
+    // The server closes the connection (with or without a 408 answer) instead of waiting for
+    // the rest of the header.
+    let _ = slow.read_to_end(&mut out);
+    let waited = t.elapsed();
+    assert!(waited < Duration::from_secs(10), "the half-sent header was held {waited:?}");
+    let text = String::from_utf8_lossy(&out);
+    assert!(text.is_empty() || text.starts_with("HTTP/1.1 408"), "{text}");
+    let (status, _) = http(addr, "GET", "/api/options", "", None, None);
+    assert_eq!(status, 200);
+}

@@ -14,8 +14,9 @@
 //! The server is for this machine only (issue #39): it listens on a loopback address, answers
 //! only requests whose `Host` (and `Origin`, when sent) name that address ([`guard`]: a page
 //! of another site reached through DNS rebinding is refused), reads bodies of at most
-//! [`MAX_BODY`] bytes, answers every request within [`Settings::request_timeout`] (a bot still
-//! thinking then answers `busy`), loads only presets and rule files under `--rules DIR`, and caps
+//! [`MAX_BODY`] bytes, closes a connection whose request header is not in within
+//! [`Settings::header_timeout`], answers every request within [`Settings::request_timeout`] (a
+//! bot still thinking then answers `busy`), loads only presets and rule files under `--rules DIR`, and caps
 //! the bot's time per move ([`Settings::max_movetime_ms`]). Errors name the field, never a
 //! file's contents.
 
@@ -55,16 +56,20 @@ pub struct Settings {
     pub max_movetime_ms: u64,
     /// The longest a request waits for its answer; a bot still thinking then answers `busy`.
     pub request_timeout: Duration,
+    /// The longest a client may take to send a request's header (line and fields) once it has
+    /// connected or finished its previous request; a slower client is disconnected (a
+    /// "slowloris" holding connections open with a trickle of bytes).
+    pub header_timeout: Duration,
     /// Fixed `(game seed, re-deal seed)` for every game, for tests; `None` (the command line):
     /// drawn from the operating system's randomness, never from the request.
     pub fixed_seeds: Option<(u64, u64)>,
 }
 
 impl Settings {
-    /// Settings with the command line's defaults: `--max-ms 10000`, a 60 s request timeout, no
-    /// rules directory, seeds from the operating system.
+    /// Settings with the command line's defaults: `--max-ms 10000`, a 60 s request timeout, a
+    /// 10 s header timeout, no rules directory, seeds from the operating system.
     pub fn new(pgn: PathBuf, bots: Vec<String>) -> Settings {
-        Settings { pgn, bots, rules: None, max_movetime_ms: 10_000, request_timeout: Duration::from_secs(60), fixed_seeds: None }
+        Settings { pgn, bots, rules: None, max_movetime_ms: 10_000, request_timeout: Duration::from_secs(60), header_timeout: Duration::from_secs(10), fixed_seeds: None }
     }
 }
 
@@ -110,13 +115,36 @@ pub async fn serve(addr: SocketAddr, settings: Settings) -> std::io::Result<()> 
     serve_on(listener, settings).await
 }
 
-/// Serves the page on a bound listener (tests bind port 0 and read the address first).
+/// Serves the page on a bound listener (tests bind port 0 and read the address first): one
+/// HTTP/1.1 connection task per client, each closed when its request header takes longer than
+/// [`Settings::header_timeout`] (`axum::serve` sets no such timer).
 ///
 /// # Errors
-/// The server fails.
+/// The listener's address cannot be read. A failed accept (e.g. out of file descriptors) is
+/// retried after a pause, not returned.
 pub async fn serve_on(listener: tokio::net::TcpListener, settings: Settings) -> std::io::Result<()> {
     let local = listener.local_addr()?;
-    axum::serve(listener, router(settings, local)).await
+    let header_timeout = settings.header_timeout;
+    let app = router(settings, local);
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            let io = hyper_util::rt::TokioIo::new(stream);
+            // A connection that fails or times out ends alone; the server goes on.
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(io, service)
+                .await;
+        });
+    }
 }
 
 /// Refuses a request whose `Host` or `Origin` is not this server ([`guard::host_allowed`]).
