@@ -157,7 +157,7 @@ impl PlayerKind {
                 (None, Some(v)) => (v, false),
                 (None, None) => continue,
             };
-            let with = format!("{spec}{}{key}={value}", if spec.contains(':') { "," } else { ":" });
+            let with = with_param(&spec, key, &value);
             match game.check_bot(&with) {
                 Ok(_) => spec = with,
                 Err(e) if explicit => anyhow::bail!("player {:?}: budget {key}={value}: {e}", p.spec),
@@ -193,6 +193,18 @@ impl PlayerKind {
             u.restart = restart;
         }
         self
+    }
+}
+
+/// `spec` with the parameter `key=value` added to its outer bot: before a nested `search=`
+/// (which takes the rest of a spec, so that `pimc:search=expectimax:depth=2` with a time budget
+/// is `pimc:ms=50,search=expectimax:depth=2`, not an expectimax with 50 ms for each
+/// determinization), else at the end.
+pub fn with_param(spec: &str, key: &str, value: &str) -> String {
+    let nested = spec.match_indices("search=").map(|(i, _)| i).find(|&i| i > 0 && matches!(spec.as_bytes()[i - 1], b',' | b':'));
+    match nested {
+        Some(i) => format!("{}{key}={value},{}", &spec[..i], &spec[i..]),
+        None => format!("{spec}{}{key}={value}", if spec.contains(':') { "," } else { ":" }),
     }
 }
 
@@ -328,3 +340,18 @@ pub fn replay_moves<G: Playable>(mut g: G, seed: u64, moves: &[String]) -> Resul
     Ok(g)
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::with_param;
+
+    #[test]
+    fn budget_goes_to_the_outer_bot_not_a_nested_search() {
+        assert_eq!(with_param("pimc:search=expectimax:depth=2", "ms", "50"), "pimc:ms=50,search=expectimax:depth=2");
+        assert_eq!(with_param("pimc:k=8,search=alphabeta:depth=2", "ms", "50"), "pimc:k=8,ms=50,search=alphabeta:depth=2");
+        assert_eq!(with_param("pimc", "ms", "50"), "pimc:ms=50");
+        assert_eq!(with_param("ismcts:mode=so", "ms", "50"), "ismcts:mode=so,ms=50");
+        // `search=` only as a parameter's name, not inside a value.
+        assert_eq!(with_param("net:checkpoint=research=x", "ms", "50"), "net:checkpoint=research=x,ms=50");
+    }
+}
