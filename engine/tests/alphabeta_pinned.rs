@@ -24,8 +24,9 @@ use rand_pcg::Pcg64Mcg;
 /// face-down pieces as the view does (and searching its own flips at the root)
 /// `0x57950d427c38b5fe`; since the transposition table in quiescence, counter moves and
 /// "improving" (experiments/strength/README.md §4) and `pimc`'s default of the family's learned
-/// evaluation (xiangqi, Jieqi), this.
-const PINNED: u64 = 0xac1cc5d096247853;
+/// evaluation (xiangqi, Jieqi) `0xac1cc5d096247853`; since the second xiangqi network
+/// (models/zoo/eval-xiangqi.nnue 339e33e9ee5c, built in), this.
+const PINNED: u64 = 0x6a6fba14fd8246fe;
 
 const SPECS: [&str; 3] = ["alphabeta:depth=3", "alphabeta:depth=2,nodes=3000", "pimc:k=3,search=alphabeta:depth=2"];
 
