@@ -501,12 +501,8 @@ impl<P: SearchPosition> AlphaBeta<P> {
         if let Some(e) = self.tt_probe(key) {
             tt_move = Self::unpack(e.mv);
             if !pv_node && e.depth as i32 >= depth {
-                let s = from_tt(e.score as i32, ply);
-                match e.bound {
-                    BOUND_EXACT => return s,
-                    BOUND_LOWER if s >= beta => return s,
-                    BOUND_UPPER if s <= alpha => return s,
-                    _ => {}
+                if let Some(s) = cutoff(&e, ply, alpha, beta) {
+                    return s;
                 }
             }
         }
@@ -652,12 +648,8 @@ impl<P: SearchPosition> AlphaBeta<P> {
             if let Some(e) = self.tt_probe(key) {
                 tt_move = Self::unpack(e.mv);
                 if beta - alpha == 1 {
-                    let s = from_tt(e.score as i32, ply);
-                    match e.bound {
-                        BOUND_EXACT => return s,
-                        BOUND_LOWER if s >= beta => return s,
-                        BOUND_UPPER if s <= alpha => return s,
-                        _ => {}
+                    if let Some(s) = cutoff(&e, ply, alpha, beta) {
+                        return s;
                     }
                 }
             }

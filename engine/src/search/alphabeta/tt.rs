@@ -57,3 +57,16 @@ pub(super) fn from_tt(score: i32, ply: usize) -> i32 {
         score
     }
 }
+
+/// The score entry `e` proves for a node at `ply` searched with the window (`alpha`, `beta`):
+/// its exact score, a lower bound at or above beta, or an upper bound at or below alpha; `None`
+/// when its bound does not decide the window (the caller checks the entry's depth).
+pub(super) fn cutoff<K>(e: &TtEntry<K>, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(e.score as i32, ply);
+    match e.bound {
+        BOUND_EXACT => Some(s),
+        BOUND_LOWER if s >= beta => Some(s),
+        BOUND_UPPER if s <= alpha => Some(s),
+        _ => None,
+    }
+}
