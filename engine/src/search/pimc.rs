@@ -129,11 +129,7 @@ impl PimcConfig {
                     }
                 }
                 "search" => search = Some(v),
-                "eval" => match v.as_str() {
-                    "auto" => {}
-                    "none" => c.family_eval = false,
-                    _ => eval = Some(crate::nnue::load(&v).map_err(|e| format!("pimc parameter eval={v}: {e}"))?),
-                },
+                "eval" => (eval, c.family_eval) = super::alphabeta::parse_eval("pimc", &v)?,
                 other => return Err(format!("pimc parameter {other:?} unknown (known: k, ms, depth, nodes, hash, ties, eval, search)")),
             }
         }

@@ -230,11 +230,7 @@ pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize),
             }
             "eval" => {
                 param_once("alphabeta", &mut seen, "eval")?;
-                match v {
-                    "auto" => {}
-                    "none" => limits.family_eval = false,
-                    _ => limits.eval = Some(crate::nnue::load(v).map_err(|e| format!("alphabeta parameter eval={v}: {e}"))?),
-                }
+                (limits.eval, limits.family_eval) = parse_eval("alphabeta", v)?;
             }
             other => return Err(format!("alphabeta parameter {other:?} unknown (known: depth, nodes, ms, hash, off, eval)")),
         }
@@ -243,6 +239,20 @@ pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize),
         limits.depth = Some(default_depth.clamp(1, MAX_DEPTH));
     }
     Ok((limits, hash))
+}
+
+/// The `eval=` value of `bot`'s spec as ([`Limits::eval`], [`Limits::family_eval`]): `auto`
+/// (the family's network in an honest search), `none` (the hand-written evaluation) or a
+/// network `zoo:NAME|PATH` ([`crate::nnue::load`]).
+///
+/// # Errors
+/// The network cannot be loaded, named with the parameter.
+pub fn parse_eval(bot: &str, v: &str) -> Result<(Option<crate::nnue::EvalNet>, bool), String> {
+    match v {
+        "auto" => Ok((None, true)),
+        "none" => Ok((None, false)),
+        _ => Ok((Some(crate::nnue::load(v).map_err(|e| format!("{bot} parameter eval={v}: {e}"))?), true)),
+    }
 }
 
 /// The spec of an `alphabeta` bot with `limits`: `alphabeta:depth=3,nodes=500,ms=100`, or

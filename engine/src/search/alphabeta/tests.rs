@@ -438,3 +438,20 @@ fn spec_parts_keep_colons_inside_values() {
     assert_eq!(crate::search::spec_parts("depth=3:nodes=5"), vec!["depth=3", "nodes=5"]);
     assert_eq!(crate::search::spec_parts(" , depth=3,"), vec!["depth=3"]);
 }
+
+#[test]
+fn eval_auto_and_none_choose_the_family_net_or_the_hand_written_one() {
+    let (l, _) = parse_limits("depth=2", 4).expect("spec");
+    assert!(l.family_eval && l.eval.is_none());
+    let (l, _) = parse_limits("depth=2,eval=none", 4).expect("spec");
+    assert!(!l.family_eval && l.eval.is_none());
+    assert_eq!(limits_name(&l), "alphabeta:depth=2,eval=none");
+    let p = crate::search::pimc::PimcConfig::from_params("ms=50").expect("pimc").for_variants();
+    assert!(p.limits().expect("alpha-beta").family_eval);
+    let p = crate::search::pimc::PimcConfig::from_params("ms=50,eval=none").expect("pimc").for_variants();
+    assert!(!p.limits().expect("alpha-beta").family_eval);
+    // An inner alpha-beta's own eval=none holds even though the outer spec says nothing.
+    let p = crate::search::pimc::PimcConfig::from_params("k=2,search=alphabeta:depth=2,eval=none").expect("pimc");
+    assert!(!p.limits().expect("alpha-beta").family_eval);
+    assert!(parse_limits("eval=zoo:no-such-net", 4).is_err());
+}
