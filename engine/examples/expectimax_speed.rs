@@ -38,7 +38,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let depth: u32 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(3);
     let runs: u32 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3);
-    let cfg = ExpectimaxConfig { depth, qdepth: 4, nodes: Some(200_000), ms: None, samples: 1 };
+    let cfg = ExpectimaxConfig { depth, qdepth: 4, nodes: Some(200_000), ms: None, samples: 1, ..ExpectimaxConfig::default() };
     let (mut nodes_all, mut secs_all) = (0u64, 0f64);
     for name in ["surprise", "jieqi", "fanqi-9", "xiangqi"] {
         let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("preset")));

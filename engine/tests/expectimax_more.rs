@@ -191,7 +191,7 @@ fn the_game_path_agrees_with_the_variant_path_on_the_variants() {
     use engine::variant::game::VariantGame;
     use engine::variant::game_state::{decode, VariantGameState};
     use engine::variant::{State, Variant};
-    let cfg = ExpectimaxConfig { depth: 2, qdepth: 0, nodes: None, ms: None, samples: 1 };
+    let cfg = ExpectimaxConfig { depth: 2, qdepth: 0, nodes: None, ms: None, samples: 1, ..ExpectimaxConfig::default() };
     let (mut compared, mut chance) = (0, 0);
     for name in ["jieqi", "fanqi-9", "xiangqi"] {
         let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("preset")));

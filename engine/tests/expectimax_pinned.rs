@@ -23,7 +23,9 @@ const PINNED: u64 = 0x89c5220e1ccbde39;
 
 // `pimc` by its expectimax inner search by name: since issue 36 the variants' default `pimc` is the
 // alpha-beta (pinned in alphabeta_pinned.rs).
-const SPECS: [&str; 4] = ["expectimax:depth=2,nodes=20000,samples=2", "expectimax:depth=3,qdepth=2,nodes=6000", "oracle:depth=1", "pimc:k=2,search=expectimax:depth=2"];
+/// The searches pinned, with the hand-written evaluation (`eval=none`: since issue #36 the honest
+/// expectimax takes the family's learned evaluation by default in xiangqi and Jieqi).
+const SPECS: [&str; 4] = ["expectimax:depth=2,nodes=20000,samples=2,eval=none", "expectimax:depth=3,qdepth=2,nodes=6000,eval=none", "oracle:depth=1", "pimc:k=2,search=expectimax:depth=2,eval=none"];
 
 fn random_game(v: &'static Variant, plies: usize, rng: &mut Pcg64Mcg) -> Option<VariantGame> {
     let mut game = VariantGame::new(State::new_game(v));
@@ -85,7 +87,7 @@ fn feed(h: &mut u64, text: &str) {
 fn searches(h: &mut u64, name: &str, game: &VariantGame, with_record: bool, seed: u64) -> usize {
     let s = game.state();
     let record = if with_record { game.record() } else { &[] };
-    let cfg = ExpectimaxConfig { depth: 2, qdepth: 4, nodes: Some(30_000), ms: None, samples: 1 };
+    let cfg = ExpectimaxConfig { depth: 2, qdepth: 4, nodes: Some(30_000), ms: None, samples: 1, ..ExpectimaxConfig::default() };
     let r = Expectimax::new(cfg.clone()).search_in_game(s, record);
     let vals: String = r.values.iter().map(|(a, v)| format!("{a:?}/{v:.9};")).collect();
     feed(h, &format!("{name} search depth={} nodes={} best={:?} {vals}", r.depth, r.nodes, r.best()));
@@ -97,8 +99,10 @@ fn searches(h: &mut u64, name: &str, game: &VariantGame, with_record: bool, seed
         let an = search::from_spec(spec, seed + i as u64).expect("spec").analyse(&d);
         let line: String = an.stats.iter().map(|st| format!("{:?}/{}/{:.9}/{:.9};", st.action, st.visits, st.score, st.share)).collect();
         // Fed under the spec text of the time the fingerprint was pinned (`pimc:k=2`, whose
-        // default inner search was this expectimax), so that an unchanged search keeps it.
-        let label = if *spec == "pimc:k=2,search=expectimax:depth=2" { "pimc:k=2" } else { spec };
+        // default inner search was this expectimax; no `eval=none`, then the only evaluation),
+        // so that an unchanged search keeps it.
+        let label = spec.trim_end_matches(",eval=none");
+        let label = if label == "pimc:k=2,search=expectimax:depth=2" { "pimc:k=2" } else { label };
         feed(h, &format!("{name} {label} best={:?} work={} nodes={} {line}", an.best, an.work, an.nodes));
     }
     2 + SPECS.len()

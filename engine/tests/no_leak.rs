@@ -16,8 +16,19 @@ use rand_pcg::Pcg64Mcg;
 
 const POSITIONS: usize = 50;
 
-/// The view-playing bots of the variants, with small budgets.
-const VARIANT_BOTS: [&str; 6] = ["random", "greedy", "expectimax:depth=1,qdepth=1", "pimc:k=2,search=expectimax:depth=1,qdepth=1", "ismcts:iterations=40", "pimc:search=alphabeta:depth=3"];
+/// The view-playing bots of the variants, with small budgets; each search also with the learned
+/// evaluation (issue #36: `eval=zoo:jieqi` in every hidden preset, not only Jieqi's own).
+const VARIANT_BOTS: [&str; 9] = [
+    "random",
+    "greedy",
+    "expectimax:depth=1,qdepth=1",
+    "pimc:k=2,search=expectimax:depth=1,qdepth=1",
+    "ismcts:iterations=40",
+    "pimc:search=alphabeta:depth=3",
+    "expectimax:depth=1,qdepth=1,eval=zoo:jieqi",
+    "ismcts:iterations=40,eval=zoo:jieqi",
+    "pimc:search=alphabeta:depth=3,eval=zoo:jieqi",
+];
 /// The view-playing bots of the RULES-more.md games (IS-MCTS in both its single- and
 /// multiple-observer forms: the one search of `engine::search::ismcts`).
 const MORE_BOTS: [&str; 5] = ["random", "greedy", "pimc:k=2,depth=1", "ismcts:iterations=40", "ismcts:iterations=40,mode=mo,rollout=4"];

@@ -117,7 +117,7 @@ pub fn search(state: &State, record: &[RecordPly], limits: &HiddenLimits, stop: 
             // Without a node budget each search keeps expectimax's default cap, which bounds the
             // rare explosions of chance nodes (a face-down piece taking a face-down piece).
             let cap = ExpectimaxConfig::default().nodes;
-            let cfg = ExpectimaxConfig { depth, qdepth: 4, nodes: left_nodes.or(cap), ms: left_ms, samples: 1 };
+            let cfg = ExpectimaxConfig { depth, qdepth: 4, nodes: left_nodes.or(cap), ms: left_ms, samples: 1, ..ExpectimaxConfig::default() };
             let mut e = Expectimax::new(cfg).with_stop(stop.clone());
             let r = e.search_in_game(det, record);
             nodes += r.nodes;
@@ -195,7 +195,7 @@ fn expected_line(det: &State, record: &[RecordPly], first: Action, depth: u32, b
         if stop.load(Ordering::Relaxed) || left_ms == Some(0) || nodes >= budget {
             break;
         }
-        let cfg = ExpectimaxConfig { depth: d, qdepth: 4, nodes: Some(budget - nodes), ms: left_ms, samples: 1 };
+        let cfg = ExpectimaxConfig { depth: d, qdepth: 4, nodes: Some(budget - nodes), ms: left_ms, samples: 1, ..ExpectimaxConfig::default() };
         let r = Expectimax::new(cfg).with_stop(stop.clone()).search_in_game(&s, &rec);
         nodes += r.nodes;
         match r.best() {

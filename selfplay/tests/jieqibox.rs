@@ -633,7 +633,7 @@ fn play_game(seed: u64, late: bool, new_format: bool, ai_red: Option<bool>, max_
                 .collect();
             // A human of some strength (so that games last): a one-ply search of the true game
             // three times in four, else a random move.
-            let cfg = ExpectimaxConfig { depth: 1, qdepth: 2, nodes: Some(20_000), ms: None, samples: 1 };
+            let cfg = ExpectimaxConfig { depth: 1, qdepth: 2, nodes: Some(20_000), ms: None, samples: 1, ..ExpectimaxConfig::default() };
             let best = Expectimax::new(cfg).search_in_game(&state, game.record()).best().map(|(a, _)| vnot::action_string(&state, a));
             match best.filter(|b| rng.random_range(0..4) > 0 && ok.contains(b)) {
                 Some(b) => b,

@@ -21,6 +21,13 @@ pub struct EvalNet {
     pub net: Arc<Network>,
 }
 
+/// Two choices are equal when they name the network alike and it is the same network (hash).
+impl PartialEq for EvalNet {
+    fn eq(&self, other: &EvalNet) -> bool {
+        self.spec == other.spec && self.net.hash() == other.net.hash()
+    }
+}
+
 impl std::fmt::Debug for EvalNet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "EvalNet({} #{})", self.spec, self.net.short_hash())

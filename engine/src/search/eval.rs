@@ -13,6 +13,28 @@
 use crate::piece::{Color, Role};
 use crate::variant::State;
 
+/// The learned evaluation ([`crate::nnue`], issue #36) of `s` from `perspective`'s point of view,
+/// in centipawns: the network on the core position with the face-down pieces (RULES.md §F2,
+/// Surprise discs §S3) as face-down inputs, so it reads what every player sees and never a
+/// determinized identity. A full refresh of the accumulator (no incremental update): for the
+/// leaves of the searches that copy states (expectimax, IS-MCTS); the alpha-beta core updates
+/// its accumulator on make/unmake instead.
+pub fn evaluate_learned(s: &State, perspective: Color, net: &crate::nnue::Network) -> i32 {
+    let pos = s.position();
+    let pieces = crate::nnue::pieces_of(pos, s.face_down());
+    let v = net.evaluate_pieces(&pos.rules().attacks.geometry, &pieces, pos.turn());
+    if perspective == pos.turn() { v } else { -v }
+}
+
+/// [`evaluate_learned`] with a network, else the hand-written [`evaluate`].
+#[inline]
+pub fn evaluate_with(s: &State, perspective: Color, net: Option<&crate::nnue::Network>) -> i32 {
+    match net {
+        Some(n) => evaluate_learned(s, perspective, n),
+        None => evaluate(s, perspective),
+    }
+}
+
 /// Value of a piece type in centipawns (the general's value only orders captures).
 pub const fn role_value(role: Role) -> i32 {
     match role {

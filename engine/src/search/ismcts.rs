@@ -83,12 +83,21 @@ pub struct IsmctsConfig {
     /// Player actions below the root after which a line is evaluated statically (the variants'
     /// searched games also end there, [`IsmctsConfig::game_options`]).
     pub horizon: u32,
+    /// The learned evaluation of the leaves (`eval=zoo:NAME|PATH`, [`crate::nnue`]) instead of
+    /// [`Scored::eval_cp`]; `None`: the hand-written one, or the family's network where
+    /// [`IsmctsConfig::family_eval`] says so. Lines cut at the horizon keep the hand-written value.
+    pub eval: Option<crate::nnue::EvalNet>,
+    /// With no `eval` (`eval=auto`, the default): the variant's published network
+    /// ([`crate::nnue::default_for`]) where there is one; `eval=none` clears it (the spec then
+    /// says `eval=none`).
+    pub family_eval: bool,
 }
 
 impl Default for IsmctsConfig {
-    /// 1000 iterations, c = 0.7, SO, no rollout, scale 600 cp, horizon 60 plies.
+    /// 1000 iterations, c = 0.7, SO, no rollout, scale 600 cp, horizon 60 plies, the family's
+    /// learned evaluation at the leaves (`eval=auto`; +151 ± 73 Elo in Jieqi, issue #36).
     fn default() -> Self {
-        IsmctsConfig { iterations: 1000, ms: None, c: 0.7, mode: Observers::Single, rollout: 0, scale: 600.0, horizon: 60 }
+        IsmctsConfig { iterations: 1000, ms: None, c: 0.7, mode: Observers::Single, rollout: 0, scale: 600.0, horizon: 60, eval: None, family_eval: true }
     }
 }
 
@@ -96,7 +105,8 @@ impl Default for IsmctsConfig {
 pub const MAX_ITERATIONS: u64 = 100_000_000;
 
 impl IsmctsConfig {
-    /// Parses `iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N` (any subset).
+    /// Parses `iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N,eval=auto|none|zoo:NAME|PATH`
+    /// (any subset).
     ///
     /// # Errors
     /// A message naming the bad parameter.
@@ -141,7 +151,11 @@ impl IsmctsConfig {
                     c.horizon = n(1, 10_000)? as u32;
                     "horizon"
                 }
-                other => return Err(format!("ismcts parameter {other:?} unknown (known: iterations, ms, c, mode, rollout, scale, horizon)")),
+                "eval" => {
+                    (c.eval, c.family_eval) = super::alphabeta::parse_eval("ismcts", &v)?;
+                    "eval"
+                }
+                other => return Err(format!("ismcts parameter {other:?} unknown (known: iterations, ms, c, mode, rollout, scale, horizon, eval)")),
             };
             param_once("ismcts", &mut seen, name)?;
         }
@@ -160,7 +174,23 @@ impl IsmctsConfig {
         if self.rollout > 0 {
             s += &format!(",rollout={}", self.rollout);
         }
+        match (&self.eval, self.family_eval) {
+            (Some(e), _) => s += &format!(",eval={}", e.spec),
+            (None, true) => {}
+            (None, false) => s += ",eval=none",
+        }
         s
+    }
+
+    /// This configuration as searched in the variant named `variant`: with
+    /// [`IsmctsConfig::family_eval`] and no `eval`, the family's network filled in
+    /// ([`crate::nnue::default_for`]; none where none is published).
+    pub fn for_variant(&self, variant: &str) -> IsmctsConfig {
+        let mut c = self.clone();
+        if c.eval.is_none() && c.family_eval {
+            c.eval = crate::nnue::default_for(variant);
+        }
+        c
     }
 
     /// Game options of the searched determinizations: the horizon, then the evaluation.
@@ -251,12 +281,13 @@ fn sample_chance<G: Scored>(g: &G, rng: &mut Pcg64Mcg, outs: &mut Vec<(GameActio
 }
 
 /// The value of `g` for the first player: [`crate::game::Game::returns`] at the end, else
-/// `0.9 * tanh(eval / scale)` of [`Scored::eval_cp`] (for the variants [`super::eval::value`]).
-fn leaf_value<G: Scored>(g: &G, scale: f64) -> f64 {
+/// `0.9 * tanh(eval / scale)` of [`Scored::eval_cp_with`] the learned evaluation `net` if any
+/// (for the variants without one [`super::eval::value`]).
+fn leaf_value<G: Scored>(g: &G, scale: f64, net: Option<&crate::nnue::Network>) -> f64 {
     if g.is_terminal() {
         g.returns(PlayerId::FIRST)
     } else {
-        super::eval::LEAF_CAP * (g.eval_cp(PlayerId::FIRST) as f64 / scale.max(1.0)).tanh()
+        super::eval::LEAF_CAP * (g.eval_cp_with(PlayerId::FIRST, net) as f64 / scale.max(1.0)).tanh()
     }
 }
 
@@ -338,7 +369,7 @@ pub fn search<G: Scored>(
             g.apply(a);
             steps += 1;
         }
-        let first = leaf_value(&g, cfg.scale);
+        let first = leaf_value(&g, cfg.scale, cfg.eval.as_ref().map(|e| &*e.net));
         for &(t, node, e, actor) in &path {
             let edge = &mut trees[t].nodes[node as usize].edges[e];
             edge.visits += 1;
@@ -539,10 +570,11 @@ impl Bot for IsmctsBot {
             self.remember_move(&known, legal[0]);
             return Analysis::from_stats(&legal, vec![stat], Rank::Share, "value", 0, "iterations", 0, start);
         }
-        let opts = self.cfg.game_options();
+        let cfg = self.cfg.for_variant(&known.variant().name);
+        let opts = cfg.game_options();
         // The game's public record when the decision carries it, else what the bot remembers.
         let prior = if d.record().is_empty() { self.memory.clone() } else { d.record().to_vec() };
-        let out = search(player_of(d.player()), &self.cfg, &mut self.rng, |r| VariantGameState::with_options(view.sample(r), opts).with_prior(&prior));
+        let out = search(player_of(d.player()), &cfg, &mut self.rng, |r| VariantGameState::with_options(view.sample(r), opts).with_prior(&prior));
         let stats = root_stats(&out, &legal);
         let an = Analysis::from_stats(&legal, stats, Rank::Share, "value", out.iterations, "iterations", out.nodes, start);
         self.remember_move(&known, an.best);

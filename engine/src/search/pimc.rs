@@ -283,6 +283,7 @@ impl PimcBot {
             Inner::Mcts(cfg) => {
                 let mut votes = Votes::new(legal.len());
                 let rng = &mut self.rng;
+                let cfg = &cfg.for_variant(&view.known().variant().name);
                 let opts = cfg.game_options();
                 votes.done = determinizations(k, ms, start, |_| {
                     let g = VariantGameState::with_options(view.sample(&mut *rng), opts.clone()).with_prior(record);
@@ -440,16 +441,17 @@ mod ties_tests {
     }
 
     /// `ties=random` draws among the actions level with the best mean score (and only among
-    /// them); `ties=first` keeps the analysis's first.
+    /// them); `ties=first` keeps the analysis's first. With the hand-written evaluation
+    /// (`eval=none`), under which the start moves tie; the learned one tells them apart.
     #[test]
     fn random_ties_draw_among_the_level_best_only() {
         let d = decision();
         let mut seen = std::collections::HashSet::new();
         for seed in 0..6 {
-            let mut first = PimcBot::new(PimcConfig::from_params("k=1,search=expectimax:depth=2").expect("spec"), seed);
+            let mut first = PimcBot::new(PimcConfig::from_params("k=1,search=expectimax:depth=2,eval=none").expect("spec"), seed);
             let an = first.analyse(&d);
             assert_eq!(an.best, an.stats[0].action, "ties=first plays the first of the ranking");
-            let mut random = PimcBot::new(PimcConfig::from_params("k=1,ties=random,search=expectimax:depth=2").expect("spec"), seed);
+            let mut random = PimcBot::new(PimcConfig::from_params("k=1,ties=random,search=expectimax:depth=2,eval=none").expect("spec"), seed);
             let r = random.analyse(&d);
             let top = r.stats[0].score;
             let best = r.stats.iter().find(|s| s.action == r.best).expect("best is analysed");

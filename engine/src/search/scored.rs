@@ -23,6 +23,14 @@ pub trait Scored: Game + Send + 'static {
     /// Static evaluation of the state for `player`, in centipawns (positive = good for `player`).
     fn eval_cp(&self, player: PlayerId) -> i32;
 
+    /// [`Scored::eval_cp`] with the learned evaluation `net` ([`crate::nnue`]) where the game
+    /// has one (the variants: [`crate::search::eval::evaluate_learned`] of the core position);
+    /// the default, and `None`, give [`Scored::eval_cp`].
+    fn eval_cp_with(&self, player: PlayerId, net: Option<&crate::nnue::Network>) -> i32 {
+        let _ = net;
+        self.eval_cp(player)
+    }
+
     /// Material the acting player wins with `action` (negative when it loses material), for
     /// `greedy` and move ordering.
     fn gain_cp(&self, action: Action) -> i32;
@@ -119,6 +127,10 @@ pub trait Scored: Game + Send + 'static {
 impl Scored for VariantGameState {
     fn eval_cp(&self, player: PlayerId) -> i32 {
         crate::search::eval::evaluate(self.state(), color_of(player))
+    }
+
+    fn eval_cp_with(&self, player: PlayerId, net: Option<&crate::nnue::Network>) -> i32 {
+        crate::search::eval::evaluate_with(self.state(), color_of(player), net)
     }
 
     fn gain_cp(&self, action: Action) -> i32 {

@@ -127,8 +127,10 @@ impl DataConfig {
 
     /// The searcher's name as shard headers record it.
     pub fn searcher(&self) -> String {
-        // The name without loading the network (`limits_name` would print its `eval=` too).
-        let mut name = engine::search::alphabeta::limits_name(&Limits { depth: self.depth, nodes: self.nodes, ..Limits::default() });
+        // The name without loading the network (`limits_name` would print its `eval=` too);
+        // `family_eval` only keeps it from writing `eval=none` before the network's own `eval=`.
+        let family_eval = self.eval.is_some();
+        let mut name = engine::search::alphabeta::limits_name(&Limits { depth: self.depth, nodes: self.nodes, family_eval, ..Limits::default() });
         if let Some(e) = &self.eval {
             name = format!("{name},eval={e}");
         }

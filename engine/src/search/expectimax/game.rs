@@ -88,6 +88,10 @@ impl<G: Scored> ExpectiGame for G {
         self.eval_cp(side) as f64
     }
 
+    fn eval_with(&self, side: PlayerId, net: Option<&crate::nnue::Network>) -> f64 {
+        self.eval_cp_with(side, net) as f64
+    }
+
     fn record_ply(&self, _a: Action, _after: &G) {}
 }
 

@@ -65,20 +65,30 @@ pub struct ExpectimaxConfig {
     pub ms: Option<u64>,
     /// Determinizations per decision (the bot averages action scores over them).
     pub samples: u32,
+    /// The learned evaluation of the leaves and quiescence stand-pats (`eval=zoo:NAME|PATH`,
+    /// [`crate::nnue`], a full refresh per evaluation) instead of [`ExpectiGame::eval`]; `None`:
+    /// the hand-written one, or the family's network where [`ExpectimaxConfig::family_eval`]
+    /// says so.
+    pub eval: Option<crate::nnue::EvalNet>,
+    /// With no `eval` (`eval=auto`, the default): the variant's published network
+    /// ([`crate::nnue::default_for`]) where there is one, in the honest bot (never the oracle);
+    /// `eval=none` clears it (the spec then says `eval=none`).
+    pub family_eval: bool,
 }
 
 impl Default for ExpectimaxConfig {
-    /// Depth 2, quiescence 4, 200 000 nodes, no time budget, one determinization. (The node
+    /// Depth 2, quiescence 4, 200 000 nodes, no time budget, one determinization, the family's
+    /// learned evaluation (`eval=auto`; +123 ± 70 Elo in Jieqi, issue #36). (The node
     /// budget bounds the rare explosions of chance nodes: a face-down piece capturing a
     /// face-down piece in Fan-qi has up to 36 outcomes, each searched with a full window.)
     fn default() -> Self {
-        ExpectimaxConfig { depth: 2, qdepth: 4, nodes: Some(200_000), ms: None, samples: 1 }
+        ExpectimaxConfig { depth: 2, qdepth: 4, nodes: Some(200_000), ms: None, samples: 1, eval: None, family_eval: true }
     }
 }
 
 impl ExpectimaxConfig {
-    /// Parses `depth=N,qdepth=N,nodes=N,ms=N,samples=N` (any subset; `nodes=0` lifts the node
-    /// budget).
+    /// Parses `depth=N,qdepth=N,nodes=N,ms=N,samples=N,eval=auto|none|zoo:NAME|PATH` (any
+    /// subset; `nodes=0` lifts the node budget).
     ///
     /// # Errors
     /// A message naming the bad parameter.
@@ -110,7 +120,11 @@ impl ExpectimaxConfig {
                     c.samples = n(1, 10_000)? as u32;
                     "samples"
                 }
-                other => return Err(format!("expectimax parameter {other:?} unknown (known: depth, qdepth, nodes, ms, samples)")),
+                "eval" => {
+                    (c.eval, c.family_eval) = super::alphabeta::parse_eval("expectimax", &v)?;
+                    "eval"
+                }
+                other => return Err(format!("expectimax parameter {other:?} unknown (known: depth, qdepth, nodes, ms, samples, eval)")),
             };
             super::param_once("expectimax", &mut seen, name)?;
         }
@@ -126,7 +140,29 @@ impl ExpectimaxConfig {
         if self.samples != 1 {
             s += &format!(",samples={}", self.samples);
         }
+        match (&self.eval, self.family_eval) {
+            (Some(e), _) => s += &format!(",eval={}", e.spec),
+            (None, true) => {}
+            (None, false) => s += ",eval=none",
+        }
         s
+    }
+
+    /// This configuration as searched in the variant named `variant`: with
+    /// [`ExpectimaxConfig::family_eval`] and no `eval`, the family's network filled in
+    /// ([`crate::nnue::default_for`]; none where none is published).
+    pub fn for_variant(&self, variant: &str) -> ExpectimaxConfig {
+        let mut c = self.clone();
+        if c.eval.is_none() && c.family_eval {
+            c.eval = crate::nnue::default_for(variant);
+        }
+        c
+    }
+
+    /// The network of [`ExpectimaxConfig::eval`], if any.
+    #[inline]
+    pub fn net(&self) -> Option<&crate::nnue::Network> {
+        self.eval.as_ref().map(|e| &*e.net)
     }
 }
 
@@ -204,6 +240,13 @@ pub trait ExpectiGame: Clone {
 
     /// Static evaluation for `side`, in centipawns.
     fn eval(&self, side: Self::Side) -> f64;
+
+    /// [`ExpectiGame::eval`] with the learned evaluation `net` where the game has one (the
+    /// default, and `None`, give [`ExpectiGame::eval`]).
+    fn eval_with(&self, side: Self::Side, net: Option<&crate::nnue::Network>) -> f64 {
+        let _ = net;
+        self.eval(side)
+    }
 
     /// The record entry of playing `a` here and reaching the decision node `after`.
     fn record_ply(&self, a: Self::Act, after: &Self) -> Self::Ply;
@@ -358,7 +401,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
                         x.apply_outcome(o);
                         p * match x.next(us) {
                             Next::End(r) => end_score(r, ply + 1),
-                            _ => x.eval(us),
+                            _ => x.eval_with(us, self.cfg.net()),
                         }
                     })
                     .sum()
@@ -436,7 +479,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
         let (quiesce, depth) = if !quiesce && depth == 0 { (true, self.cfg.qdepth) } else { (quiesce, depth) };
         let mut best = -INF;
         if quiesce {
-            let stand = s.eval(us);
+            let stand = s.eval_with(us, self.cfg.net());
             if depth == 0 || ply >= MAX_PLY {
                 return stand;
             }
@@ -449,7 +492,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
                 acts.retain(|a| s.is_capture(*a));
             }
         } else if ply >= MAX_PLY {
-            return s.eval(us);
+            return s.eval_with(us, self.cfg.net());
         }
         s.order(&mut acts);
         for a in acts {

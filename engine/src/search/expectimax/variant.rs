@@ -136,6 +136,11 @@ impl ExpectiGame for State {
     }
 
     #[inline]
+    fn eval_with(&self, side: Color, net: Option<&crate::nnue::Network>) -> f64 {
+        eval::evaluate_with(self, side, net) as f64
+    }
+
+    #[inline]
     fn record_ply(&self, a: Action, after: &State) -> RecordPly {
         RecordPly {
             hash: public_hash(after),
@@ -211,7 +216,8 @@ pub(crate) fn analyse_determinizations(cfg: &ExpectimaxConfig, k: u32, ms: Optio
     let mut wins = vec![0u32; legal.len()];
     let mut nodes = 0;
     let mut done = 0u64;
-    let mut e = Expectimax::new(cfg.clone());
+    let cfg = if oracle { cfg.clone() } else { cfg.for_variant(&d.view().known().variant().name) };
+    let mut e = Expectimax::new(cfg);
     for _ in 0..k {
         let det = if oracle { d.oracle_full_state().clone() } else { view.sample(rng) };
         let r = e.search_in_game(&det, d.record());

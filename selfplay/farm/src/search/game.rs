@@ -197,7 +197,7 @@ impl SearchGame for VariantSearch {
             return None;
         }
         let x = self.tactics.get_or_insert_with(|| {
-            Expectimax::new(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1 })
+            Expectimax::new(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1, ..ExpectimaxConfig::default() })
         });
         let cp = x.leaf_value(det);
         Some(if cp.abs() >= MATE - 1_000.0 {
