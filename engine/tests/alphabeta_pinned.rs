@@ -25,8 +25,9 @@ use rand_pcg::Pcg64Mcg;
 /// `0x57950d427c38b5fe`; since the transposition table in quiescence, counter moves and
 /// "improving" (experiments/strength/README.md §4) and `pimc`'s default of the family's learned
 /// evaluation (xiangqi, Jieqi) `0xac1cc5d096247853`; since the second xiangqi network
-/// (models/zoo/eval-xiangqi.nnue 339e33e9ee5c, built in), this.
-const PINNED: u64 = 0x6a6fba14fd8246fe;
+/// (339e33e9ee5c) `0x6a6fba14fd8246fe`; since the third (models/zoo/eval-xiangqi.nnue
+/// 5594d2f394a3, built in; session 24), this.
+const PINNED: u64 = 0x27fcbdec8f06644f;
 
 const SPECS: [&str; 3] = ["alphabeta:depth=3", "alphabeta:depth=2,nodes=3000", "pimc:k=3,search=alphabeta:depth=2"];
 
