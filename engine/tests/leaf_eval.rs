@@ -78,6 +78,7 @@ fn leaf_eval_specs_resolve_like_alphabeta() {
     assert!(auto.for_variant("jieqi").eval.is_some_and(|e| e.spec == "zoo:jieqi"));
     assert!(auto.for_variant("xiangqi").eval.is_some_and(|e| e.spec == "zoo:xiangqi"));
     assert!(auto.for_variant("surprise").eval.is_none(), "no Surprise network is published");
+    assert!(auto.for_variant("jieqi+open").eval.is_some_and(|e| e.spec == "zoo:jieqi"), "an open twin is played by its hidden game's bot");
     let none = IsmctsConfig::from_params("eval=none").expect("ismcts");
     assert!(none.for_variant("jieqi").eval.is_none());
     let named = IsmctsConfig::from_params("iterations=40,eval=zoo:jieqi").expect("ismcts");

@@ -94,10 +94,13 @@ pub fn embedded(name: &str) -> Option<EvalNet> {
 
 /// The learned evaluation `anqi uci` and the bots use by default in the variant named
 /// `variant` (a preset name): the published network of its family (`xiangqi`, `jieqi`), built
-/// in; `None` where none is published (the hand-written evaluation).
+/// in; `None` where none is published (the hand-written evaluation). An open twin
+/// (`jieqi+open`, docs/open-twins.md) takes its hidden game's network, so that the draw-rate
+/// study's twins are played by the same bot.
 pub fn default_for(variant: &str) -> Option<EvalNet> {
-    match variant {
-        "xiangqi" | "jieqi" => embedded(variant),
+    let family = variant.strip_suffix(crate::variant::config::OPEN_SUFFIX).unwrap_or(variant);
+    match family {
+        "xiangqi" | "jieqi" => embedded(family),
         _ => None,
     }
 }
