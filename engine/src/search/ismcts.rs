@@ -174,11 +174,7 @@ impl IsmctsConfig {
         if self.rollout > 0 {
             s += &format!(",rollout={}", self.rollout);
         }
-        match (&self.eval, self.family_eval) {
-            (Some(e), _) => s += &format!(",eval={}", e.spec),
-            (None, true) => {}
-            (None, false) => s += ",eval=none",
-        }
+        s += &super::alphabeta::eval_suffix(self.eval.as_ref(), self.family_eval);
         s
     }
 
@@ -186,11 +182,7 @@ impl IsmctsConfig {
     /// [`IsmctsConfig::family_eval`] and no `eval`, the family's network filled in
     /// ([`crate::nnue::default_for`]; none where none is published).
     pub fn for_variant(&self, variant: &str) -> IsmctsConfig {
-        let mut c = self.clone();
-        if c.eval.is_none() && c.family_eval {
-            c.eval = crate::nnue::default_for(variant);
-        }
-        c
+        IsmctsConfig { eval: crate::search::alphabeta::eval_for_variant(self.eval.as_ref(), self.family_eval, variant), ..self.clone() }
     }
 
     /// Game options of the searched determinizations: the horizon, then the evaluation.

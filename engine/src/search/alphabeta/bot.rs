@@ -90,7 +90,7 @@ impl AlphaBetaBot {
     pub fn view_search(&mut self, state: &State, record: &[crate::repetition::RecordPly], limits: &Limits) -> (Option<(Action, i32)>, u64) {
         let family;
         let limits = if limits.eval.is_none() && limits.family_eval {
-            family = Limits { eval: crate::nnue::default_for(&state.variant().name), ..limits.clone() };
+            family = Limits { eval: eval_for_variant(None, true, &state.variant().name), ..limits.clone() };
             &family
         } else {
             limits
@@ -239,6 +239,27 @@ pub fn parse_limits(params: &str, default_depth: u32) -> Result<(Limits, usize),
         limits.depth = Some(default_depth.clamp(1, MAX_DEPTH));
     }
     Ok((limits, hash))
+}
+
+/// The `,eval=…` a spec prints for the pair of [`parse_eval`]: nothing for `auto` (the default
+/// of `expectimax` and `ismcts`), `,eval=none`, or `,eval=NAME` of the chosen network.
+pub fn eval_suffix(eval: Option<&crate::nnue::EvalNet>, family: bool) -> String {
+    match (eval, family) {
+        (Some(e), _) => format!(",eval={}", e.spec),
+        (None, true) => String::new(),
+        (None, false) => ",eval=none".into(),
+    }
+}
+
+/// The network a search chosen by the pair of [`parse_eval`] uses in the variant named
+/// `variant`: the named one, else with `family` the family's published one
+/// ([`crate::nnue::default_for`]), else none (the hand-written evaluation).
+pub fn eval_for_variant(eval: Option<&crate::nnue::EvalNet>, family: bool, variant: &str) -> Option<crate::nnue::EvalNet> {
+    match eval {
+        Some(e) => Some(e.clone()),
+        None if family => crate::nnue::default_for(variant),
+        None => None,
+    }
 }
 
 /// The `eval=` value of `bot`'s spec as ([`Limits::eval`], [`Limits::family_eval`]): `auto`

@@ -51,7 +51,7 @@ mod searcher;
 mod tests;
 mod tt;
 
-pub use bot::{action_for_move, limits_name, oracle_root_moves, parse_eval, parse_limits, AlphaBetaBot};
+pub use bot::{action_for_move, eval_for_variant, eval_suffix, limits_name, oracle_root_moves, parse_eval, parse_limits, AlphaBetaBot};
 pub use game::{GameAlphaBetaBot, GameNode, GameSearch};
 pub use pst::{evaluate, piece_value, SOLDIER_CROSSED};
 pub use position::{CorePosition, CoreUndo, HiddenValues, SearchPosition, HISTORY_PER_SIDE};

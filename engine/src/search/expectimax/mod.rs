@@ -140,11 +140,7 @@ impl ExpectimaxConfig {
         if self.samples != 1 {
             s += &format!(",samples={}", self.samples);
         }
-        match (&self.eval, self.family_eval) {
-            (Some(e), _) => s += &format!(",eval={}", e.spec),
-            (None, true) => {}
-            (None, false) => s += ",eval=none",
-        }
+        s += &crate::search::alphabeta::eval_suffix(self.eval.as_ref(), self.family_eval);
         s
     }
 
@@ -152,11 +148,7 @@ impl ExpectimaxConfig {
     /// [`ExpectimaxConfig::family_eval`] and no `eval`, the family's network filled in
     /// ([`crate::nnue::default_for`]; none where none is published).
     pub fn for_variant(&self, variant: &str) -> ExpectimaxConfig {
-        let mut c = self.clone();
-        if c.eval.is_none() && c.family_eval {
-            c.eval = crate::nnue::default_for(variant);
-        }
-        c
+        ExpectimaxConfig { eval: crate::search::alphabeta::eval_for_variant(self.eval.as_ref(), self.family_eval, variant), ..self.clone() }
     }
 
     /// The network of [`ExpectimaxConfig::eval`], if any.
