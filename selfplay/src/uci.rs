@@ -6,7 +6,7 @@
 //! - `uci` → `id name anqi <version>`, `id author …`, the options, `uciok`;
 //! - `isready` → `readyok` (answered at once, also while searching);
 //! - `ucinewgame` clears the transposition table and sets the variant's start position;
-//! - `setoption name <id> [value <x>]` for `Hash` (MiB, at most [`max_hash_mb`]: half the
+//! - `setoption name <id> [value <x>]` for `Hash` (MiB, at most [`max_hash_mb`]: an eighth of the
 //!   machine's memory; a size that cannot be allocated is refused with an `info string` and the
 //!   table kept), `Threads` (accepted; the search uses one thread), `Clear Hash` and
 //!   `UCI_Variant` (`auto`, the default; `xiangqi`, `jieqi`, and every other preset of
@@ -85,8 +85,11 @@ const HASH_CEILING_MB: usize = 65_536;
 /// Jieqi from the first FEN that says so ([`engine::variant::given::looks_like_jieqi`]).
 pub const AUTO_VARIANT: &str = "auto";
 
-/// The largest `Hash` this machine can hold, MiB: half the physical memory (or of a cgroup's
-/// memory limit when lower), at most 65,536 and at least 16. Larger values are clamped to it.
+/// The largest `Hash` this machine offers, MiB: an eighth of the physical memory (or of a
+/// cgroup's memory limit when lower), at most 65,536 and at least 16. Larger values are clamped
+/// to it. (Half the memory was offered until 2026-12-05: filling a 12 GB table took 52 s of page
+/// faults on this project's 24 GB machine, so `setoption Hash` at the maximum barely answered
+/// within a minute; an eighth takes a quarter of that and still holds minutes of search.)
 pub fn max_hash_mb() -> usize {
     let kib_total = std::fs::read_to_string("/proc/meminfo")
         .ok()
@@ -97,7 +100,7 @@ pub fn max_hash_mb() -> usize {
         (a, b) => a.or(b),
     };
     match kib {
-        Some(k) => ((k / 1024 / 2) as usize).clamp(16, HASH_CEILING_MB),
+        Some(k) => ((k / 1024 / 8) as usize).clamp(16, HASH_CEILING_MB),
         None => HASH_CEILING_MB,
     }
 }
