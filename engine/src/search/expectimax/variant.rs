@@ -216,7 +216,7 @@ pub(crate) fn analyse_determinizations(cfg: &ExpectimaxConfig, k: u32, ms: Optio
     let mut wins = vec![0u32; legal.len()];
     let mut nodes = 0;
     let mut done = 0u64;
-    let cfg = if oracle { cfg.clone() } else { cfg.for_variant(&d.view().known().variant().name) };
+    let cfg = if oracle { cfg.clone() } else { cfg.for_variant(&view.known().variant().name) };
     let mut e = Expectimax::new(cfg);
     for _ in 0..k {
         let det = if oracle { d.oracle_full_state().clone() } else { view.sample(rng) };
