@@ -260,3 +260,47 @@ fn finds_mate_in_two_without_a_net() {
     assert!(found >= 2, "only {found} mate-in-two positions found");
     assert!(missed_without > 0, "the search alone found all {found}: the test does not exercise the check");
 }
+
+/// `temperature_value_cutoff`: at temperature 1 a move is drawn only among the root actions whose
+/// value lies within the cutoff of the move played at temperature 0. Where a mate in one exists
+/// (value +1; every other action is worth 0 to a net that knows nothing), draws with a cutoff of
+/// 0.5 are mates every time, while plain visit-count sampling also draws the other visited moves.
+#[test]
+fn temperature_draws_only_near_best_moves_under_a_value_cutoff() {
+    let v = variant("xiangqi");
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let (mut positions, mut plain_misses) = (0, 0);
+    for _ in 0..400 {
+        let mut s = State::start(v, None).expect("start");
+        for _ in 0..300 {
+            let acts = s.legal_actions();
+            if acts.is_empty() {
+                break;
+            }
+            let m = mates(&s);
+            if !m.is_empty() && m.len() * 4 <= acts.len() {
+                let mut cfg = SearchConfig::with_simulations(4 * acts.len() as u32);
+                cfg.dirichlet_fraction = 0.0;
+                cfg.root_win_check = false;
+                cfg.root_mate_in_two = false;
+                let plain = uniform_search(&s, &cfg, &mut rng);
+                assert!(m.contains(&plain.choose(0.0, &mut rng)), "the search at temperature 0 must mate");
+                plain_misses += (0..50).filter(|_| !m.contains(&plain.choose(1.0, &mut rng))).count();
+                cfg.temperature_value_cutoff = Some(0.5);
+                let cut = uniform_search(&s, &cfg, &mut rng);
+                for _ in 0..50 {
+                    let a = cut.choose(1.0, &mut rng);
+                    assert!(m.contains(&a), "drew {a:?}, not a mate, in {}", engine::variant::fen::write(&s));
+                }
+                positions += 1;
+                break;
+            }
+            s.apply(acts[rng.random_range(0..acts.len())]);
+        }
+        if positions >= 5 {
+            break;
+        }
+    }
+    assert!(positions >= 3, "only {positions} mate-in-one positions found");
+    assert!(plain_misses > 0, "visit-count sampling never drew a non-mate: the test shows nothing");
+}
