@@ -246,6 +246,12 @@ impl Helper {
         self.ensure()?;
         let mut command = Command::new(&self.path);
         command.args(args);
+        // libtorch's OpenMP reads its spin count when it loads, before the helper's `main`: set
+        // here, the helper need not re-execute itself to get it (farm::run's
+        // `reexec_with_short_openmp_spin` explains the value; an explicit setting is respected).
+        if std::env::var_os("OMP_WAIT_POLICY").is_none() && std::env::var_os("GOMP_SPINCOUNT").is_none() {
+            command.env("GOMP_SPINCOUNT", SHORT_OPENMP_SPIN);
+        }
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
@@ -262,6 +268,10 @@ impl Helper {
         }
     }
 }
+
+/// The OpenMP spin count the helper runs with (`GOMP_SPINCOUNT`): the value of
+/// `farm::run::reexec_with_short_openmp_spin`, which re-executes a helper started without it.
+pub const SHORT_OPENMP_SPIN: &str = "20000";
 
 /// Whether `a` was modified before `b` (unknown times: no).
 fn older(a: &Path, b: &Path) -> bool {

@@ -76,7 +76,9 @@ pub fn load_run_game(cfg: &RunConfig) -> Result<(GameSpec, Encoding), crate::gam
 /// with two busy loops: 180 samples/s by default, 830 with `GOMP_SPINCOUNT=20000`, against
 /// about 2,100 and 1,950 on idle cores). So `train` and `selfplay` re-execute themselves once
 /// with `GOMP_SPINCOUNT=20000` unless `GOMP_SPINCOUNT` or `OMP_WAIT_POLICY` is set (an explicit
-/// setting is respected). Returns only if the re-exec was not needed or failed.
+/// setting is respected). `anqi` sets the same value when it hands a command to `anqi-torch`
+/// (`selfplay/src/cli/helper.rs`, `SHORT_OPENMP_SPIN`), so this re-exec happens only when
+/// `anqi-torch` is started directly. Returns only if the re-exec was not needed or failed.
 pub fn reexec_with_short_openmp_spin() {
     #[cfg(unix)]
     {
