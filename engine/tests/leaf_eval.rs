@@ -40,11 +40,17 @@ fn positions(name: &str, n: usize, seed: u64) -> Vec<State> {
 
 #[test]
 fn learned_leaf_is_a_function_of_the_information_set() {
-    let net = engine::nnue::embedded("jieqi").expect("built-in Jieqi network");
     let mut rng = Pcg64Mcg::seed_from_u64(5);
     let mut material_differs = 0;
-    for name in ["jieqi", "fanqi-9", "surprise"] {
-        for s in positions(name, 40, 21) {
+    // Each game with its own network, and Fan-qi 9 and Surprise also with Jieqi's.
+    let zoo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/zoo");
+    let fanqi = engine::nnue::Network::load(&zoo.join("eval-fanqi-9.nnue")).expect("zoo file");
+    for (name, net_name) in [("jieqi", "jieqi"), ("fanqi-9", "fanqi-9"), ("surprise", "surprise"), ("fanqi-9", "jieqi"), ("surprise", "jieqi")] {
+        let net = match net_name {
+            "fanqi-9" => engine::nnue::EvalNet { spec: "zoo:fanqi-9".into(), net: std::sync::Arc::new(fanqi.clone()) },
+            _ => engine::nnue::embedded(net_name).expect("built-in network"),
+        };
+        for s in positions(name, 24, 21) {
             let me = s.turn();
             let view = View::new(&s, me);
             for _ in 0..3 {
@@ -58,6 +64,24 @@ fn learned_leaf_is_a_function_of_the_information_set() {
     }
     // The hand-written evaluation reads a determinization's identities; the network never does.
     assert!(material_differs > 0, "the battery should meet states whose hidden identities differ");
+}
+
+/// The built-in networks are the files `models/zoo` holds (same hash) under their zoo names and
+/// name the game they were trained on; the Fan-qi 9 network is in the zoo only.
+#[test]
+fn built_in_networks_are_the_zoo_files_of_their_games() {
+    let zoo = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/zoo");
+    for name in ["xiangqi", "jieqi", "surprise", "fanqi-9"] {
+        let file = engine::nnue::Network::load(&zoo.join(format!("eval-{name}.nnue"))).expect("zoo file");
+        assert_eq!(file.meta().variant, name, "{name}: trained on its game");
+        match engine::nnue::embedded(name) {
+            Some(built_in) => {
+                assert_eq!(built_in.net.hash(), file.hash(), "{name}: the built-in network is the zoo file");
+                assert_eq!(built_in.spec, format!("zoo:{name}"));
+            }
+            None => assert_eq!(name, "fanqi-9", "{name} is built in"),
+        }
+    }
 }
 
 #[test]
@@ -77,7 +101,7 @@ fn leaf_eval_specs_resolve_like_alphabeta() {
     assert!(auto.family_eval && auto.eval.is_none());
     assert!(auto.for_variant("jieqi").eval.is_some_and(|e| e.spec == "zoo:jieqi"));
     assert!(auto.for_variant("xiangqi").eval.is_some_and(|e| e.spec == "zoo:xiangqi"));
-    assert!(auto.for_variant("surprise").eval.is_none(), "no Surprise network is published");
+    assert!(auto.for_variant("surprise").eval.is_none(), "the Surprise network is published but not yet the default");
     assert!(auto.for_variant("jieqi+open").eval.is_some_and(|e| e.spec == "zoo:jieqi"), "an open twin is played by its hidden game's bot");
     let none = IsmctsConfig::from_params("eval=none").expect("ismcts");
     assert!(none.for_variant("jieqi").eval.is_none());

@@ -75,10 +75,15 @@ pub fn resolve(spec: &str) -> Result<PathBuf, NnueError> {
     Ok(path)
 }
 
-/// The published networks built into the binary (`models/zoo/eval-NAME.nnue` when it was
-/// built), so that `zoo:xiangqi` and `zoo:jieqi` work wherever the binary runs.
-const EMBEDDED: &[(&str, &[u8])] =
-    &[("xiangqi", include_bytes!("../../../models/zoo/eval-xiangqi.nnue")), ("jieqi", include_bytes!("../../../models/zoo/eval-jieqi.nnue"))];
+/// The published networks that measured stronger than the hand-written evaluation, built into
+/// the binary (`models/zoo/eval-NAME.nnue` when it was built), so that `zoo:xiangqi`,
+/// `zoo:jieqi` and `zoo:surprise` work wherever the binary runs. (`eval-fanqi-9.nnue` is in the
+/// zoo only: it measured no better than the hand-written evaluation, models/zoo/README.md.)
+const EMBEDDED: &[(&str, &[u8])] = &[
+    ("xiangqi", include_bytes!("../../../models/zoo/eval-xiangqi.nnue")),
+    ("jieqi", include_bytes!("../../../models/zoo/eval-jieqi.nnue")),
+    ("surprise", include_bytes!("../../../models/zoo/eval-surprise.nnue")),
+];
 
 /// The published network `name` built into the binary, if there is one (see [`EMBEDDED`]).
 pub fn embedded(name: &str) -> Option<EvalNet> {
@@ -94,7 +99,9 @@ pub fn embedded(name: &str) -> Option<EvalNet> {
 
 /// The learned evaluation `anqi uci` and the bots use by default in the variant named
 /// `variant` (a preset name): the published network of its family (`xiangqi`, `jieqi`), built
-/// in; `None` where none is published (the hand-written evaluation). An open twin
+/// in; `None` elsewhere (the hand-written evaluation). The Surprise network is published and
+/// built in but not yet a default: the Surprise ladder's and the draw-rate study's entries name
+/// the default bots, and their recorded games would change meaning until they are replayed. An open twin
 /// (`jieqi+open`, docs/open-twins.md) takes its hidden game's network, so that the draw-rate
 /// study's twins are played by the same bot.
 pub fn default_for(variant: &str) -> Option<EvalNet> {
