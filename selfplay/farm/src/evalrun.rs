@@ -184,12 +184,13 @@ pub fn run(cfg: &EvalRunConfig, progress: bool) -> anyhow::Result<Summary> {
     let meta = NetMeta {
         variant: variant.name.to_string(),
         description: format!(
-            "{} positions of {} games ({}), {} epochs to validation loss {:.6}, lambda {}; anqi {}",
+            "{} positions of {} games ({}), {} epochs, the network of epoch {} (validation loss {:.6}), lambda {}; anqi {}",
             samples.len(),
             headers.iter().map(|h| u64::from(h.games)).sum::<u64>(),
             cfg.evaldata.searcher(),
             training.epochs_done,
-            training.epochs.last().map_or(training.initial_val_loss, |e| e.val_loss),
+            training.best_epoch,
+            training.best_val_loss,
             cfg.evaltrain.lambda,
             crate::run::GIT_REVISION
         ),
