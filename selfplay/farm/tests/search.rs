@@ -40,32 +40,19 @@ fn mates(s: &State) -> Vec<engine::variant::Action> {
 
 #[test]
 fn finds_mate_in_one_without_a_net() {
-    let v = variant("xiangqi");
     let mut rng = Pcg64Mcg::seed_from_u64(3);
-    let mut found = 0;
-    for _ in 0..400 {
-        let mut s = State::start(v, None).expect("start");
-        for _ in 0..300 {
-            let acts = s.legal_actions();
-            if acts.is_empty() {
-                break;
-            }
-            let m = mates(&s);
-            if !m.is_empty() && m.len() * 4 <= acts.len() {
-                let srch = search(&s, 4 * acts.len() as u32, &mut rng);
-                let chosen = srch.choose(0.0, &mut rng);
-                assert!(m.contains(&chosen), "mate {m:?} missed: chose {chosen:?} in {}", engine::variant::fen::write(&s));
-                assert!(srch.root_value() > 0.3, "root value {}", srch.root_value());
-                found += 1;
-                break;
-            }
-            s.apply(acts[rng.random_range(0..acts.len())]);
-        }
-        if found >= 5 {
-            break;
-        }
+    let positions = random_positions(&mut rng, 5, |s| {
+        let m = mates(s);
+        !m.is_empty() && m.len() * 4 <= s.legal_actions().len()
+    });
+    assert!(positions.len() >= 3, "only {} mate-in-one positions found", positions.len());
+    for s in &positions {
+        let m = mates(s);
+        let srch = search(s, 4 * s.legal_actions().len() as u32, &mut rng);
+        let chosen = srch.choose(0.0, &mut rng);
+        assert!(m.contains(&chosen), "mate {m:?} missed: chose {chosen:?} in {}", engine::variant::fen::write(s));
+        assert!(srch.root_value() > 0.3, "root value {}", srch.root_value());
     }
-    assert!(found >= 3, "only {found} mate-in-one positions found");
 }
 
 #[test]
@@ -261,15 +248,11 @@ fn finds_mate_in_two_without_a_net() {
     assert!(missed_without > 0, "the search alone found all {found}: the test does not exercise the check");
 }
 
-/// `temperature_value_cutoff`: at temperature 1 a move is drawn only among the root actions whose
-/// value lies within the cutoff of the move played at temperature 0. Where a mate in one exists
-/// (value +1; every other action is worth 0 to a net that knows nothing), draws with a cutoff of
-/// 0.5 are mates every time, while plain visit-count sampling also draws the other visited moves.
-#[test]
-fn temperature_draws_only_near_best_moves_under_a_value_cutoff() {
+/// Up to `want` positions of xiangqi games played at random from the start (one per game, at most
+/// 400 games of 300 plies) where `pick` says yes.
+fn random_positions(rng: &mut Pcg64Mcg, want: usize, pick: impl Fn(&State) -> bool) -> Vec<State> {
     let v = variant("xiangqi");
-    let mut rng = Pcg64Mcg::seed_from_u64(5);
-    let (mut positions, mut plain_misses) = (0, 0);
+    let mut out = Vec::new();
     for _ in 0..400 {
         let mut s = State::start(v, None).expect("start");
         for _ in 0..300 {
@@ -277,30 +260,47 @@ fn temperature_draws_only_near_best_moves_under_a_value_cutoff() {
             if acts.is_empty() {
                 break;
             }
-            let m = mates(&s);
-            if !m.is_empty() && m.len() * 4 <= acts.len() {
-                let mut cfg = SearchConfig::with_simulations(4 * acts.len() as u32);
-                cfg.dirichlet_fraction = 0.0;
-                cfg.root_win_check = false;
-                cfg.root_mate_in_two = false;
-                let plain = uniform_search(&s, &cfg, &mut rng);
-                assert!(m.contains(&plain.choose(0.0, &mut rng)), "the search at temperature 0 must mate");
-                plain_misses += (0..50).filter(|_| !m.contains(&plain.choose(1.0, &mut rng))).count();
-                cfg.temperature_value_cutoff = Some(0.5);
-                let cut = uniform_search(&s, &cfg, &mut rng);
-                for _ in 0..50 {
-                    let a = cut.choose(1.0, &mut rng);
-                    assert!(m.contains(&a), "drew {a:?}, not a mate, in {}", engine::variant::fen::write(&s));
-                }
-                positions += 1;
+            if pick(&s) {
+                out.push(s);
                 break;
             }
             s.apply(acts[rng.random_range(0..acts.len())]);
         }
-        if positions >= 5 {
+        if out.len() >= want {
             break;
         }
     }
-    assert!(positions >= 3, "only {positions} mate-in-one positions found");
+    out
+}
+
+/// `temperature_value_cutoff`: at temperature 1 a move is drawn only among the root actions whose
+/// value lies within the cutoff of the move played at temperature 0. Where a mate in one exists
+/// (value +1; every other action is worth 0 to a net that knows nothing), draws with a cutoff of
+/// 0.5 are mates every time, while plain visit-count sampling also draws the other visited moves.
+#[test]
+fn temperature_draws_only_near_best_moves_under_a_value_cutoff() {
+    let mut rng = Pcg64Mcg::seed_from_u64(5);
+    let positions = random_positions(&mut rng, 5, |s| {
+        let m = mates(s);
+        !m.is_empty() && m.len() * 4 <= s.legal_actions().len()
+    });
+    assert!(positions.len() >= 3, "only {} mate-in-one positions found", positions.len());
+    let mut plain_misses = 0;
+    for s in &positions {
+        let m = mates(s);
+        let mut cfg = SearchConfig::with_simulations(4 * s.legal_actions().len() as u32);
+        cfg.dirichlet_fraction = 0.0;
+        cfg.root_win_check = false;
+        cfg.root_mate_in_two = false;
+        let plain = uniform_search(s, &cfg, &mut rng);
+        assert!(m.contains(&plain.choose(0.0, &mut rng)), "the search at temperature 0 must mate");
+        plain_misses += (0..50).filter(|_| !m.contains(&plain.choose(1.0, &mut rng))).count();
+        cfg.temperature_value_cutoff = Some(0.5);
+        let cut = uniform_search(s, &cfg, &mut rng);
+        for _ in 0..50 {
+            let a = cut.choose(1.0, &mut rng);
+            assert!(m.contains(&a), "drew {a:?}, not a mate, in {}", engine::variant::fen::write(s));
+        }
+    }
     assert!(plain_misses > 0, "visit-count sampling never drew a non-mate: the test shows nothing");
 }
