@@ -70,6 +70,19 @@ fn publish_list_and_verify() {
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
     assert!(out.contains(&format!("FAILED  {stem}")) && out.contains("SHA-256 mismatch"), "{out}");
+
+    // Learned evaluations are listed and verified beside the policy nets; a damaged one fails.
+    let good = fs::read(root().join("models/zoo/eval-jieqi.nnue")).expect("zoo's Jieqi evaluation");
+    fs::write(z.join("eval-mine.nnue"), &good).expect("copy");
+    let mut bad = good.clone();
+    bad[good.len() / 2] ^= 1;
+    fs::write(z.join("eval-broken.nnue"), &bad).expect("damaged copy");
+    let list = text(&anqi(&["zoo", "list", "--zoo-dir", &zd])).0;
+    assert!(list.contains("eval mine  jieqi  baa6fd1ddedb") && list.contains("eval broken  unreadable") && list.contains("2 learned evaluations"), "{list}");
+    let o = anqi(&["zoo", "verify", "--zoo-dir", &zd]);
+    let out = text(&o).0;
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("ok      eval mine (hash baa6fd1ddedb)") && out.contains("FAILED  eval broken"), "{out}");
 }
 
 #[test]
@@ -92,8 +105,8 @@ fn a_published_net_plays_and_exports() {
 #[test]
 fn the_default_zoo_is_models_zoo_from_the_repository_root() {
     let out = ok(&["zoo", "list"]);
-    assert!(out.trim_end().ends_with("published nets in models/zoo"), "{out}");
-    // Every committed net loads and matches its hash.
+    assert!(out.contains("published nets in models/zoo") && out.trim_end().ends_with("learned evaluations (eval-NAME.nnue, zoo:NAME) in models/zoo"), "{out}");
+    // Every committed net and learned evaluation loads and matches its hash.
     let out = ok(&["zoo", "verify"]);
-    assert!(out.trim_end().ends_with("published nets in models/zoo: all verified"), "{out}");
+    assert!(out.trim_end().ends_with("learned evaluations in models/zoo: all verified"), "{out}");
 }

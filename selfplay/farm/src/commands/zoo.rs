@@ -94,6 +94,14 @@ pub fn run(o: Options) -> anyhow::Result<()> {
                     println!("{}", describe(e));
                 }
                 println!("{} published nets in {}", all.len(), dir.display());
+                let evals = eval_nets(&dir);
+                for (name, net) in &evals {
+                    match net {
+                        Ok(n) => println!("eval {name}  {}  {}  {}", n.meta().variant, n.short_hash(), n.meta().description),
+                        Err(e) => println!("eval {name}  unreadable: {e}"),
+                    }
+                }
+                println!("{} learned evaluations (eval-NAME.nnue, zoo:NAME) in {}", evals.len(), dir.display());
             }
         }
         Options::Verify { zoo_dir } => {
@@ -109,9 +117,37 @@ pub fn run(o: Options) -> anyhow::Result<()> {
                     }
                 }
             }
-            anyhow::ensure!(bad == 0, "{bad} of {} published nets in {} failed to verify", report.len(), dir.display());
-            println!("{} published nets in {}: all verified", report.len(), dir.display());
+            let evals = eval_nets(&dir);
+            for (name, net) in &evals {
+                match net {
+                    Ok(n) => println!("ok      eval {name} (hash {})", n.short_hash()),
+                    Err(err) => {
+                        bad += 1;
+                        println!("FAILED  eval {name}: {err}");
+                    }
+                }
+            }
+            let all = report.len() + evals.len();
+            anyhow::ensure!(bad == 0, "{bad} of {all} published nets and learned evaluations in {} failed to verify", dir.display());
+            println!("{} published nets and {} learned evaluations in {}: all verified", report.len(), evals.len(), dir.display());
         }
     }
     Ok(())
+}
+
+/// The learned evaluations of the zoo directory (`eval-NAME.nnue`, engine::nnue's format), by
+/// name in name order, each loaded (which checks its version, shapes and hash) or the error.
+fn eval_nets(dir: &std::path::Path) -> Vec<(String, Result<engine::nnue::Network, engine::nnue::NnueError>)> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok())
+                .filter_map(|e| e.file_name().to_str().and_then(|f| f.strip_prefix("eval-")?.strip_suffix(".nnue").map(str::to_owned)))
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names.into_iter().map(|n| {
+        let net = engine::nnue::Network::load(&dir.join(format!("eval-{n}.nnue")));
+        (n, net)
+    }).collect()
 }
