@@ -368,6 +368,9 @@ impl RunConfig {
         if !(self.optimizer.lr > 0.0 && self.optimizer.lr.is_finite()) {
             return Err("key `optimizer.lr` must be a positive number".into());
         }
+        if self.search.temperature_value_cutoff.is_some_and(|c| !(0.0..=2.0).contains(&c)) {
+            return Err("key `search.temperature_value_cutoff` must lie in [0, 2] (value units: -1 loss .. +1 win)".into());
+        }
         self.device.parse::<models::device::DeviceSpec>().map_err(|e| format!("key `device`: {e}"))?;
         Ok(())
     }

@@ -28,3 +28,15 @@ fn every_training_config_loads_and_names_a_game() {
     }
     assert!(seen.0 >= 5 && seen.1 >= 4, "self-play and evaluation configs read: {seen:?}");
 }
+
+/// `search.temperature_value_cutoff` outside [0, 2] (negative, NaN, past the value range) is
+/// refused naming the key.
+#[test]
+fn a_temperature_value_cutoff_out_of_range_is_refused_naming_it() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/train/quick.toml");
+    assert!(RunConfig::load(&path, &["search.temperature_value_cutoff=0.5".into()]).is_ok());
+    for bad in ["-0.1", "nan", "3.0"] {
+        let err = RunConfig::load(&path, &[format!("search.temperature_value_cutoff={bad}")]).expect_err(bad).to_string();
+        assert!(err.contains("search.temperature_value_cutoff"), "{bad}: {err}");
+    }
+}

@@ -41,10 +41,7 @@ fn mates(s: &State) -> Vec<engine::variant::Action> {
 #[test]
 fn finds_mate_in_one_without_a_net() {
     let mut rng = Pcg64Mcg::seed_from_u64(3);
-    let positions = random_positions(&mut rng, 5, |s| {
-        let m = mates(s);
-        !m.is_empty() && m.len() * 4 <= s.legal_actions().len()
-    });
+    let positions = mate_in_one_positions(&mut rng);
     assert!(positions.len() >= 3, "only {} mate-in-one positions found", positions.len());
     for s in &positions {
         let m = mates(s);
@@ -273,6 +270,14 @@ fn random_positions(rng: &mut Pcg64Mcg, want: usize, pick: impl Fn(&State) -> bo
     out
 }
 
+/// Positions with a mate in one among at most a quarter of the legal moves (up to 5).
+fn mate_in_one_positions(rng: &mut Pcg64Mcg) -> Vec<State> {
+    random_positions(rng, 5, |s| {
+        let m = mates(s);
+        !m.is_empty() && m.len() * 4 <= s.legal_actions().len()
+    })
+}
+
 /// `temperature_value_cutoff`: at temperature 1 a move is drawn only among the root actions whose
 /// value lies within the cutoff of the move played at temperature 0. Where a mate in one exists
 /// (value +1; every other action is worth 0 to a net that knows nothing), draws with a cutoff of
@@ -280,10 +285,7 @@ fn random_positions(rng: &mut Pcg64Mcg, want: usize, pick: impl Fn(&State) -> bo
 #[test]
 fn temperature_draws_only_near_best_moves_under_a_value_cutoff() {
     let mut rng = Pcg64Mcg::seed_from_u64(5);
-    let positions = random_positions(&mut rng, 5, |s| {
-        let m = mates(s);
-        !m.is_empty() && m.len() * 4 <= s.legal_actions().len()
-    });
+    let positions = mate_in_one_positions(&mut rng);
     assert!(positions.len() >= 3, "only {} mate-in-one positions found", positions.len());
     let mut plain_misses = 0;
     for s in &positions {

@@ -660,7 +660,7 @@ impl<S: SearchGame> Search<S> {
         if temperature <= 1e-3 {
             return best.action;
         }
-        let floor = self.cfg.temperature_value_cutoff.map_or(f32::NEG_INFINITY, |c| q(best) - c.max(0.0));
+        let floor = self.cfg.temperature_value_cutoff.map_or(f32::NEG_INFINITY, |c| q(best) - c);
         let weights: Vec<f64> =
             edges.iter().map(|e| if q(e) >= floor { f64::from(e.n).powf(1.0 / f64::from(temperature)) } else { 0.0 }).collect();
         let total: f64 = weights.iter().sum();
