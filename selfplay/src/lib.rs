@@ -5,6 +5,7 @@ pub mod bots;
 pub mod cli;
 pub mod experiments;
 pub mod ladder;
+pub mod ray_games;
 pub mod tournament;
 pub mod uci;
 pub mod serve;

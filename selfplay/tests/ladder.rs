@@ -11,7 +11,7 @@ fn ladder_plays_resumes_and_extends_incrementally() {
     roster.players.retain(|p| p.name == "random" || p.name == "greedy" || p.name == "oracle-alphabeta");
     roster.players.iter_mut().filter(|p| p.name == "oracle-alphabeta").for_each(|p| p.spec = "alphabeta:depth=1".into());
     roster.save(&lad.join("ladder.toml")).expect("save");
-    let opts = ladder::Options { concurrency: Some(2), progress: false, report_only: false };
+    let opts = ladder::Options { concurrency: Some(2), progress: false, report_only: false, cluster: None };
     let first = ladder::run(&roster, &lad, &opts).expect("runs");
     assert_eq!(first.pairings.len(), 3);
     assert!(first.pairings.iter().all(|p| p.wdl.n() == 2 && p.played_now == 2));
@@ -80,7 +80,7 @@ fn drop_removes_a_player_and_only_its_games() {
     roster.players.retain(|p| p.name == "random" || p.name == "greedy");
     roster.add(parse_add("ismcts-8=ismcts:iterations=8")).expect("add");
     roster.save(&lad.join("ladder.toml")).expect("save");
-    let opts = ladder::Options { concurrency: Some(2), progress: false, report_only: false };
+    let opts = ladder::Options { concurrency: Some(2), progress: false, report_only: false, cluster: None };
     ladder::run(&roster, &lad, &opts).expect("runs");
     let kept = lad.join("games/random__ismcts-8.pgn");
     let kept_before = std::fs::read(&kept).expect("kept pgn");
@@ -120,7 +120,7 @@ fn ladder_runs_the_rules_more_games_with_the_same_bots() {
         }
         roster.players.retain(|p| keep.contains(&p.name.as_str()));
         roster.save(&lad.join("ladder.toml")).expect("save");
-        let opts = ladder::Options { concurrency: Some(2), progress: false, report_only: false };
+        let opts = ladder::Options { concurrency: Some(2), progress: false, report_only: false, cluster: None };
         let l = ladder::run(&roster, &lad, &opts).unwrap_or_else(|e| panic!("{variant}: {e}"));
         assert_eq!(l.pairings.len(), 15, "{variant}");
         assert!(l.pairings.iter().all(|p| p.wdl.n() == 2), "{variant}: every pairing played its two games");

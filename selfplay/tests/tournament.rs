@@ -43,7 +43,7 @@ fn config(text: &str) -> Config {
 }
 
 fn quiet(pgn: &Path) -> Options {
-    Options { progress: false, pgn: Some(pgn.to_path_buf()), concurrency: None, max_new_games: None }
+    Options { progress: false, pgn: Some(pgn.to_path_buf()), concurrency: None, max_new_games: None, cluster: None }
 }
 
 fn records(pgn: &Path) -> Vec<Record> {

@@ -71,6 +71,10 @@ pub enum Command {
     /// Published nets (models/zoo): publish a checkpoint, list, verify every hash.
     #[command(subcommand)]
     Zoo(zoo::Command),
+    /// A cluster worker's command: play the one game described by the JSON task on stdin and
+    /// print its result (a `games.tsv` row or a PGN record); `--cluster` runs send it.
+    #[command(hide = true)]
+    GameTask,
 }
 
 impl Command {
@@ -104,6 +108,7 @@ impl Command {
             | Command::Uci(_)
             | Command::Render(_)
             | Command::Compare(_)
+            | Command::GameTask
             | Command::View(_) => false,
         }
     }
@@ -132,6 +137,11 @@ pub fn run(command: Command) -> anyhow::Result<()> {
         Command::Render(a) => render::run(a),
         Command::View(a) => view::run(a),
         Command::Serve(a) => serve::run(a),
+        Command::GameTask => {
+            let mut input = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut input)?;
+            crate::ray_games::serve_one(&input, &mut std::io::stdout().lock())
+        }
         Command::Doctor(_) | Command::Train(_) | Command::Selfplay(_) | Command::Export(_) | Command::Shards(_) | Command::Zoo(_) => {
             anyhow::bail!("this command needs libtorch, which only the {} helper links", super::helper::HELPER)
         }

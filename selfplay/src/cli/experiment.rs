@@ -82,9 +82,14 @@ pub struct DrawRatesArgs {
     /// Ladder directory (`<dir>/<preset>.csv` gives the levels' Elo).
     #[arg(long, default_value = "experiments/ladder")]
     pub ladder_dir: PathBuf,
-    /// Games in parallel.
-    #[arg(long, default_value_t = 2)]
+    /// Games in parallel on this machine.
+    #[arg(long, alias = "concurrency", default_value_t = 2)]
     pub threads: usize,
+    /// Play the games on the Ray cluster at this address (`HOST:PORT`, or `auto`) instead of
+    /// local threads: one Ray task per game, results merged into this run's store
+    /// (docs/cluster.md, "Games on a cluster").
+    #[arg(long, value_name = "ADDRESS")]
+    pub cluster: Option<String>,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -155,6 +160,7 @@ pub fn settings(a: &DrawRatesArgs) -> anyhow::Result<draw_rates::Settings> {
         ceiling_deals: a.ceiling_deals,
         scale: a.scale,
         threads: a.threads,
+        cluster: a.cluster.as_deref().map(crate::ray_games::Cluster::new),
         seed: a.seed,
         max_plies: a.max_plies,
         out: a.out.clone(),

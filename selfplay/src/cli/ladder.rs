@@ -41,6 +41,11 @@ pub struct Args {
     /// Games in parallel (default 2).
     #[arg(long)]
     pub concurrency: Option<usize>,
+    /// Play the games on the Ray cluster at this address (`HOST:PORT`, or `auto`) instead of
+    /// local threads: one Ray task per game, results merged into this run's store
+    /// (docs/cluster.md, "Games on a cluster").
+    #[arg(long, value_name = "ADDRESS")]
+    pub cluster: Option<String>,
     /// Play nothing; rate the games already played and rewrite the report.
     #[arg(long)]
     pub report_only: bool,
@@ -111,7 +116,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let (roster, dropped) = a.plan()?;
     roster.save(&dir.join("ladder.toml"))?;
     ladder::delete_games(&dropped)?;
-    let opts = ladder::Options { concurrency: a.concurrency, progress: true, report_only: a.report_only };
+    let opts = ladder::Options { concurrency: a.concurrency, progress: true, report_only: a.report_only, cluster: a.cluster.as_deref().map(crate::ray_games::Cluster::new) };
     let result = ladder::run(&roster, &dir, &opts)?;
     let command = format!("anqi ladder --variant {} --movetime {} --dir {}", roster.variant, roster.movetime_ms, dir.display());
     let out_dir = dir.parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));

@@ -18,6 +18,11 @@ pub struct Args {
     /// Games in parallel (default: the file's `concurrency`; 0 = one per core).
     #[arg(long)]
     pub concurrency: Option<usize>,
+    /// Play the games on the Ray cluster at this address (`HOST:PORT`, or `auto`) instead of
+    /// local threads: one Ray task per game, results merged into this run's store
+    /// (docs/cluster.md, "Games on a cluster").
+    #[arg(long, value_name = "ADDRESS")]
+    pub cluster: Option<String>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -26,7 +31,7 @@ pub struct Args {
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
     let cfg = Config::load(&a.config)?;
-    let opts = tournament::Options { progress: !a.quiet, pgn: a.pgn, concurrency: a.concurrency, max_new_games: None };
+    let opts = tournament::Options { progress: !a.quiet, pgn: a.pgn, concurrency: a.concurrency, max_new_games: None, cluster: a.cluster.as_deref().map(crate::ray_games::Cluster::new) };
     let summary = tournament::run(&cfg, &opts)?;
     print!("{}", summary.render());
     Ok(())

@@ -106,7 +106,7 @@ pub fn run(s: &Settings) -> anyhow::Result<(Vec<Point>, PathBuf)> {
         names.push((st, name));
     }
     roster.save(&roster_path)?;
-    let opts = ladder::Options { concurrency: s.concurrency, progress: true, report_only: false };
+    let opts = ladder::Options { concurrency: s.concurrency, progress: true, report_only: false, cluster: None };
     let result = ladder::run(&roster, &s.ladder, &opts)?;
     let stem = stem(&roster.variant);
     let out_dir = s.ladder.parent().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."));

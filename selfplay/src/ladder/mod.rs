@@ -409,6 +409,8 @@ pub struct Options {
     pub progress: bool,
     /// Play nothing: rate the games already in the PGNs.
     pub report_only: bool,
+    /// Play the games on a Ray cluster ([`crate::ray_games`]).
+    pub cluster: Option<crate::ray_games::Cluster>,
 }
 
 /// Plays every pairing's missing games (in schedule order, each pairing resumed from its PGN)
@@ -428,6 +430,7 @@ pub fn run(roster: &Roster, dir: &Path, opts: &Options) -> anyhow::Result<Ladder
             pgn: None,
             concurrency: Some(opts.concurrency.unwrap_or(2)),
             max_new_games: opts.report_only.then_some(0),
+            cluster: opts.cluster.clone(),
         };
         let t0 = std::time::Instant::now();
         let s = tournament::run(&cfg, &topts)?;

@@ -50,7 +50,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 /// Pairing scheme.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// Every player meets every other.
@@ -68,7 +68,7 @@ pub enum Format {
 /// With [`EngineRestart::Never`] a process is kept for the whole run by each worker thread and
 /// player and is sent `ucinewgame` between games: its hash table, learning or any other memory
 /// may carry over.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EngineRestart {
     /// A fresh engine process per game (the default).
@@ -81,7 +81,7 @@ pub enum EngineRestart {
 /// A per-move budget. For built-in bots it is appended to the spec's parameters (`nodes=N`,
 /// `ms=N`, `depth=N`; bots without parameters, like `random` and `greedy`, ignore it); for UCI
 /// engines it is the `go` command (`go nodes N movetime M depth D`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Budget {
     /// Nodes per move.
@@ -157,7 +157,7 @@ impl Budget {
 }
 
 /// One `[[player]]`.
-#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[derive(Clone, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlayerConfig {
     /// Display name (default: the spec).
@@ -202,7 +202,7 @@ impl fmt::Debug for PlayerConfig {
 }
 
 /// The `[sprt]` table.
-#[derive(Copy, Clone, Debug, PartialEq, Deserialize)]
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SprtConfig {
     /// Elo under H0.
@@ -229,7 +229,7 @@ impl SprtConfig {
 }
 
 /// A tournament file.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// Event name.

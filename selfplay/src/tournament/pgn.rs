@@ -23,7 +23,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A game's place in the schedule.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct GameKey {
     /// Index of the pairing in [`super::config::Config::pairings`].
     pub pairing: usize,
@@ -34,7 +34,8 @@ pub struct GameKey {
 }
 
 impl GameKey {
-    fn tag(&self) -> String {
+    /// The key as the PGN's tag value: `pairing=P pair=N game=G`.
+    pub fn tag(&self) -> String {
         format!("pairing={} pair={} game={}", self.pairing, self.pair, self.game)
     }
 

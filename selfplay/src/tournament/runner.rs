@@ -27,6 +27,51 @@ pub struct Options {
     pub concurrency: Option<usize>,
     /// Stop after this many new games (for tests that simulate a kill).
     pub max_new_games: Option<usize>,
+    /// Play the games on this Ray cluster instead of local threads ([`crate::ray_games`]; each
+    /// game is then a fresh process, so `engine_restart = "never"` acts as `"game"`).
+    pub cluster: Option<crate::ray_games::Cluster>,
+}
+
+/// One tournament game, self-contained (a cluster worker plays it from this alone,
+/// [`crate::ray_games`]).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct GameTask {
+    /// The tournament.
+    pub config: Config,
+    /// The game's place in its schedule.
+    pub key: GameKey,
+}
+
+impl GameTask {
+    /// Builds the game and its two players and plays it.
+    ///
+    /// # Errors
+    /// The variant or a player cannot be built, the key is not in the schedule, or the game
+    /// failed.
+    pub fn play(&self) -> anyhow::Result<Record> {
+        let cfg = &self.config;
+        let game = GameSpec::load(&cfg.variant)?;
+        let names = cfg.player_names();
+        let &(a, b) = cfg.pairings().get(self.key.pairing).ok_or_else(|| anyhow::anyhow!("game {:?}: no such pairing", self.key))?;
+        let (red, black) = if self.key.game == 0 { (a, b) } else { (b, a) };
+        let kind = |i: usize| PlayerKind::from_config(&cfg.players[i], &cfg.budget, &game).map(|k| k.with_restart(cfg.engine_restart));
+        let kinds = [kind(red)?, kind(black)?];
+        let job = Job { key: self.key, red: 0, black: 1 };
+        let rules = Rules { max_plies: cfg.max_plies, opening_plies: cfg.opening_plies };
+        let (setup, played) = play_job(cfg, &game, &kinds, &job, rules)?;
+        Ok(Record {
+            event: cfg.name.clone(),
+            fingerprint: cfg.fingerprint(),
+            key: self.key,
+            variant: game.name().to_string(),
+            red: names[red].clone(),
+            black: names[black].clone(),
+            setup,
+            moves: played.moves,
+            outcome: played.outcome,
+            date: pgn::today(),
+        })
+    }
 }
 
 /// One scheduled game.
@@ -77,9 +122,25 @@ struct Shared {
     games: usize,
     played_now: usize,
     error: Option<String>,
+    sprt: Option<super::sprt::Sprt>,
 }
 
 impl Shared {
+    /// Appends a finished game to the PGN, reports a forfeit, counts it; returns whether the
+    /// SPRT has reached a verdict.
+    fn store(&mut self, job: &Job, record: &Record, bar: &ProgressBar) -> anyhow::Result<bool> {
+        self.log.append(record)?;
+        if record.outcome.reason.starts_with("forfeit") {
+            let loser = if record.outcome.winner == Some(Color::Red) { &record.black } else { &record.red };
+            let why = record.outcome.reason.trim_start_matches("forfeit: ");
+            let k = job.key;
+            bar.suspend(|| eprintln!("pairing {} pair {} game {}: {loser} forfeits: {why}", k.pairing, k.pair + 1, k.game + 1));
+        }
+        self.add(job.red, job.black, record);
+        self.played_now += 1;
+        Ok(self.sprt.map(|s| s.verdict(self.table[0][1]) != Verdict::Continue).unwrap_or(false))
+    }
+
     fn add(&mut self, red: usize, black: usize, r: &Record) {
         let s = r.outcome.red_score();
         self.table[red][black].add(s);
@@ -141,6 +202,7 @@ pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
         games: 0,
         played_now: 0,
         error: None,
+        sprt: None,
     };
     let mut done = BTreeSet::new();
     for r in &opened.records {
@@ -179,6 +241,31 @@ pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_message(shared.short_standings(&names));
+    shared.sprt = sprt;
+    if let Some(cluster) = opts.cluster.as_ref().filter(|_| !stop.load(Ordering::SeqCst)) {
+        let by_key: BTreeMap<String, &Job> = jobs.iter().map(|j| (j.key.tag(), j)).collect();
+        let tasks: Vec<(String, crate::ray_games::Task)> = jobs
+            .iter()
+            .map(|j| (j.key.tag(), crate::ray_games::Task::Tournament(GameTask { config: cfg.clone(), key: j.key })))
+            .collect();
+        crate::ray_games::run(cluster, &tasks, |key, result| {
+            let job = by_key.get(key).ok_or_else(|| anyhow::anyhow!("the Ray driver returned a game {key:?} that was not asked for"))?;
+            let text = result.map_err(|e| anyhow::anyhow!("tournament stopped: game {key}: {e} (finished games are in {}; rerun to resume)", pgn_path.display()))?;
+            let (records, torn) = pgn::parse(&text);
+            let record = match records.as_slice() {
+                [r] if !torn && r.key == job.key && r.fingerprint == fingerprint => r,
+                _ => anyhow::bail!("a cluster worker returned for game {key} something that is not its PGN record: {text:?}"),
+            };
+            if !done.insert(job.key) {
+                return Ok(crate::ray_games::Outcome::Duplicate);
+            }
+            let verdict = shared.store(job, record, &bar).with_context(|| format!("writing {}", pgn_path.display()))?;
+            bar.set_message(shared.short_standings(&names));
+            bar.inc(1);
+            Ok(if verdict { crate::ray_games::Outcome::Stop } else { crate::ray_games::Outcome::Stored })
+        })?;
+        jobs.clear();
+    }
     let shared = Mutex::new(shared);
     let next = AtomicUsize::new(0);
     let threads = opts.concurrency.unwrap_or(cfg.concurrency);
@@ -223,21 +310,14 @@ pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
                         break;
                     }
                 };
-                if let Err(e) = sh.log.append(&record) {
-                    sh.error.get_or_insert_with(|| format!("writing {}: {e:#}", pgn_path.display()));
-                    stop.store(true, Ordering::SeqCst);
-                    break;
-                }
-                if record.outcome.reason.starts_with("forfeit") {
-                    let loser = if record.outcome.winner == Some(Color::Red) { &record.black } else { &record.red };
-                    let why = record.outcome.reason.trim_start_matches("forfeit: ");
-                    let k = job.key;
-                    bar.suspend(|| eprintln!("pairing {} pair {} game {}: {loser} forfeits: {why}", k.pairing, k.pair + 1, k.game + 1));
-                }
-                sh.add(job.red, job.black, &record);
-                sh.played_now += 1;
-                if verdict_of(&sh.table) != Verdict::Continue {
-                    stop.store(true, Ordering::SeqCst);
+                match sh.store(job, &record, &bar) {
+                    Ok(true) => stop.store(true, Ordering::SeqCst),
+                    Ok(false) => {}
+                    Err(e) => {
+                        sh.error.get_or_insert_with(|| format!("writing {}: {e:#}", pgn_path.display()));
+                        stop.store(true, Ordering::SeqCst);
+                        break;
+                    }
                 }
                 bar.set_message(sh.short_standings(&names));
                 bar.inc(1);

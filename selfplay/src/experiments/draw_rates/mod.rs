@@ -112,8 +112,10 @@ pub struct Settings {
     pub ceiling_deals: u32,
     /// Multiplies the deal counts.
     pub scale: f64,
-    /// Parallel games.
+    /// Parallel games (local play).
     pub threads: usize,
+    /// Play the games on this Ray cluster instead ([`crate::ray_games`]).
+    pub cluster: Option<crate::ray_games::Cluster>,
     /// Master seed.
     pub seed: u64,
     /// Ply limit (adjudicated draw).
@@ -157,6 +159,57 @@ pub fn deal_seed(master: u64, preset: &str, deal: u32) -> u64 {
 /// The bots' seeds of a deal at a level: the same in the hidden and the open game.
 fn bot_seeds(deal_seed: u64, spec: &str) -> (u64, u64) {
     (fnv1a(format!("{deal_seed}|{spec}|red").as_bytes()), fnv1a(format!("{deal_seed}|{spec}|black").as_bytes()))
+}
+
+/// One game of the study, self-contained (a cluster worker plays it from this alone,
+/// [`crate::ray_games`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GameTask {
+    /// Hidden preset (or rule file) as named in the study.
+    pub preset: String,
+    /// Bot spec (the level, or the ceiling), the same on both sides.
+    pub spec: String,
+    /// Deal number.
+    pub deal: u32,
+    /// Played under the open twin.
+    pub open: bool,
+    /// The study's master seed.
+    pub seed: u64,
+    /// Ply limit.
+    pub max_plies: usize,
+}
+
+impl GameTask {
+    /// The game's key in the store.
+    pub fn key(&self) -> store::Key {
+        store::Key::new(&self.preset, &self.spec, self.deal, self.open)
+    }
+
+    /// Loads the preset (or its open twin) and plays the game.
+    ///
+    /// # Errors
+    /// Unknown preset or twin, bad bot spec, or the game failed.
+    pub fn play(&self) -> anyhow::Result<GameRow> {
+        let name = if self.open { format!("{}{}", self.preset, engine::variant::config::OPEN_SUFFIX) } else { self.preset.clone() };
+        self.play_on(&GameSpec::load(&name)?)
+    }
+
+    /// Plays the game under `game` (the preset, or its open twin when `open`).
+    fn play_on(&self, game: &GameSpec) -> anyhow::Result<GameRow> {
+        let seed = deal_seed(self.seed, &self.preset, self.deal);
+        // The open twin's set-up of a seed is the hidden one's with everything shown
+        // (docs/open-twins.md §O4), so the two games of a pair play one deal.
+        let setup = game.setup(seed)?;
+        let bot = PlayerKind::Bot(self.spec.clone());
+        let rules = Rules { max_plies: self.max_plies, opening_plies: 0 };
+        let p = game.play(&setup, rules, &bot, &bot, bot_seeds(seed, &self.spec))?;
+        Ok(GameRow { key: self.key(), red_score: p.outcome.red_score(), reason: p.outcome.reason, plies: p.moves.len() })
+    }
+
+    /// The task's place in messages: `preset / spec deal N (open)`.
+    fn label(&self) -> String {
+        format!("{} / {} deal {}{}", self.preset, self.spec, self.deal, if self.open { " (open)" } else { "" })
+    }
 }
 
 /// One game to play.
@@ -207,17 +260,45 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
     }
     let wanted: Vec<store::Key> = jobs.iter().map(|j| store::Key::new(&settings.presets[j.preset], &j.spec, j.deal, j.open)).collect();
     let todo: Vec<Job> = jobs.iter().zip(&wanted).filter(|(_, k)| !store.has(k)).map(|(j, _)| j.clone()).collect();
-    let rules = Rules { max_plies: settings.max_plies, opening_plies: 0 };
+    let task = |j: &Job| GameTask {
+        preset: settings.presets[j.preset].clone(),
+        spec: j.spec.clone(),
+        deal: j.deal,
+        open: j.open,
+        seed: settings.seed,
+        max_plies: settings.max_plies,
+    };
     let bar = if settings.progress { ProgressBar::new(todo.len() as u64) } else { ProgressBar::hidden() };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games [{elapsed_precise} < {eta_precise}] {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    let t0 = Instant::now();
+    if let Some(cluster) = &settings.cluster {
+        let tasks: Vec<(String, crate::ray_games::Task)> = todo.iter().map(|j| (task(j).key().text(), crate::ray_games::Task::DrawRates(task(j)))).collect();
+        let stats = crate::ray_games::run(cluster, &tasks, |key, result| {
+            let text = result.map_err(|e| anyhow::anyhow!("draw-rate study stopped at {key:?} (finished games are in {}; rerun to resume): {e}", settings.out.join("games.tsv").display()))?;
+            let row = GameRow::parse(text.trim_end()).ok_or_else(|| anyhow::anyhow!("a cluster worker returned {text:?} for {key:?}, not a game row"))?;
+            anyhow::ensure!(row.key.text() == key, "a cluster worker returned the game {:?} for {key:?}", row.key.text());
+            bar.inc(1);
+            if store.has(&row.key) {
+                return Ok(crate::ray_games::Outcome::Duplicate);
+            }
+            store.append(row)?;
+            Ok(crate::ray_games::Outcome::Stored)
+        })?;
+        bar.finish_and_clear();
+        if settings.progress {
+            eprintln!("cluster: {} games from {} nodes in {:.1} s ({} duplicate results dropped)", stats.stored, stats.nodes, stats.seconds, stats.duplicates);
+        }
+    }
+    let todo: Vec<Job> = if settings.cluster.is_some() { Vec::new() } else { todo };
+    let hidden = &hidden;
+    let open = &open;
     let error: Mutex<Option<String>> = Mutex::new(None);
     let next = AtomicUsize::new(0);
     let threads = settings.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    let t0 = Instant::now();
     let shared = Mutex::new(&mut store);
     pool.scope(|s| {
         for _ in 0..threads {
@@ -227,23 +308,9 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
                 if error.lock().map(|e| e.is_some()).unwrap_or(true) {
                     break;
                 }
-                let name = &settings.presets[job.preset];
-                let play = || -> anyhow::Result<GameRow> {
-                    let seed = deal_seed(settings.seed, name, job.deal);
-                    // The open twin's set-up of a seed is the hidden one's with everything shown
-                    // (docs/open-twins.md §O4), so the two games of a pair play one deal.
-                    let game = if job.open { &open[job.preset] } else { &hidden[job.preset] };
-                    let setup = game.setup(seed)?;
-                    let bot = PlayerKind::Bot(job.spec.clone());
-                    let p = game.play(&setup, rules, &bot, &bot, bot_seeds(seed, &job.spec))?;
-                    Ok(GameRow {
-                        key: store::Key::new(name, &job.spec, job.deal, job.open),
-                        red_score: p.outcome.red_score(),
-                        reason: p.outcome.reason,
-                        plies: p.moves.len(),
-                    })
-                };
-                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(play)) {
+                let t = task(job);
+                let game = if job.open { &open[job.preset] } else { &hidden[job.preset] };
+                match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| t.play_on(game))) {
                     Ok(Ok(row)) => {
                         let mut st = match shared.lock() {
                             Ok(g) => g,
@@ -258,12 +325,12 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
                     }
                     Ok(Err(e)) => {
                         if let Ok(mut x) = error.lock() {
-                            x.get_or_insert(format!("{name} / {} deal {}{}: {e:#}", job.spec, job.deal, if job.open { " (open)" } else { "" }));
+                            x.get_or_insert(format!("{}: {e:#}", t.label()));
                         }
                     }
                     Err(_) => {
                         if let Ok(mut x) = error.lock() {
-                            x.get_or_insert(format!("{name} / {} deal {}: the bot panicked", job.spec, job.deal));
+                            x.get_or_insert(format!("{}: the bot panicked", t.label()));
                         }
                     }
                 }

@@ -29,6 +29,12 @@ impl Key {
     pub fn new(preset: &str, spec: &str, deal: u32, open: bool) -> Key {
         Key { preset: preset.into(), spec: spec.into(), deal, open }
     }
+
+    /// The key as one line of text (the store's first four columns), for cluster task keys.
+    pub fn text(&self) -> String {
+        let clean = |s: &str| s.replace(['\t', '\n'], " ");
+        format!("{}\t{}\t{}\t{}", clean(&self.preset), clean(&self.spec), self.deal, if self.open { "open" } else { "hidden" })
+    }
 }
 
 /// One finished game.
@@ -50,21 +56,13 @@ impl GameRow {
         self.red_score == 0.5
     }
 
-    fn line(&self) -> String {
-        let clean = |s: &str| s.replace(['\t', '\n'], " ");
-        format!(
-            "{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
-            clean(&self.key.preset),
-            clean(&self.key.spec),
-            self.key.deal,
-            if self.key.open { "open" } else { "hidden" },
-            self.red_score,
-            self.plies,
-            clean(&self.reason)
-        )
+    /// The store's line for the game (tab-separated, ending in a newline; module docs).
+    pub fn line(&self) -> String {
+        format!("{}\t{}\t{}\t{}\n", self.key.text(), self.red_score, self.plies, self.reason.replace(['\t', '\n'], " "))
     }
 
-    fn parse(line: &str) -> Option<GameRow> {
+    /// Parses a store line (without its newline); `None` if it is not one.
+    pub fn parse(line: &str) -> Option<GameRow> {
         let f: Vec<&str> = line.split('\t').collect();
         if f.len() != 7 {
             return None;

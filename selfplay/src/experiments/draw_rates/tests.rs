@@ -12,6 +12,7 @@ fn settings(out: &std::path::Path) -> Settings {
         ceiling_deals: 2,
         scale: 1.0,
         threads: 2,
+        cluster: None,
         seed: 5,
         max_plies: 120,
         out: out.to_path_buf(),
