@@ -60,7 +60,7 @@ pub struct DrawRatesArgs {
     #[arg(long, default_value = "16,16,6,3")]
     pub deals: String,
     /// Hidden presets or rule files (comma-separated; default: every hidden preset of RULES.md
-    /// and RULES-more.md but surprise-negotiation and missile-hidden-centre-down).
+    /// and RULES-more.md but missile-hidden-centre-down).
     #[arg(long)]
     pub presets: Option<String>,
     /// Oracle played on the hidden deals as a ceiling (reads the full state; presets whose bots
@@ -90,6 +90,17 @@ pub struct DrawRatesArgs {
     /// (docs/cluster.md, "Games on a cluster").
     #[arg(long, value_name = "ADDRESS")]
     pub cluster: Option<String>,
+    /// Sequential stopping: a (preset, level) stops once the 95 % interval of its hidden − open
+    /// difference is at most this many points either side (cautiously estimated, with two
+    /// virtual discordant deals) after at least --min-deals deals; --deals are then maxima.
+    #[arg(long, value_name = "POINTS", value_parser = halfwidth_points)]
+    pub halfwidth: Option<f64>,
+    /// Deals a (preset, level) plays before --halfwidth may stop it.
+    #[arg(long, default_value_t = 30)]
+    pub min_deals: u32,
+    /// Deals played between --halfwidth checks (each check sees whole waves).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+    pub wave: u32,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -161,6 +172,9 @@ pub fn settings(a: &DrawRatesArgs) -> anyhow::Result<draw_rates::Settings> {
         scale: a.scale,
         threads: a.threads,
         cluster: a.cluster.as_deref().map(crate::ray_games::Cluster::new),
+        halfwidth: a.halfwidth.map(|h| h / 100.0),
+        min_deals: a.min_deals,
+        wave: a.wave,
         seed: a.seed,
         max_plies: a.max_plies,
         out: a.out.clone(),
@@ -169,6 +183,14 @@ pub fn settings(a: &DrawRatesArgs) -> anyhow::Result<draw_rates::Settings> {
         anchors: program.map(|program| AnchorSettings { program, nodes: counts(&a.fsf_nodes, "--fsf-nodes").unwrap_or_default(), games: scaled(a.fsf_games), opening_plies: 6 }),
         ladder_dir: a.ladder_dir.clone(),
     })
+}
+
+/// `--halfwidth`: points in (0, 100].
+fn halfwidth_points(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 100.0 => Ok(x),
+        _ => Err(format!("{s:?} is not a number of points in (0, 100]")),
+    }
 }
 
 fn draw_rates_cmd(a: DrawRatesArgs) -> anyhow::Result<()> {

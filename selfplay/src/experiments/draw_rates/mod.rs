@@ -43,8 +43,9 @@ use store::{GameRow, Store};
 
 /// The hidden presets of the study, in report order: RULES.md's (private set-up, then chance
 /// reveals) and RULES-more.md's.
-pub const PRESETS: [&str; 15] = [
+pub const PRESETS: [&str; 16] = [
     "surprise",
+    "surprise-negotiation",
     "fanqi-3",
     "fanqi-5",
     "fanqi-7",
@@ -116,6 +117,15 @@ pub struct Settings {
     pub threads: usize,
     /// Play the games on this Ray cluster instead ([`crate::ray_games`]).
     pub cluster: Option<crate::ray_games::Cluster>,
+    /// Sequential stopping: a (preset, level) cell stops once the cautious 95 % half-width of
+    /// its hidden − open difference ([`stats::PairedCell::cautious_ci95`], a fraction: 0.05 = 5
+    /// points) is at most this and it has `min_deals` deals; the deal counts are then maxima.
+    /// `None`: every cell plays all its deals.
+    pub halfwidth: Option<f64>,
+    /// Deals a cell plays before it may stop.
+    pub min_deals: u32,
+    /// Deals per wave between stopping checks.
+    pub wave: u32,
     /// Master seed.
     pub seed: u64,
     /// Ply limit (adjudicated draw).
@@ -239,27 +249,71 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
     let ceiling_ok: Vec<bool> = hidden.iter().map(|r| settings.ceiling.as_ref().is_some_and(|c| r.check_bot(c).is_ok())).collect();
     std::fs::create_dir_all(&settings.out)?;
     let mut store = Store::open(&settings.out.join("games.tsv"), &settings.fingerprint())?;
-    // Jobs interleaved by deal so that a partial run covers every cell.
+    let t0 = Instant::now();
+    // Jobs interleaved by deal so that a partial run covers every cell; with a target
+    // half-width, played in waves of `wave` deals, after each of which the cells whose
+    // cautious interval is narrow enough (and that have `min_deals`) stop.
     let max_deals = (0..settings.levels.len()).map(|l| settings.deals_for(l)).max().unwrap_or(0).max(settings.ceiling_deals_scaled());
-    let mut jobs = Vec::new();
-    for deal in 0..max_deals {
-        for (l, spec) in settings.levels.iter().enumerate() {
-            if deal < settings.deals_for(l) {
-                for p in 0..hidden.len() {
-                    for open in [false, true] {
-                        jobs.push(Job { preset: p, spec: spec.clone(), deal, open });
+    let wave = if settings.halfwidth.is_some() { settings.wave.max(1) } else { max_deals.max(1) };
+    let mut resolved: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
+    let mut first = 0;
+    while first < max_deals {
+        let last = (first + wave).min(max_deals);
+        let mut jobs = Vec::new();
+        for deal in first..last {
+            for (l, spec) in settings.levels.iter().enumerate() {
+                if deal < settings.deals_for(l) {
+                    for p in (0..hidden.len()).filter(|&p| !resolved.contains(&(p, l))) {
+                        for open in [false, true] {
+                            jobs.push(Job { preset: p, spec: spec.clone(), deal, open });
+                        }
+                    }
+                }
+            }
+            if let Some(c) = settings.ceiling.as_ref().filter(|_| deal < settings.ceiling_deals_scaled()) {
+                for p in (0..hidden.len()).filter(|&p| ceiling_ok[p]) {
+                    jobs.push(Job { preset: p, spec: c.clone(), deal, open: false });
+                }
+            }
+        }
+        let todo: Vec<Job> = jobs.into_iter().filter(|j| !store.has(&store::Key::new(&settings.presets[j.preset], &j.spec, j.deal, j.open))).collect();
+        play_jobs(settings, &todo, &hidden, &open, &mut store)?;
+        first = last;
+        if let Some(target) = settings.halfwidth {
+            let rows: Vec<GameRow> = store.rows().cloned().collect();
+            for (l, spec) in settings.levels.iter().enumerate() {
+                for (p, name) in settings.presets.iter().enumerate() {
+                    let cell = stats::paired(&rows, name, spec);
+                    if !resolved.contains(&(p, l)) && cell.pairs >= settings.min_deals && cell.cautious_ci95() <= target {
+                        resolved.insert((p, l));
+                        if settings.progress {
+                            eprintln!(
+                                "{name} / {spec}: resolved at {} deals (hidden - open {:+.1} points, cautious 95 % half-width {:.1} <= {:.1})",
+                                cell.pairs,
+                                100.0 * cell.diff,
+                                100.0 * cell.cautious_ci95(),
+                                100.0 * target
+                            );
+                        }
                     }
                 }
             }
         }
-        if let Some(c) = settings.ceiling.as_ref().filter(|_| deal < settings.ceiling_deals_scaled()) {
-            for p in (0..hidden.len()).filter(|&p| ceiling_ok[p]) {
-                jobs.push(Job { preset: p, spec: c.clone(), deal, open: false });
-            }
-        }
     }
-    let wanted: Vec<store::Key> = jobs.iter().map(|j| store::Key::new(&settings.presets[j.preset], &j.spec, j.deal, j.open)).collect();
-    let todo: Vec<Job> = jobs.iter().zip(&wanted).filter(|(_, k)| !store.has(k)).map(|(j, _)| j.clone()).collect();
+    if let Some(a) = &settings.anchors {
+        anchors::run(a, settings.seed, settings.max_plies, &mut store, settings.progress)?;
+    }
+    let mut rows: Vec<GameRow> = store.rows().cloned().collect();
+    rows.sort_by(|a, b| a.key.cmp(&b.key));
+    Ok((rows, t0.elapsed().as_secs_f64()))
+}
+
+/// Plays `todo` (locally on `settings.threads`, or on the cluster) and stores each game as it
+/// ends.
+///
+/// # Errors
+/// A game failed, or the store cannot be written (finished games stay stored).
+fn play_jobs(settings: &Settings, todo: &[Job], hidden: &[GameSpec], open: &[GameSpec], store: &mut Store) -> anyhow::Result<()> {
     let task = |j: &Job| GameTask {
         preset: settings.presets[j.preset].clone(),
         spec: j.spec.clone(),
@@ -273,7 +327,6 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
         ProgressStyle::with_template("{bar:30} {pos}/{len} games [{elapsed_precise} < {eta_precise}] {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let t0 = Instant::now();
     if let Some(cluster) = &settings.cluster {
         let tasks: Vec<(String, crate::ray_games::Task)> = todo.iter().map(|j| (task(j).key().text(), crate::ray_games::Task::DrawRates(task(j)))).collect();
         let stats = crate::ray_games::run(cluster, &tasks, |key, result| {
@@ -292,14 +345,12 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
             eprintln!("cluster: {} games from {} nodes in {:.1} s ({} duplicate results dropped)", stats.stored, stats.nodes, stats.seconds, stats.duplicates);
         }
     }
-    let todo: Vec<Job> = if settings.cluster.is_some() { Vec::new() } else { todo };
-    let hidden = &hidden;
-    let open = &open;
+    let todo: &[Job] = if settings.cluster.is_some() { &[] } else { todo };
     let error: Mutex<Option<String>> = Mutex::new(None);
     let next = AtomicUsize::new(0);
     let threads = settings.threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build()?;
-    let shared = Mutex::new(&mut store);
+    let shared = Mutex::new(store);
     pool.scope(|s| {
         for _ in 0..threads {
             s.spawn(|_| loop {
@@ -341,12 +392,7 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
     if let Some(e) = error.into_inner().unwrap_or_else(|p| p.into_inner()) {
         anyhow::bail!("draw-rate study stopped (finished games are in {}; rerun to resume): {e}", settings.out.join("games.tsv").display());
     }
-    if let Some(a) = &settings.anchors {
-        anchors::run(a, settings.seed, settings.max_plies, &mut store, settings.progress)?;
-    }
-    let mut rows: Vec<GameRow> = store.rows().cloned().collect();
-    rows.sort_by(|a, b| a.key.cmp(&b.key));
-    Ok((rows, t0.elapsed().as_secs_f64()))
+    Ok(())
 }
 
 #[cfg(test)]

@@ -15,16 +15,39 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// A level's Elo on a preset's ladder: `(elo, ci95)` of the ladder player whose spec is `spec`
-/// (`<ladder_dir>/<preset>.csv`, written by `anqi ladder`), if there is one.
+/// (`<ladder_dir>/<preset>.csv`, written by `anqi ladder`), if there is one. A level with a time
+/// budget, `NAME:…,ms=M`, is also the ladder's `NAME:…` when that ladder plays at `M` ms a move
+/// (`movetime_ms` of `<ladder_dir>/<preset>/ladder.toml`).
 pub fn ladder_elo(ladder_dir: &Path, preset: &str, spec: &str) -> Option<(f64, f64)> {
     let text = std::fs::read_to_string(ladder_dir.join(format!("{preset}.csv"))).ok()?;
+    let at_ladder_time = ladder_movetime(ladder_dir, preset).and_then(|ms| without_ms(spec, ms));
     for line in text.lines().skip(1) {
         let f = split_csv(line);
-        if f.len() >= 6 && f[2] == spec {
+        if f.len() >= 6 && (f[2] == spec || at_ladder_time.as_deref() == Some(f[2].as_str())) {
             return Some((f[4].parse().ok()?, f[5].parse().ok()?));
         }
     }
     None
+}
+
+/// The ladder's time per move (`movetime_ms` in `<ladder_dir>/<preset>/ladder.toml`).
+fn ladder_movetime(ladder_dir: &Path, preset: &str) -> Option<u64> {
+    let text = std::fs::read_to_string(ladder_dir.join(preset).join("ladder.toml")).ok()?;
+    let v: toml::Value = toml::from_str(&text).ok()?;
+    v.get("movetime_ms")?.as_integer().and_then(|x| u64::try_from(x).ok())
+}
+
+/// `spec` without its `ms=M` parameter, if it has exactly that one (`pimc:k=8,ms=50` → `pimc:k=8`,
+/// `pimc:ms=50` → `pimc`).
+fn without_ms(spec: &str, ms: u64) -> Option<String> {
+    let (name, params) = spec.split_once(':')?;
+    let want = format!("ms={ms}");
+    let parts: Vec<&str> = params.split(',').map(str::trim).collect();
+    if !parts.contains(&want.as_str()) {
+        return None;
+    }
+    let rest: Vec<&str> = parts.into_iter().filter(|p| *p != want).collect();
+    Some(if rest.is_empty() { name.to_string() } else { format!("{name}:{}", rest.join(",")) })
 }
 
 /// Splits one line of the ladder's CSV (fields optionally in double quotes, `""` an escaped quote).
@@ -254,6 +277,17 @@ impl<'a> Study<'a> {
             "\nPerpetual-check endings among the searching levels' games: {pc} of {n} ({:.2} %).\n",
             if n > 0 { 100.0 * pc as f64 / n as f64 } else { 0.0 }
         );
+        if let Some(h) = s.halfwidth {
+            let _ = writeln!(
+                t,
+                "Sequential: a (preset, level) stopped once its cautious 95 % half-width on hidden − open was at most {:.1} points \
+                 after at least {} deals (checked every {} deals); the deal counts were maxima.\n",
+                100.0 * h,
+                s.min_deals,
+                s.wave
+            );
+        }
+        t.push_str(&self.endings_by_level());
         for p in plots {
             let _ = writeln!(t, "![plot]({p})\n");
         }
@@ -298,6 +332,32 @@ impl<'a> Study<'a> {
             }
         }
         t.push_str(METHOD);
+        t
+    }
+
+    /// How the games of each level ended (hidden and open together, every preset), as shares of
+    /// the ending kinds of [`stats::ending_kind`]; a markdown table.
+    fn endings_by_level(&self) -> String {
+        let mut t = String::from("How the games ended, by level (hidden and open games of every preset together):\n\n| level | games |");
+        for k in stats::ENDING_KINDS {
+            let _ = write!(t, " {k} |");
+        }
+        t.push_str("\n|---|---:|");
+        t.push_str(&"---:|".repeat(stats::ENDING_KINDS.len()));
+        t.push('\n');
+        for spec in self.settings.levels.iter().chain(self.settings.ceiling.iter()) {
+            let games: Vec<&GameRow> = self.rows.iter().filter(|r| &r.key.spec == spec && self.settings.presets.contains(&r.key.preset)).collect();
+            if games.is_empty() {
+                continue;
+            }
+            let _ = write!(t, "| `{spec}` | {} |", games.len());
+            for k in stats::ENDING_KINDS {
+                let n = games.iter().filter(|r| stats::ending_kind(&r.reason) == k).count();
+                let _ = write!(t, " {} % |", pct(n as f64 / games.len() as f64));
+            }
+            t.push('\n');
+        }
+        t.push_str("\nmate: checkmate, stalemate, a captured or dead general; repetition: repetition, perpetual check or chase; move count: the 60-move and no-capture rules; material: no attacking material; ply limit: adjudicated a draw at the study's limit.\n\n");
         t
     }
 
@@ -411,6 +471,21 @@ anchors are open xiangqi only.
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_timed_level_is_the_ladder_player_at_the_ladders_time() {
+        assert_eq!(without_ms("pimc:ms=50", 50).as_deref(), Some("pimc"));
+        assert_eq!(without_ms("pimc:k=8,ms=50", 50).as_deref(), Some("pimc:k=8"));
+        assert_eq!(without_ms("pimc:ms=200", 50), None);
+        assert_eq!(without_ms("pimc", 50), None);
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join("jieqi")).expect("dir");
+        std::fs::write(dir.path().join("jieqi/ladder.toml"), "variant = \"jieqi\"\nmovetime_ms = 50\n").expect("toml");
+        std::fs::write(dir.path().join("jieqi.csv"), "rank,player,spec,oracle,elo,ci95,games,points,score,draws\n1,\"pimc\",\"pimc\",false,1646.3,242.5,204,188,0.9216,2\n").expect("csv");
+        assert_eq!(ladder_elo(dir.path(), "jieqi", "pimc:ms=50"), Some((1646.3, 242.5)));
+        assert_eq!(ladder_elo(dir.path(), "jieqi", "pimc"), Some((1646.3, 242.5)));
+        assert_eq!(ladder_elo(dir.path(), "jieqi", "pimc:ms=200"), None);
+    }
 
     #[test]
     fn ladder_csv_fields_split_with_quotes() {

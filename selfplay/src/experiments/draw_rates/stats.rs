@@ -21,6 +21,8 @@ pub struct PairedCell {
     pub hidden_draws: u32,
     /// Open games drawn (of `pairs`).
     pub open_draws: u32,
+    /// Deals whose two games differ (one drawn, one not).
+    pub discordant: u32,
     /// Mean of `h_i - o_i`.
     pub diff: f64,
     /// Standard error of `diff`.
@@ -49,6 +51,23 @@ impl PairedCell {
         Z95 * self.se
     }
 
+    /// A cautious half-width of the 95 % interval for sequential stopping: the interval of the
+    /// mean with two virtual deals added, one of difference +1 and one of -1, so that a few
+    /// concordant deals never look like certainty (`n` concordant deals give `1.96 √(2/(n+1)/n)`,
+    /// not 0). Infinite with no deal.
+    pub fn cautious_ci95(&self) -> f64 {
+        if self.pairs == 0 {
+            return f64::INFINITY;
+        }
+        let n = self.pairs as f64;
+        // Σ d² over the real deals is the number of discordant deals, Σ d is n·diff.
+        let sum = self.diff * n;
+        let discordant = self.discordant as f64;
+        let m = sum / (n + 2.0);
+        let ss = discordant - 2.0 * m * sum + n * m * m + (1.0 - m).powi(2) + (1.0 + m).powi(2);
+        Z95 * (ss / (n + 1.0) / n).sqrt()
+    }
+
     /// Games ended by perpetual check (a loss of the checker), hidden and open together.
     pub fn perpetual_checks(&self) -> u32 {
         let f = |m: &BTreeMap<String, u32>| m.iter().filter(|(k, _)| k.contains("perpetual check")).map(|(_, v)| *v).sum::<u32>();
@@ -75,6 +94,7 @@ pub fn paired(rows: &[GameRow], preset: &str, spec: &str) -> PairedCell {
         c.pairs += 1;
         c.hidden_draws += u32::from(h.drawn());
         c.open_draws += u32::from(o.drawn());
+        c.discordant += u32::from(h.drawn() != o.drawn());
         diffs.push(f64::from(u8::from(h.drawn())) - f64::from(u8::from(o.drawn())));
         ph += h.plies;
         po += o.plies;
@@ -94,6 +114,30 @@ pub fn paired(rows: &[GameRow], preset: &str, spec: &str) -> PairedCell {
     };
     c
 }
+
+/// The kind of ending of a game by its reason, for the endings table: `mate` (checkmate,
+/// stalemate, a captured or dead general), `repetition` (repetition, perpetual check or chase),
+/// `move count` (the 60-move and no-capture rules), `material` (no attacking material), `ply
+/// limit` (adjudicated), or `other` (forfeits, resignations, agreed draws).
+pub fn ending_kind(reason: &str) -> &'static str {
+    let r = reason.to_ascii_lowercase();
+    if ["checkmate", "stalemate", "general captured", "dead general"].iter().any(|k| r.contains(k)) {
+        "mate"
+    } else if r.contains("repetition") || r.contains("perpetual") {
+        "repetition"
+    } else if r.contains("60-move") || r.contains("no-capture") {
+        "move count"
+    } else if r.contains("material") {
+        "material"
+    } else if r.contains("ply limit") {
+        "ply limit"
+    } else {
+        "other"
+    }
+}
+
+/// The ending kinds in table order.
+pub const ENDING_KINDS: [&str; 6] = ["mate", "repetition", "move count", "material", "ply limit", "other"];
 
 /// Pooled over cells: `(mean hidden rate, mean open rate, mean difference, its 95 % half-width)`,
 /// unweighted means over the cells with at least one pair.
@@ -153,5 +197,46 @@ mod tests {
         assert!((hw - Z95 * (2.0 * c.se * c.se / 4.0).sqrt()).abs() < 1e-12);
         assert_eq!(draws(&rows, "p", "s"), (4, 5));
         assert!(pooled(&[&PairedCell::default()]).is_none());
+        assert_eq!(c.discordant, 2);
+    }
+
+    #[test]
+    fn cautious_interval_never_collapses_and_matches_the_virtual_deals() {
+        // 30 concordant deals: the plain interval is 0, the cautious one is that of 32 deals
+        // with d = +1, -1 and 30 zeros over n = 30.
+        let rows: Vec<GameRow> = (0..30).flat_map(|d| [g(d, false, false, "checkmate"), g(d, true, false, "checkmate")]).collect();
+        let c = paired(&rows, "p", "s");
+        assert_eq!(c.ci95(), 0.0);
+        let want = Z95 * (2.0f64 / 31.0 / 30.0).sqrt();
+        assert!((c.cautious_ci95() - want).abs() < 1e-12, "{} vs {want}", c.cautious_ci95());
+        // With discordant deals it is close to the plain one for large n.
+        let mut rows = Vec::new();
+        for d in 0..400u32 {
+            rows.push(g(d, false, d % 4 == 0, "x"));
+            rows.push(g(d, true, d % 8 == 0, "x"));
+        }
+        let c = paired(&rows, "p", "s");
+        assert!(c.cautious_ci95() > c.ci95() && c.cautious_ci95() < 1.05 * c.ci95(), "{} {}", c.cautious_ci95(), c.ci95());
+        assert_eq!(PairedCell::default().cautious_ci95(), f64::INFINITY);
+    }
+
+    #[test]
+    fn ending_kinds_cover_the_reasons_in_the_store() {
+        for (r, k) in [
+            ("checkmate", "mate"),
+            ("stalemate", "mate"),
+            ("dead general", "mate"),
+            ("general captured", "mate"),
+            ("repetition", "repetition"),
+            ("perpetual chase", "repetition"),
+            ("perpetual check", "repetition"),
+            ("60-move rule", "move count"),
+            ("no-capture rule", "move count"),
+            ("no attacking material", "material"),
+            ("ply limit", "ply limit"),
+            ("forfeit: timeout", "other"),
+        ] {
+            assert_eq!(ending_kind(r), k, "{r}");
+        }
     }
 }
