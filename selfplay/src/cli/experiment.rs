@@ -101,6 +101,9 @@ pub struct DrawRatesArgs {
     /// Deals played between --halfwidth checks (each check sees whole waves).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
     pub wave: u32,
+    /// Play nothing: write the report from the games in the store (a study stopped early).
+    #[arg(long)]
+    pub report_only: bool,
     /// Master seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -175,6 +178,7 @@ pub fn settings(a: &DrawRatesArgs) -> anyhow::Result<draw_rates::Settings> {
         halfwidth: a.halfwidth.map(|h| h / 100.0),
         min_deals: a.min_deals,
         wave: a.wave,
+        report_only: a.report_only,
         seed: a.seed,
         max_plies: a.max_plies,
         out: a.out.clone(),

@@ -157,3 +157,76 @@ pub fn value_bars(png: &Path, svg: &Path, title: &str, y_desc: &str, categories:
     draw(SVGBackend::new(svg, size).into_drawing_area(), title, categories, &clamped, &y)?;
     Ok(())
 }
+
+/// One series of an x-y chart: a name and points `(x, y, y_low, y_high)`, joined by a line in
+/// the order given (sort them by x); non-finite points are left out.
+pub struct XySeries {
+    /// Legend text.
+    pub name: String,
+    /// Points with their y interval.
+    pub points: Vec<(f64, f64, f64, f64)>,
+    /// Dashed-looking (thin, pale) rather than solid: for reference lines.
+    pub reference: bool,
+}
+
+fn draw_xy<DB: DrawingBackend>(root: DrawingArea<DB, plotters::coord::Shift>, title: &str, x_desc: &str, y_desc: &str, series: &[XySeries]) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: &dyn std::fmt::Display| x.to_string();
+    root.fill(&WHITE).map_err(|x| e(&x))?;
+    let xs = series.iter().flat_map(|s| s.points.iter()).map(|p| p.0).filter(|x| x.is_finite());
+    let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
+    let pad = ((hi - lo) * 0.06).max(50.0);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 22))
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(60)
+        .build_cartesian_2d((lo - pad)..(hi + pad), 0.0f64..1.0)
+        .map_err(|x| e(&x))?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc(y_desc)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| format!("{:.0} %", 100.0 * v))
+        .draw()
+        .map_err(|x| e(&x))?;
+    for (si, s) in series.iter().enumerate() {
+        let colour = COLOURS[si % COLOURS.len()];
+        let style = if s.reference { colour.mix(0.55).stroke_width(1) } else { colour.stroke_width(2) };
+        let pts: Vec<(f64, f64, f64, f64)> = s.points.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite()).collect();
+        chart
+            .draw_series(LineSeries::new(pts.iter().map(|p| (p.0, p.1)), style))
+            .map_err(|x| e(&x))?
+            .label(s.name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(2)));
+        chart.draw_series(pts.iter().map(|&(x, y, a, b)| ErrorBar::new_vertical(x, a, y, b, style, 8))).map_err(|x| e(&x))?;
+        chart.draw_series(pts.iter().map(|&(x, y, _, _)| Circle::new((x, y), 4, colour.filled()))).map_err(|x| e(&x))?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(|x| e(&x))?;
+    root.present().map_err(|x| e(&x))?;
+    Ok(())
+}
+
+/// Writes an x-y chart of rates in [0, 1] (draw rate against Elo, say) with their intervals to
+/// `png` and `svg`.
+///
+/// # Errors
+/// No font, or a drawing or I/O error, as text.
+pub fn xy_lines(png: &Path, svg: &Path, title: &str, x_desc: &str, y_desc: &str, series: &[XySeries]) -> Result<(), String> {
+    font()?;
+    let size = (1300, 680);
+    draw_xy(BitMapBackend::new(png, size).into_drawing_area(), title, x_desc, y_desc, series)?;
+    draw_xy(SVGBackend::new(svg, size).into_drawing_area(), title, x_desc, y_desc, series)?;
+    Ok(())
+}

@@ -126,6 +126,8 @@ pub struct Settings {
     pub min_deals: u32,
     /// Deals per wave between stopping checks.
     pub wave: u32,
+    /// Play nothing: report the games in the store.
+    pub report_only: bool,
     /// Master seed.
     pub seed: u64,
     /// Ply limit (adjudicated draw).
@@ -231,7 +233,8 @@ struct Job {
     open: bool,
 }
 
-/// Plays the missing games of the study (resuming from `<out>/games.tsv`), then the anchors', and
+/// Plays the anchors' missing games, then the study's (resuming from `<out>/games.tsv`; none with
+/// `report_only`), and
 /// returns every game in the store (sorted by key) with this run's wall time in seconds.
 ///
 /// # Errors
@@ -250,6 +253,15 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
     std::fs::create_dir_all(&settings.out)?;
     let mut store = Store::open(&settings.out.join("games.tsv"), &settings.fingerprint())?;
     let t0 = Instant::now();
+    if settings.report_only {
+        let mut rows: Vec<GameRow> = store.rows().cloned().collect();
+        rows.sort_by(|a, b| a.key.cmp(&b.key));
+        return Ok((rows, 0.0));
+    }
+    // The anchors first: they are few, and a sequential study may be stopped before its end.
+    if let Some(a) = &settings.anchors {
+        anchors::run(a, settings.seed, settings.max_plies, &mut store, settings.progress)?;
+    }
     // Jobs interleaved by deal so that a partial run covers every cell; with a target
     // half-width, played in waves of `wave` deals, after each of which the cells whose
     // cautious interval is narrow enough (and that have `min_deals`) stop.
@@ -299,9 +311,6 @@ pub fn run(settings: &Settings) -> anyhow::Result<(Vec<GameRow>, f64)> {
                 }
             }
         }
-    }
-    if let Some(a) = &settings.anchors {
-        anchors::run(a, settings.seed, settings.max_plies, &mut store, settings.progress)?;
     }
     let mut rows: Vec<GameRow> = store.rows().cloned().collect();
     rows.sort_by(|a, b| a.key.cmp(&b.key));

@@ -30,6 +30,22 @@ pub fn ladder_elo(ladder_dir: &Path, preset: &str, spec: &str) -> Option<(f64, f
     None
 }
 
+/// The Elo of the ladder player named `name` on `<ladder_dir>/<variant>.csv`: `(elo, ci95)`.
+pub fn ladder_elo_by_name(ladder_dir: &Path, variant: &str, name: &str) -> Option<(f64, f64)> {
+    let text = std::fs::read_to_string(ladder_dir.join(format!("{variant}.csv"))).ok()?;
+    text.lines().skip(1).map(split_csv).find(|f| f.len() >= 6 && f[1] == name).and_then(|f| Some((f[4].parse().ok()?, f[5].parse().ok()?)))
+}
+
+/// The xiangqi ladder's name for Fairy-Stockfish at `nodes` a move: `fairy-stockfish-100`,
+/// `fairy-stockfish-1k`, `fairy-stockfish-10k`.
+pub fn fsf_ladder_name(nodes: u64) -> String {
+    if nodes >= 1000 && nodes % 1000 == 0 {
+        format!("fairy-stockfish-{}k", nodes / 1000)
+    } else {
+        format!("fairy-stockfish-{nodes}")
+    }
+}
+
 /// The ladder's time per move (`movetime_ms` in `<ladder_dir>/<preset>/ladder.toml`).
 fn ladder_movetime(ladder_dir: &Path, preset: &str) -> Option<u64> {
     let text = std::fs::read_to_string(ladder_dir.join(preset).join("ladder.toml")).ok()?;
@@ -108,6 +124,67 @@ impl<'a> Study<'a> {
     pub fn level_elo(&self, l: usize) -> Option<(f64, usize)> {
         let e: Vec<f64> = self.settings.presets.iter().filter_map(|p| ladder_elo(&self.settings.ladder_dir, p, &self.settings.levels[l]).map(|x| x.0)).collect();
         (!e.is_empty()).then(|| (e.iter().sum::<f64>() / e.len() as f64, e.len()))
+    }
+
+    /// The mean ladder Elo of level `l` over the presets of information class `class` whose
+    /// ladder rates it.
+    fn class_level_elo(&self, class: &str, l: usize) -> Option<f64> {
+        let e: Vec<f64> = self
+            .settings
+            .presets
+            .iter()
+            .filter(|p| info_class(p) == class)
+            .filter_map(|p| ladder_elo(&self.settings.ladder_dir, p, &self.settings.levels[l]).map(|x| x.0))
+            .collect();
+        (!e.is_empty()).then(|| e.iter().sum::<f64>() / e.len() as f64)
+    }
+
+    /// Draw rate against ladder Elo: per information class a hidden and an open series (each
+    /// level with a ladder Elo a point: the class's draws over its games, 95 % Wilson), and
+    /// Fairy-Stockfish's self-play in xiangqi at the node budgets the xiangqi ladder rates.
+    fn elo_series(&self) -> Vec<plot::XySeries> {
+        let s = self.settings;
+        let mut out = Vec::new();
+        for class in CLASSES {
+            for open in [false, true] {
+                let points: Vec<(f64, f64, f64, f64)> = (0..s.levels.len())
+                    .filter_map(|l| {
+                        let elo = self.class_level_elo(class, l)?;
+                        let cells = self.class_cells(class, l);
+                        let n: u32 = cells.iter().map(|c| c.pairs).sum();
+                        let d: u32 = cells.iter().map(|c| if open { c.open_draws } else { c.hidden_draws }).sum();
+                        (n > 0).then(|| {
+                            let (lo, hi) = wilson95(d, n);
+                            (elo, d as f64 / n as f64, lo, hi)
+                        })
+                    })
+                    .collect();
+                if !points.is_empty() {
+                    out.push(plot::XySeries { name: format!("{class}: {}", if open { "open twins" } else { "hidden" }), points, reference: open });
+                }
+            }
+        }
+        if let Some(a) = &s.anchors {
+            let mut points: Vec<(f64, f64, f64, f64)> = a
+                .nodes
+                .iter()
+                .filter_map(|&n| {
+                    let elo = ladder_elo_by_name(&s.ladder_dir, "xiangqi", &fsf_ladder_name(n))?.0;
+                    let spec = a.spec(n);
+                    let g: Vec<&GameRow> = self.rows.iter().filter(|r| r.key.preset == "xiangqi" && r.key.spec == spec).collect();
+                    let d = g.iter().filter(|r| r.drawn()).count() as u32;
+                    (!g.is_empty()).then(|| {
+                        let (lo, hi) = wilson95(d, g.len() as u32);
+                        (elo, d as f64 / g.len() as f64, lo, hi)
+                    })
+                })
+                .collect();
+            points.sort_by(|x, y| x.0.total_cmp(&y.0));
+            if !points.is_empty() {
+                out.push(plot::XySeries { name: "Fairy-Stockfish self-play, xiangqi (xiangqi ladder Elo)".into(), points, reference: false });
+            }
+        }
+        out
     }
 
     /// Perpetual-check endings over all study games of searching levels, and games.
@@ -395,6 +472,13 @@ impl<'a> Study<'a> {
             Ok(()) => plots.push("draw-rates.png".to_string()),
             Err(e) => eprintln!("warning: no plot: {e}"),
         }
+        let xy = self.elo_series();
+        if !xy.is_empty() {
+            match plot::xy_lines(&out.join("draw-elo.png"), &out.join("draw-elo.svg"), "Draw rate against strength (ladder Elo)", "ladder Elo (random = 0 on each ladder)", "draw rate (95 % Wilson interval)", &xy) {
+                Ok(()) => plots.push("draw-elo.png".to_string()),
+                Err(e) => eprintln!("warning: no plot: {e}"),
+            }
+        }
         if let Some(a) = &s.anchors {
             if let Some(p) = self.anchor_plot(a) {
                 plots.push(p);
@@ -485,6 +569,8 @@ mod tests {
         assert_eq!(ladder_elo(dir.path(), "jieqi", "pimc:ms=50"), Some((1646.3, 242.5)));
         assert_eq!(ladder_elo(dir.path(), "jieqi", "pimc"), Some((1646.3, 242.5)));
         assert_eq!(ladder_elo(dir.path(), "jieqi", "pimc:ms=200"), None);
+        assert_eq!(ladder_elo_by_name(dir.path(), "jieqi", "pimc"), Some((1646.3, 242.5)));
+        assert_eq!((fsf_ladder_name(100), fsf_ladder_name(10_000)), ("fairy-stockfish-100".to_string(), "fairy-stockfish-10k".to_string()));
     }
 
     #[test]

@@ -16,6 +16,7 @@ fn settings(out: &std::path::Path) -> Settings {
         halfwidth: None,
         min_deals: 30,
         wave: 10,
+        report_only: false,
         seed: 5,
         max_plies: 120,
         out: out.to_path_buf(),
