@@ -225,3 +225,49 @@ pub fn serve_one(input: &str, out: &mut impl Write) -> anyhow::Result<()> {
     out.flush()?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_draw_rate_task_through_json_plays_the_same_game_as_locally() {
+        let t = draw_rates::GameTask { preset: "jieqi".into(), spec: "greedy".into(), deal: 3, open: false, seed: 1, max_plies: 120 };
+        let json = serde_json::to_string(&Task::DrawRates(t.clone())).expect("json");
+        assert!(json.contains("\"kind\":\"draw-rates\""), "{json}");
+        let mut out = Vec::new();
+        serve_one(&json, &mut out).expect("played");
+        let text = String::from_utf8(out).expect("utf-8");
+        let row = draw_rates::store::GameRow::parse(text.trim_end()).expect("a store row");
+        assert_eq!(row, t.play().expect("local"));
+        assert_eq!(row.key, t.key());
+    }
+
+    #[test]
+    fn a_tournament_task_through_json_gives_its_pgn_record() {
+        let cfg = tournament::Config::parse(
+            "name = \"t\"\nvariant = \"surprise\"\npairs = 2\nmax_plies = 80\n[[player]]\nspec = \"greedy\"\n[[player]]\nspec = \"random\"\n",
+            "t.toml",
+        )
+        .expect("config");
+        let key = tournament::pgn::GameKey { pairing: 0, pair: 1, game: 1 };
+        let task = Task::Tournament(tournament::runner::GameTask { config: cfg.clone(), key });
+        let json = serde_json::to_string(&task).expect("json");
+        let mut out = Vec::new();
+        serve_one(&json, &mut out).expect("played");
+        let (records, torn) = tournament::pgn::parse(&String::from_utf8(out).expect("utf-8"));
+        assert!(!torn);
+        assert_eq!(records.len(), 1);
+        let r = &records[0];
+        assert_eq!((r.key, r.fingerprint.as_str(), r.red.as_str(), r.black.as_str()), (key, cfg.fingerprint().as_str(), "random", "greedy"));
+    }
+
+    #[test]
+    fn a_task_that_is_not_one_is_refused_naming_it() {
+        let e = serve_one("{\"kind\": \"draw-rates\", \"preset\": 3}", &mut Vec::new()).expect_err("refused");
+        assert!(format!("{e:#}").contains("game-task"), "{e:#}");
+        let e = serve_one("{\"kind\": \"draw-rates\", \"preset\": \"nope\", \"spec\": \"greedy\", \"deal\": 0, \"open\": false, \"seed\": 1, \"max_plies\": 10}", &mut Vec::new())
+            .expect_err("unknown preset");
+        assert!(format!("{e:#}").contains("nope"), "{e:#}");
+    }
+}
