@@ -64,8 +64,10 @@ pub fn run(a: &AnchorSettings, seed: u64, max_plies: usize, store: &mut Store, p
                 continue;
             }
             let setup = game.setup(fnv1a(format!("anchor|{seed}|{i}").as_bytes()))?;
+            let t1 = std::time::Instant::now();
             let p = game.play(&setup, rules, &kind, &kind, (1, 2))?;
-            store.append(GameRow { key, red_score: p.outcome.red_score(), reason: p.outcome.reason, plies: p.moves.len() })?;
+            let seconds = super::store::stored_seconds(t1.elapsed());
+            store.append(GameRow { key, red_score: p.outcome.red_score(), reason: p.outcome.reason, plies: p.moves.len(), seconds })?;
             played += 1;
         }
         if progress && played > 0 {

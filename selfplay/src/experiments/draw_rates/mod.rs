@@ -214,8 +214,10 @@ impl GameTask {
         let setup = game.setup(seed)?;
         let bot = PlayerKind::Bot(self.spec.clone());
         let rules = Rules { max_plies: self.max_plies, opening_plies: 0 };
+        let t0 = Instant::now();
         let p = game.play(&setup, rules, &bot, &bot, bot_seeds(seed, &self.spec))?;
-        Ok(GameRow { key: self.key(), red_score: p.outcome.red_score(), reason: p.outcome.reason, plies: p.moves.len() })
+        let seconds = store::stored_seconds(t0.elapsed());
+        Ok(GameRow { key: self.key(), red_score: p.outcome.red_score(), reason: p.outcome.reason, plies: p.moves.len(), seconds })
     }
 
     /// The task's place in messages: `preset / spec deal N (open)`.

@@ -365,6 +365,7 @@ impl<'a> Study<'a> {
             );
         }
         t.push_str(&self.endings_by_level());
+        t.push_str(&self.cost());
         for p in plots {
             let _ = writeln!(t, "![plot]({p})\n");
         }
@@ -409,6 +410,67 @@ impl<'a> Study<'a> {
             }
         }
         t.push_str(METHOD);
+        t
+    }
+
+    /// What the study cost and what resolving it would: per level the games timed, their mean
+    /// wall time on one core and the CPU-hours in the store; per (preset, level) the deals a 95 %
+    /// half-width of the target (`halfwidth`, else 5 points) needs at the spread seen so far
+    /// (the cautious variance of [`PairedCell::cautious_ci95`]), and the CPU-hours still to
+    /// play, also as hours on 32 cores at perfect scaling.
+    fn cost(&self) -> String {
+        let s = self.settings;
+        let target = s.halfwidth.unwrap_or(0.05);
+        let timed = |p: Option<&str>, spec: &str| -> (usize, f64) {
+            let xs: Vec<f64> = self.rows.iter().filter(|r| r.key.spec == spec && p.is_none_or(|p| r.key.preset == p)).filter_map(|r| r.seconds).collect();
+            (xs.len(), xs.iter().sum())
+        };
+        let mut t = String::from("## Cost
+
+Wall time of a game on one core (each game is one thread), by level:
+
+| level | games timed | mean s/game | CPU-hours in the store |
+|---|---:|---:|---:|
+");
+        for spec in s.levels.iter().chain(s.ceiling.iter()) {
+            let (n, sum) = timed(None, spec);
+            if n > 0 {
+                let _ = writeln!(t, "| `{spec}` | {n} | {:.1} | {:.2} |", sum / n as f64, sum / 3600.0);
+            }
+        }
+        let _ = writeln!(
+            t,
+            "
+To resolve hidden − open to ±{:.1} points (95 %): deals needed at the spread seen so far (cautious), and the CPU-hours still to play:
+
+\
+             | preset | level | deals | hidden − open | deals for ±{:.1} | CPU-hours to go | hours on 32 cores |
+|---|---|---:|---|---:|---:|---:|",
+            100.0 * target,
+            100.0 * target
+        );
+        for (i, p) in s.presets.iter().enumerate() {
+            for (l, spec) in s.levels.iter().enumerate() {
+                let c = &self.cells[i][l];
+                if c.pairs < 2 {
+                    continue;
+                }
+                let (n, sum) = timed(Some(p), spec);
+                let var = (c.cautious_ci95() / crate::tournament::elo::Z95).powi(2) * c.pairs as f64;
+                let need = ((crate::tournament::elo::Z95 / target).powi(2) * var).ceil().max(c.pairs as f64);
+                let hours = if n > 0 { (need - c.pairs as f64) * 2.0 * (sum / n as f64) / 3600.0 } else { f64::NAN };
+                let _ = writeln!(
+                    t,
+                    "| {p} | `{spec}` | {} | {:+.1} ± {:.1} | {need:.0} | {} | {} |",
+                    c.pairs,
+                    100.0 * c.diff,
+                    100.0 * c.ci95(),
+                    if hours.is_finite() { format!("{hours:.1}") } else { "–".into() },
+                    if hours.is_finite() { format!("{:.2}", hours / 32.0) } else { "–".into() }
+                );
+            }
+        }
+        t.push('\n');
         t
     }
 

@@ -166,7 +166,7 @@ mod tests {
     use super::*;
 
     fn g(deal: u32, open: bool, drawn: bool, reason: &str) -> GameRow {
-        GameRow { key: Key::new("p", "s", deal, open), red_score: if drawn { 0.5 } else { 1.0 }, reason: reason.into(), plies: 10 + deal as usize }
+        GameRow { key: Key::new("p", "s", deal, open), red_score: if drawn { 0.5 } else { 1.0 }, reason: reason.into(), plies: 10 + deal as usize, seconds: None }
     }
 
     #[test]

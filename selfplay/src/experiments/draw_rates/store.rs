@@ -4,7 +4,8 @@
 //! than mixed. A torn last line (no newline, or not parseable) is dropped with a note and the file
 //! rewritten without it (through a temporary file and a rename).
 //!
-//! Columns: `preset  spec  deal  hidden|open  red_score  plies  reason`.
+//! Columns: `preset  spec  deal  hidden|open  red_score  plies  reason  [seconds]`; the last, the
+//! game's wall time on one core, is absent in stores written before it was kept.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -48,6 +49,14 @@ pub struct GameRow {
     pub reason: String,
     /// Plies.
     pub plies: usize,
+    /// Wall time of the game on one core, seconds (`None` in older stores).
+    pub seconds: Option<f64>,
+}
+
+/// A game's wall time as the store keeps it: seconds to the millisecond, so that a row read
+/// back equals the row written.
+pub fn stored_seconds(d: std::time::Duration) -> Option<f64> {
+    Some((d.as_secs_f64() * 1000.0).round() / 1000.0)
 }
 
 impl GameRow {
@@ -58,15 +67,20 @@ impl GameRow {
 
     /// The store's line for the game (tab-separated, ending in a newline; module docs).
     pub fn line(&self) -> String {
-        format!("{}\t{}\t{}\t{}\n", self.key.text(), self.red_score, self.plies, self.reason.replace(['\t', '\n'], " "))
+        let secs = self.seconds.map(|s| format!("\t{s:.3}")).unwrap_or_default();
+        format!("{}\t{}\t{}\t{}{secs}\n", self.key.text(), self.red_score, self.plies, self.reason.replace(['\t', '\n'], " "))
     }
 
     /// Parses a store line (without its newline); `None` if it is not one.
     pub fn parse(line: &str) -> Option<GameRow> {
         let f: Vec<&str> = line.split('\t').collect();
-        if f.len() != 7 {
+        if f.len() != 7 && f.len() != 8 {
             return None;
         }
+        let seconds = match f.get(7) {
+            Some(s) => Some(s.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0)?),
+            None => None,
+        };
         let open = match f[3] {
             "open" => true,
             "hidden" => false,
@@ -76,7 +90,7 @@ impl GameRow {
         if ![0.0, 0.5, 1.0].contains(&red_score) {
             return None;
         }
-        Some(GameRow { key: Key { preset: f[0].into(), spec: f[1].into(), deal: f[2].parse().ok()?, open }, red_score, plies: f[5].parse().ok()?, reason: f[6].into() })
+        Some(GameRow { key: Key { preset: f[0].into(), spec: f[1].into(), deal: f[2].parse().ok()?, open }, red_score, plies: f[5].parse().ok()?, reason: f[6].into(), seconds })
     }
 }
 
@@ -208,7 +222,7 @@ mod tests {
     use super::*;
 
     fn row(deal: u32, open: bool, s: f64) -> GameRow {
-        GameRow { key: Key::new("jieqi", "ismcts:iterations=30", deal, open), red_score: s, reason: "checkmate".into(), plies: 40 }
+        GameRow { key: Key::new("jieqi", "ismcts:iterations=30", deal, open), red_score: s, reason: "checkmate".into(), plies: 40, seconds: (deal == 0).then_some(1.25) }
     }
 
     #[test]
@@ -226,6 +240,10 @@ mod tests {
         drop(f);
         let s = Store::open(&path, "abc").expect("resume");
         assert_eq!(s.len(), 2);
+        // The game's time survives the store; rows without it (older stores) read as None.
+        assert_eq!(s.get(&Key::new("jieqi", "ismcts:iterations=30", 0, false)).and_then(|r| r.seconds), Some(1.25));
+        assert_eq!(GameRow::parse("jieqi\tgreedy\t1\topen\t0.5\t12\trepetition").map(|r| r.seconds), Some(None));
+        assert_eq!(GameRow::parse("jieqi\tgreedy\t1\topen\t0.5\t12\trepetition\t-3"), None);
         assert_eq!(s.get(&Key::new("jieqi", "ismcts:iterations=30", 0, true)), Some(&row(0, true, 0.5)));
         let text = std::fs::read_to_string(&path).expect("read");
         assert!(text.ends_with('\n') && text.lines().count() == 3 && !text.contains("\t1\thid"), "{text}");
