@@ -108,9 +108,22 @@ where
             .draw_series(s.points.iter().enumerate().filter(|(_, p)| p.0.is_finite()).map(|(i, &(v, _, _))| Circle::new((i as f64 + off, v), 4, colour.filled())))
             .map_err(|x| e(&x))?;
     }
+    legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperRight)
+}
+
+/// Draws the legend of `chart` at `position` and writes `root` out.
+fn legend_and_present<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    position: SeriesLabelPosition,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    let e = |x: &dyn std::fmt::Display| x.to_string();
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(position)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 14))
@@ -206,16 +219,7 @@ where
         chart.draw_series(pts.iter().map(|&(x, y, a, b)| ErrorBar::new_vertical(x, a, y, b, style, 8))).map_err(|x| e(&x))?;
         chart.draw_series(pts.iter().map(|&(x, y, _, _)| Circle::new((x, y), 4, colour.filled()))).map_err(|x| e(&x))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", 14))
-        .draw()
-        .map_err(|x| e(&x))?;
-    root.present().map_err(|x| e(&x))?;
-    Ok(())
+    legend_and_present(&mut chart, &root, SeriesLabelPosition::UpperLeft)
 }
 
 /// Writes an x-y chart of rates in [0, 1] (draw rate against Elo, say) with their intervals to
