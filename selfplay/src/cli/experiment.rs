@@ -73,11 +73,12 @@ pub struct DrawRatesArgs {
     /// Fairy-Stockfish binary for the xiangqi anchor (default: $FAIRY_STOCKFISH; none: skipped).
     #[arg(long)]
     pub fsf: Option<String>,
-    /// Fairy-Stockfish node budgets per move (comma-separated).
-    #[arg(long, default_value = "1000,10000,50000")]
+    /// Fairy-Stockfish node budgets per move (comma-separated). The default is the budgets the
+    /// xiangqi ladder rates (`fairy-stockfish-100`, `-1k`, `-10k`), so each anchor has an Elo.
+    #[arg(long, default_value = "100,1000,10000")]
     pub fsf_nodes: String,
     /// Fairy-Stockfish games per budget at scale 1.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 40)]
     pub fsf_games: u32,
     /// Ladder directory (`<dir>/<preset>.csv` gives the levels' Elo).
     #[arg(long, default_value = "experiments/ladder")]
