@@ -13,12 +13,35 @@ use crate::any_game::Start;
 use crate::game::{Action, Game};
 use crate::piece::Color;
 
+/// A family of types indexed by a game, `F::Of<G>` (a bot for `G`, a player seated at `G`):
+/// what [`Playable::from_variant`] converts.
+pub trait GameFamily {
+    /// The member for game `G`.
+    type Of<G: Playable>;
+}
+
 /// What the CLI needs of a game beyond [`Scored`]: its FEN, result, perft and record strings;
 /// and, for nets ([`crate::observe::Observe`]), its observation tensor and action index, so that
 /// every game can be trained (#17 item 3). Implemented by every RULES-more.md game, by their
 /// open twins ([`super::open::Open`], which also need [`super::observe::ObserveAll`]) and by the
 /// RULES.md variants ([`crate::variant::game_state::VariantGameState`]).
 pub trait Playable: Scored + crate::observe::Observe {
+    /// This game as the RULES.md variants' game ([`crate::variant::game_state::VariantGameState`]),
+    /// `None` for every other game: how a caller finds the games that have what only the
+    /// variants have (UCI engines, the variants' own bots and set-up policies).
+    fn as_variant(&self) -> Option<&crate::variant::game_state::VariantGameState> {
+        None
+    }
+    /// `x`, made for the variants' game, as the same thing for this game: `Some(x)` for the
+    /// variants' game itself (a typed identity: `F::Of<Self>` is `F::Of<VariantGameState>`
+    /// there), `None` for every other game. Replaces a downcast through `Any`.
+    fn from_variant<F: GameFamily>(x: F::Of<crate::variant::game_state::VariantGameState>) -> Option<F::Of<Self>>
+    where
+        Self: Sized,
+    {
+        let _ = x;
+        None
+    }
     /// The full-state FEN.
     fn full_fen(&self) -> String;
     /// `(result, reason)` once the game is decided (`1-0`, `0-1`, `1/2-1/2`); `None` while it

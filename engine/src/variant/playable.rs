@@ -59,6 +59,14 @@ impl VariantGameState {
 }
 
 impl Playable for VariantGameState {
+    fn as_variant(&self) -> Option<&VariantGameState> {
+        Some(self)
+    }
+
+    fn from_variant<F: crate::more::presets::GameFamily>(x: F::Of<VariantGameState>) -> Option<F::Of<Self>> {
+        Some(x)
+    }
+
     fn full_fen(&self) -> String {
         vfen::write(self.state())
     }

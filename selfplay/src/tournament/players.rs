@@ -10,26 +10,21 @@
 //!   [`VariantGameState`] and is sent what its side may know ([`super::engine_view`]); for any
 //!   other game it is refused ([`SeatError::Uci`]).
 //!
-//! Which of these a game gets is decided once, from its type ([`as_variant`]).
-//!
-//! Why a type test and not a hook of the game's trait: the bodies that seat players receive only
-//! `G: Playable` ([`engine::any_game::with_any_game`]), and what the variants are seated with
-//! lives here, above the engine: the `net:` bots of the torch-linked process
-//! ([`crate::bots::set_net_factory`], with [`crate::bots::check_variant`]) and the UCI engines
-//! ([`UciPlayer`], a child process). An engine hook could reach them only through a callback per
-//! kind of seat, or a visitor trait with one method per rule book; either is more code than the
-//! two helpers below, and [`as_variant`] would still be needed (whether UCI engines may play,
-//! [`super::games::GameSpec::speaks_uci`]).
+//! Which of these a game gets is decided once, by the game's own hooks: [`Playable::as_variant`]
+//! says whether it is the variants' game, and [`Playable::from_variant`] turns the bot or player
+//! made for [`VariantGameState`] into one for `G` (a typed identity over a [`GameFamily`], no
+//! `Any` downcast). What the variants are seated with stays here, above the engine (the `net:`
+//! bots of the torch-linked process, the UCI engines' child processes); the engine only carries
+//! the conversion.
 
 use super::engine_view;
 use super::uci_client::UciClient;
 use engine::game::Action;
-use engine::more::presets::Playable;
+use engine::more::presets::{GameFamily, Playable};
 use engine::search::game_bot::{from_spec_for, GameBot, VariantBot};
 use engine::variant::game::VariantGame;
 use engine::variant::game_state::{decode, decode_chance, encode, VariantGameState};
 use engine::variant::{notation, State};
-use std::any::Any;
 use super::config::EngineRestart;
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -81,19 +76,27 @@ impl<G: Playable> Player<G> for BotPlayer<G> {
     }
 }
 
-/// `g` as a RULES.md variant's game, `None` for any other game.
+/// `g` as a RULES.md variant's game, `None` for any other game ([`Playable::as_variant`]).
 pub fn as_variant<G: Playable>(g: &G) -> Option<&VariantGameState> {
-    (g as &dyn Any).downcast_ref::<VariantGameState>()
+    g.as_variant()
 }
 
-/// `x`, built for the variants' game type, as a value of the same type written for `G`, which
-/// the caller has found to be [`VariantGameState`] ([`as_variant`]).
-fn for_game<A: 'static, B: 'static>(x: A) -> B {
-    match (Box::new(x) as Box<dyn Any>).downcast::<B>() {
-        Ok(b) => *b,
-        Err(_) => unreachable!("for_game is called only where G is VariantGameState"),
-    }
+/// Bots for a game, as a [`GameFamily`] ([`Playable::from_variant`]).
+struct Bots;
+impl GameFamily for Bots {
+    type Of<G: Playable> = Box<dyn GameBot<G>>;
 }
+
+/// Seated players for a game, as a [`GameFamily`].
+struct Players;
+impl GameFamily for Players {
+    type Of<G: Playable> = Box<dyn Player<G>>;
+}
+
+/// The error of a game that says it is the variants' game ([`Playable::as_variant`]) but does
+/// not convert a value made for it ([`Playable::from_variant`]): a game type's two hooks
+/// disagree.
+const HOOKS_DISAGREE: &str = "this game's as_variant and from_variant hooks disagree";
 
 /// The bot of `spec` for the game of `g`, seeded `seed` (module docs: the variants' own bots
 /// for the RULES.md variants, a bot trained for another variant refused).
@@ -104,7 +107,8 @@ pub fn bot_for<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn Game
     match as_variant(g) {
         Some(v) => {
             let bot = crate::bots::for_variant(spec, seed, &v.state().variant().name)?;
-            Ok(for_game::<Box<dyn GameBot<VariantGameState>>, _>(Box::new(VariantBot(bot))))
+            let bot: Box<dyn GameBot<VariantGameState>> = Box::new(VariantBot(bot));
+            G::from_variant::<Bots>(bot).ok_or_else(|| HOOKS_DISAGREE.to_string())
         }
         None => from_spec_for::<G>(spec, seed, g),
     }
@@ -179,7 +183,7 @@ pub fn uci_player<G: Playable>(uci: &UciSpec, g: &G, game: &str) -> anyhow::Resu
     let start = v.state().clone();
     let p: Box<dyn Player<VariantGameState>> =
         Box::new(UciPlayer { client: Some(client), keep, go: uci.go.clone(), timeout: uci.timeout, game: VariantGame::new(start.clone()), start });
-    Ok(for_game(p))
+    G::from_variant::<Players>(p).ok_or_else(|| anyhow::anyhow!(HOOKS_DISAGREE))
 }
 
 /// A UCI engine at a variant's game: it keeps the game's start and the record with its ply
@@ -223,5 +227,47 @@ impl Drop for UciPlayer {
         if let (Some(key), Some(c)) = (self.keep.take(), self.client.take()) {
             KEPT.with(|k| k.borrow_mut().push((key, c)));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use engine::any_game::{with_any_game, Start};
+    use engine::more::presets::WithGame;
+
+    /// Seats a bot and a UCI engine at the game of `spec`: `(is the variants' game, the bot's
+    /// name, whether a UCI engine was refused as the wrong game)`.
+    struct Seat;
+    impl WithGame for Seat {
+        type Output = (bool, String, bool);
+        fn run<G: Playable>(self, g: G) -> (bool, String, bool) {
+            let bot = bot_for("greedy", 1, &g).expect("greedy plays every game");
+            let uci = UciSpec {
+                program: "/nonexistent/engine".into(),
+                args: vec![],
+                options: BTreeMap::new(),
+                go: "go depth 1".into(),
+                timeout: Duration::from_secs(1),
+                dialect: None,
+                restart: EngineRestart::Game,
+            };
+            let refused = match uci_player(&uci, &g, "game") {
+                Err(e) => e.downcast_ref::<SeatError>().is_some(),
+                Ok(_) => false,
+            };
+            (as_variant(&g).is_some(), bot.name(), refused)
+        }
+    }
+
+    #[test]
+    fn the_games_hooks_seat_the_variants_own_players_and_refuse_uci_elsewhere() {
+        // The variants' game: its own bot (through VariantBot and from_variant), and a UCI
+        // engine is not refused as the wrong game (it fails to start instead).
+        let (variant, _, refused) = with_any_game("jieqi", Start::Setup, Seat).expect("jieqi");
+        assert!(variant && !refused);
+        // Any other game: the generic bot, and a UCI engine refused by kind.
+        let (variant, _, refused) = with_any_game("missile-hidden-5", Start::Setup, Seat).expect("missile");
+        assert!(!variant && refused);
     }
 }
