@@ -263,7 +263,9 @@ impl<W: Write + Send + 'static> Engine<W> {
     /// The configured variant (a preset name or TOML file) cannot be loaded.
     pub fn new(output: W, config: &Config) -> anyhow::Result<Engine<W>> {
         let auto = config.variant.eq_ignore_ascii_case(AUTO_VARIANT);
-        let variant: &'static Variant = Box::leak(Box::new(Variant::load(if auto { "xiangqi" } else { &config.variant })?));
+        // Loaded once per process (engine::any_game::load_variant interns it), so that engines
+        // made one after another (tests, the fuzz harness) do not each leak a copy.
+        let variant: &'static Variant = engine::any_game::load_variant(if auto { "xiangqi" } else { &config.variant })?;
         let state = State::start(variant, None)?;
         let mut variants = HashMap::new();
         variants.insert(variant.name.to_ascii_lowercase(), variant);
@@ -396,7 +398,10 @@ impl<W: Write + Send + 'static> Engine<W> {
         if let Some(v) = self.variants.get(key) {
             return Some(*v);
         }
-        let v: &'static Variant = Box::leak(Box::new(Variant::preset(key)?));
+        if !engine::variant::config::preset_names().any(|n| n == key) {
+            return None; // a preset name only, never a file
+        }
+        let v: &'static Variant = engine::any_game::load_variant(key).ok()?;
         self.variants.insert(key.to_string(), v);
         Some(v)
     }
@@ -913,6 +918,21 @@ pub fn apply_move(state: &mut State, text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by fuzzing (`uci_lines`, one hour: the harness makes an engine per input, and each
+    /// leaked its own copy of the variant until libFuzzer's 4 GiB limit): engines made one after
+    /// another, and their `UCI_Variant` switches, share one loaded variant per preset.
+    #[test]
+    fn engines_made_one_after_another_share_their_loaded_variants() {
+        let a = Engine::new(std::io::sink(), &Config::default()).expect("engine");
+        let mut b = Engine::new(std::io::sink(), &Config::default()).expect("engine");
+        assert!(std::ptr::eq(a.variant, b.variant));
+        let j1 = b.preset("jieqi").expect("jieqi");
+        let mut c = Engine::new(std::io::sink(), &Config::default()).expect("engine");
+        assert!(std::ptr::eq(j1, c.preset("jieqi").expect("jieqi")));
+        // A name that is no preset (a file path, say) is not loaded by a variant switch.
+        assert!(c.preset("/etc/passwd").is_none());
+    }
 
     fn session(input: &str, config: &Config) -> String {
         #[derive(Clone)]
