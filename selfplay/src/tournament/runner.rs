@@ -59,18 +59,24 @@ impl GameTask {
         let job = Job { key: self.key, red: 0, black: 1 };
         let rules = Rules { max_plies: cfg.max_plies, opening_plies: cfg.opening_plies };
         let (setup, played) = play_job(cfg, &game, &kinds, &job, rules)?;
-        Ok(Record {
-            event: cfg.name.clone(),
-            fingerprint: cfg.fingerprint(),
-            key: self.key,
-            variant: game.name().to_string(),
-            red: names[red].clone(),
-            black: names[black].clone(),
-            setup,
-            moves: played.moves,
-            outcome: played.outcome,
-            date: pgn::today(),
-        })
+        Ok(record(cfg, &cfg.fingerprint(), &game, self.key, (&names[red], &names[black]), setup, played, &pgn::today()))
+    }
+}
+
+/// The PGN record of a finished game of `cfg` between `players` (Red's name, Black's).
+#[allow(clippy::too_many_arguments)]
+fn record(cfg: &Config, fingerprint: &str, game: &GameSpec, key: GameKey, players: (&str, &str), setup: Setup, played: game::Played, date: &str) -> Record {
+    Record {
+        event: cfg.name.clone(),
+        fingerprint: fingerprint.to_string(),
+        key,
+        variant: game.name().to_string(),
+        red: players.0.to_string(),
+        black: players.1.to_string(),
+        setup,
+        moves: played.moves,
+        outcome: played.outcome,
+        date: date.to_string(),
     }
 }
 
@@ -287,18 +293,7 @@ pub fn run(cfg: &Config, opts: &Options) -> anyhow::Result<Summary> {
                     Err(p) => p.into_inner(),
                 };
                 let record = match played {
-                    Ok(Ok((setup, played))) => Record {
-                        event: cfg.name.clone(),
-                        fingerprint: fingerprint.clone(),
-                        key: job.key,
-                        variant: game.name().to_string(),
-                        red: names[job.red].clone(),
-                        black: names[job.black].clone(),
-                        setup,
-                        moves: played.moves,
-                        outcome: played.outcome,
-                        date: date.clone(),
-                    },
+                    Ok(Ok((setup, played))) => record(cfg, &fingerprint, &game, job.key, (&names[job.red], &names[job.black]), setup, played, &date),
                     Ok(Err(e)) => {
                         sh.error.get_or_insert_with(|| format!("game {:?}: {e:#}", job.key));
                         stop.store(true, Ordering::SeqCst);
