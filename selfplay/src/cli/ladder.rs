@@ -30,6 +30,11 @@ pub struct Args {
     /// It plays only its own pairings.
     #[arg(long = "add")]
     pub add: Vec<String>,
+    /// Make this command's `--add` players challengers: each meets only these reference players
+    /// (comma-separated names, e.g. `pimc,expectimax`) and is rated alone against their fixed
+    /// ratings (a longer time per move of a top bot, placed without a full round of games).
+    #[arg(long, value_delimiter = ',', value_name = "NAMES", requires = "add")]
+    pub against: Vec<String>,
     /// Drop a player by name, with its games (the PGNs of its pairings); repeatable. Applied
     /// before `--add`, so `--drop X --add X=SPEC` replaces a player. `random` (the anchor) stays.
     #[arg(long = "drop")]
@@ -104,7 +109,10 @@ impl Args {
             dropped.extend(roster.remove(&self.ladder_dir(), name)?);
         }
         for a in &self.add {
-            roster.add(parse_add(a)).map_err(|message| ladder::LadderError::Add { arg: a.clone(), message })?;
+            let mut p = parse_add(a);
+            p.opponents = self.against.iter().map(|n| n.trim().to_string()).filter(|n| !n.is_empty()).collect();
+            roster.add(p).map_err(|message| ladder::LadderError::Add { arg: a.clone(), message })?;
+            roster.check().map_err(|message| ladder::LadderError::Add { arg: a.clone(), message })?;
         }
         Ok((roster, dropped))
     }

@@ -130,7 +130,7 @@ pub fn run(s: &Settings) -> anyhow::Result<(Vec<Point>, PathBuf)> {
     let refs: Vec<(String, f64, f64)> = result
         .standings
         .iter()
-        .filter(|r| !r.oracle && !roster.players[r.index].spec.starts_with("net:"))
+        .filter(|r| !r.oracle && !r.challenger && !roster.players[r.index].spec.starts_with("net:"))
         .map(|r| (roster.players[r.index].name.clone(), r.elo, r.ci95))
         .collect();
     let md = write(s, &roster, &stem, &points, &refs)?;

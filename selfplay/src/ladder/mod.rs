@@ -19,7 +19,10 @@
 //! difference to `random` ([`elo::Fit::anchored`]). **Oracles** (players that read the full
 //! state: `alphabeta`, `oracle`, and any roster entry marked `oracle = true`) play everyone but
 //! never move the reference scale: each is rated alone against the fixed reference ratings
-//! ([`elo::rate_against`]) and marked in the report.
+//! ([`elo::rate_against`]) and marked in the report. **Challengers** (roster entries with
+//! `opponents = [...]`, `anqi ladder --add … --against A,B`) are rated the same way but play only
+//! the reference players named: a bot whose rating matters near the top (the same bot at a
+//! longer time per move) is placed against its neighbours without a full round of games.
 
 pub mod report;
 
@@ -102,12 +105,29 @@ pub struct LadderPlayer {
     /// when its games were played). Not part of the games' fingerprint: editing it replays nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// A challenger's opponents: when not empty, the player meets only these reference players
+    /// (names of non-oracle players without opponents of their own) and is rated alone against
+    /// their fixed ratings, never moving the scale (module docs). Its interval leaves out the
+    /// opponents' own uncertainty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opponents: Vec<String>,
 }
 
 impl LadderPlayer {
     /// A player from a spec with the default name (the spec itself).
     pub fn new(name: &str, spec: &str) -> LadderPlayer {
-        LadderPlayer { name: name.into(), spec: spec.into(), oracle: None, nodes: None, depth: None, dialect: None, options: BTreeMap::new(), note: None }
+        LadderPlayer { name: name.into(), spec: spec.into(), oracle: None, nodes: None, depth: None, dialect: None, options: BTreeMap::new(), note: None, opponents: Vec::new() }
+    }
+
+    /// Whether the player is a challenger (plays only its [`LadderPlayer::opponents`]).
+    pub fn is_challenger(&self) -> bool {
+        !self.opponents.is_empty()
+    }
+
+    /// Whether the player is rated alone against the fixed reference ratings: an oracle or a
+    /// challenger.
+    pub fn is_rated_apart(&self) -> bool {
+        self.is_oracle() || self.is_challenger()
     }
 
     /// Whether the player reads the full state (see [`LadderPlayer::oracle`]).
@@ -197,7 +217,12 @@ impl Roster {
         Ok(r)
     }
 
-    fn check(&self) -> Result<(), String> {
+    /// Checks the roster: pairs and time at least 1, names non-empty, without quotes and unique
+    /// (also as file stems), a `random` player, challengers' opponents reference players.
+    ///
+    /// # Errors
+    /// What is wrong, naming the key or player.
+    pub fn check(&self) -> Result<(), String> {
         if self.pairs == 0 {
             return Err("key `pairs`: must be at least 1".into());
         }
@@ -210,6 +235,15 @@ impl Roster {
             }
             if self.players[..i].iter().any(|q| q.name == p.name || q.file_stem() == p.file_stem()) {
                 return Err(format!("player name {:?} is used twice", p.name));
+            }
+            for o in &p.opponents {
+                match self.players.iter().find(|q| &q.name == o) {
+                    None => return Err(format!("player {:?}: opponent {o:?} is not a player of the ladder", p.name)),
+                    Some(q) if q.is_rated_apart() => {
+                        return Err(format!("player {:?}: opponent {o:?} is rated apart (an oracle or a challenger); a challenger meets reference players only", p.name))
+                    }
+                    Some(_) => {}
+                }
             }
         }
         if !self.players.iter().any(|p| p.name == "random") {
@@ -264,10 +298,12 @@ impl Roster {
         Ok(pgns)
     }
 
-    /// The indices of the pairings, in schedule order: every pair `(i, j)`, `i < j`.
+    /// The indices of the pairings, in schedule order: every pair `(i, j)`, `i < j`, except
+    /// that a challenger meets only its opponents.
     pub fn pairings(&self) -> Vec<(usize, usize)> {
         let k = self.players.len();
-        (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).collect()
+        let meets = |a: &LadderPlayer, b: &LadderPlayer| !a.is_challenger() || a.opponents.contains(&b.name);
+        (0..k).flat_map(|i| (i + 1..k).map(move |j| (i, j))).filter(|&(i, j)| meets(&self.players[i], &self.players[j]) && meets(&self.players[j], &self.players[i])).collect()
     }
 
     /// The PGN of pairing `(i, j)` under `dir`.
@@ -383,8 +419,10 @@ pub struct Standing {
     pub points: f64,
     /// Draws.
     pub draws: u32,
-    /// Rated apart (reads the full state).
+    /// Rated apart because it reads the full state.
     pub oracle: bool,
+    /// Rated apart because it is a challenger ([`LadderPlayer::opponents`]).
+    pub challenger: bool,
 }
 
 /// The ladder after a run.
@@ -457,18 +495,19 @@ pub fn run(roster: &Roster, dir: &Path, opts: &Options) -> anyhow::Result<Ladder
 }
 
 /// Rates the ladder (module docs): the reference players by one maximum-likelihood fit anchored
-/// at `random`, each oracle alone against the fixed reference ratings. Returns the standings,
+/// at `random`, each oracle and challenger alone against the fixed reference ratings. Returns the standings,
 /// best first, and whether a virtual draw was added anywhere.
 pub fn standings(roster: &Roster, results: &[PairingResult]) -> (Vec<Standing>, bool) {
     let k = roster.players.len();
     let oracle: Vec<bool> = roster.players.iter().map(LadderPlayer::is_oracle).collect();
+    let apart: Vec<bool> = roster.players.iter().map(LadderPlayer::is_rated_apart).collect();
     let mut table = vec![vec![Wdl::default(); k]; k];
     for r in results {
         let (i, j) = r.players;
         table[i][j] = r.wdl;
         table[j][i] = r.wdl.flipped();
     }
-    let refs: Vec<usize> = (0..k).filter(|&i| !oracle[i]).collect();
+    let refs: Vec<usize> = (0..k).filter(|&i| !apart[i]).collect();
     let sub: Vec<Vec<Wdl>> = refs.iter().map(|&i| refs.iter().map(|&j| table[i][j]).collect()).collect();
     let fit = elo::ratings(&sub);
     let anchor = refs.iter().position(|&i| roster.players[i].name == "random").unwrap_or(0);
@@ -481,7 +520,7 @@ pub fn standings(roster: &Roster, results: &[PairingResult]) -> (Vec<Standing>, 
         ci_of[i] = anchored[a].ci95;
     }
     let fixed: Vec<f64> = refs.iter().map(|&i| elo_of[i]).collect();
-    for i in (0..k).filter(|&i| oracle[i]) {
+    for i in (0..k).filter(|&i| apart[i]) {
         let rec: Vec<Wdl> = refs.iter().map(|&j| table[i][j]).collect();
         if let Some((r, p)) = elo::rate_against(&fixed, &rec) {
             elo_of[i] = r.elo;
@@ -498,6 +537,7 @@ pub fn standings(roster: &Roster, results: &[PairingResult]) -> (Vec<Standing>, 
             points: table[i].iter().map(Wdl::points).sum(),
             draws: table[i].iter().map(|x| x.d).sum(),
             oracle: oracle[i],
+            challenger: !oracle[i] && apart[i],
         })
         .collect();
     out.sort_by(|a, b| b.elo.total_cmp(&a.elo));
@@ -589,5 +629,43 @@ mod tests {
         let random = a.iter().find(|x| x.index == 0).expect("random");
         assert_eq!((random.elo, random.ci95), (0.0, 0.0));
         assert!(a.iter().find(|x| x.index == 2).is_some_and(|x| x.oracle && x.elo > greedy(&a).0));
+    }
+
+    #[test]
+    fn challengers_meet_only_their_opponents_and_do_not_move_the_reference_scale() {
+        let mut roster = Roster::new("xiangqi", 10, 1, 1, 10);
+        roster.players.truncate(3); // random, greedy, expectimax
+        let mut c = LadderPlayer::new("expectimax-200ms", "expectimax:ms=200");
+        c.opponents = vec!["expectimax".into()];
+        roster.players.push(c.clone());
+        roster.check().expect("a challenger of reference players");
+        assert_eq!(roster.pairings(), [(0, 1), (0, 2), (1, 2), (2, 3)]);
+        let g = |w, d, l| Wdl { w, d, l };
+        let pr = |i, j, wdl| PairingResult { players: (i, j), wdl, reasons: BTreeMap::new(), plies: 0, played_now: 0 };
+        let base = vec![pr(0, 1, g(2, 2, 6)), pr(0, 2, g(1, 0, 9)), pr(1, 2, g(3, 0, 7))];
+        let (a, _) = standings(&roster, &[base.clone(), vec![pr(2, 3, g(1, 2, 7))]].concat());
+        let (b, _) = standings(&roster, &[base, vec![pr(2, 3, g(7, 2, 1))]].concat());
+        let at = |s: &[Standing], i: usize| s.iter().find(|x| x.index == i).map(|x| (x.elo, x.ci95, x.challenger, x.oracle)).expect("player");
+        for i in 0..3 {
+            assert_eq!(at(&a, i), at(&b, i), "reference player {i} moved");
+        }
+        // 8/10 against expectimax: elo_from_score(0.8) = 240.82 above it.
+        let (ea, _, challenger, oracle) = at(&a, 3);
+        assert!(challenger && !oracle);
+        assert!((ea - at(&a, 2).0 - 240.82).abs() < 0.01, "{ea} vs {}", at(&a, 2).0);
+        assert!(at(&b, 3).0 < at(&b, 2).0);
+        let md = Ladder { roster: roster.clone(), pairings: vec![], standings: a, prior: false }.markdown("anqi ladder", "x.png");
+        assert!(md.contains("expectimax-200ms ‡") && md.contains("challenger, meets only expectimax"), "{md}");
+        // Opponents must be reference players of the ladder.
+        roster.players[3].opponents = vec!["nobody".into()];
+        assert!(roster.check().is_err_and(|e| e.contains("nobody") && e.contains("expectimax-200ms")));
+        roster.players.push(LadderPlayer::new("oracle-alphabeta", "alphabeta"));
+        roster.players[3].opponents = vec!["oracle-alphabeta".into()];
+        assert!(roster.check().is_err_and(|e| e.contains("rated apart")));
+        roster.players[3].opponents = vec!["expectimax".into()];
+        c.name = "c2".into();
+        c.opponents = vec!["expectimax-200ms".into()];
+        roster.players.push(c);
+        assert!(roster.check().is_err_and(|e| e.contains("c2") && e.contains("rated apart")));
     }
 }

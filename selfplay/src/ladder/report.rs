@@ -7,6 +7,17 @@ use crate::experiments::plot::{self, Series};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The standing's mark in tables and plots: † an oracle, ‡ a challenger, none a reference player.
+fn mark(s: &super::Standing) -> &'static str {
+    if s.oracle {
+        " †"
+    } else if s.challenger {
+        " ‡"
+    } else {
+        ""
+    }
+}
+
 impl Ladder {
     /// The standings as CSV: `rank,player,spec,oracle,elo,ci95,games,points,score,draws`.
     pub fn csv(&self) -> String {
@@ -56,6 +67,12 @@ impl Ladder {
              interval is that of the difference to `random`. **Oracles** (marked †) read the full state: each is rated alone \
              against the fixed reference ratings and never moves the scale.\n\n",
         );
+        if self.standings.iter().any(|s| s.challenger) {
+            t.push_str(
+                "**Challengers** (marked ‡) play only the reference players named under the standings and are rated alone \
+                 against their fixed ratings, like oracles; their intervals leave out those opponents' own uncertainty.\n\n",
+            );
+        }
         t.push_str("| # | player | spec | Elo | ±95 % | games | score | draws |\n|---:|---|---|---:|---:|---:|---:|---:|\n");
         for (k, s) in self.standings.iter().enumerate() {
             let p = &r.players[s.index];
@@ -68,7 +85,7 @@ impl Ladder {
                 "| {} | {}{} | `{}`{} | {:+.0} | {} | {} | {:.1} % | {:.0} % |\n",
                 k + 1,
                 p.name,
-                if s.oracle { " †" } else { "" },
+                mark(s),
                 p.spec,
                 budget,
                 s.elo,
@@ -84,7 +101,12 @@ impl Ladder {
         let notes: Vec<String> = self
             .standings
             .iter()
-            .filter_map(|s| r.players[s.index].note.as_ref().map(|n| format!("- **{}**: {}\n", r.players[s.index].name, n)))
+            .filter_map(|s| {
+                let p = &r.players[s.index];
+                let against = p.is_challenger().then(|| format!("challenger, meets only {}", p.opponents.join(", ")));
+                let text: Vec<&str> = against.as_deref().into_iter().chain(p.note.as_deref()).collect();
+                (!text.is_empty()).then(|| format!("- **{}**: {}\n", p.name, text.join("; ")))
+            })
             .collect();
         if !notes.is_empty() {
             t.push_str("\nNotes:\n\n");
@@ -136,7 +158,7 @@ impl Ladder {
     /// players, written to `<dir>/<stem>-games/`; returns Markdown links relative to `dir`, or a
     /// line saying why there are none.
     fn game_links(&self, ladder_dir: &Path, dir: &Path, stem: &str) -> String {
-        let refs: Vec<usize> = self.standings.iter().filter(|s| !s.oracle).map(|s| s.index).take(2).collect();
+        let refs: Vec<usize> = self.standings.iter().filter(|s| !s.oracle && !s.challenger).map(|s| s.index).take(2).collect();
         let [a, b] = refs[..] else { return String::new() };
         let (i, j) = if a < b { (a, b) } else { (b, a) };
         let pgn = self.roster.pgn_path(ladder_dir, i, j);
@@ -175,16 +197,16 @@ impl Ladder {
         let names: Vec<String> = self
             .standings
             .iter()
-            .map(|s| format!("{}{}", self.roster.players[s.index].name, if s.oracle { " †" } else { "" }))
+            .map(|s| format!("{}{}", self.roster.players[s.index].name, mark(s)))
             .collect();
         let series = [
             Series {
                 name: "reference players".into(),
-                points: self.standings.iter().map(|s| if s.oracle { (f64::NAN, f64::NAN, f64::NAN) } else { (s.elo, s.elo - s.ci95, s.elo + s.ci95) }).collect(),
+                points: self.standings.iter().map(|s| if s.oracle || s.challenger { (f64::NAN, f64::NAN, f64::NAN) } else { (s.elo, s.elo - s.ci95, s.elo + s.ci95) }).collect(),
             },
             Series {
-                name: "oracles (rated apart)".into(),
-                points: self.standings.iter().map(|s| if s.oracle { (s.elo, s.elo - s.ci95, s.elo + s.ci95) } else { (f64::NAN, f64::NAN, f64::NAN) }).collect(),
+                name: "oracles † and challengers ‡ (rated apart)".into(),
+                points: self.standings.iter().map(|s| if s.oracle || s.challenger { (s.elo, s.elo - s.ci95, s.elo + s.ci95) } else { (f64::NAN, f64::NAN, f64::NAN) }).collect(),
             },
         ];
         let title = format!("{}: Elo at {} ms/move (random = 0, 95 % intervals)", self.roster.variant, self.roster.movetime_ms);
