@@ -352,6 +352,12 @@ fn one_registry_for_every_game() {
         assert!(search::from_spec(bad, 1).is_err(), "{bad} accepted");
         assert!(search::game_bot::from_spec::<MissileGame>(bad, 1).is_err(), "{bad} accepted");
     }
+    // A trained net is built above this crate (the torch-linked helper's registry); asked here
+    // for one, the engine names the helper.
+    for spec in ["net:checkpoint=nowhere,sims=4", "net"] {
+        let e = search::game_bot::from_spec::<MissileGame>(spec, 1).err().unwrap_or_default();
+        assert!(e.contains("anqi-torch"), "{spec}: {e}");
+    }
     assert_eq!(BotSpec::parse(" pimc:k=8,search=alphabeta:depth=2 ").expect("spec"), BotSpec { name: "pimc".into(), params: "k=8,search=alphabeta:depth=2".into() });
     let v = variant("jieqi");
     let mut rng = Pcg64Mcg::seed_from_u64(3);

@@ -3,12 +3,16 @@
 //! `net:checkpoint=PATH[,sims=N][,ms=N][,batch=N][,cpuct=X][,device=D][,layouts=PATH]`,
 //! the net-guided PUCT IS-MCTS of the self-play farm playing a trained checkpoint.
 //!
-//! The `net:` bot needs libtorch, which this library does not link (so that `anqi` starts
-//! without it): a process that can build one registers a factory with [`set_net_factory`] (the
-//! `anqi-torch` helper registers `farm::netbot::from_params`), and `anqi` hands every command
-//! naming a `net:` bot ([`is_net_spec`]) to that helper.
+//! The `net:` bot needs libtorch, which `anqi` must not call into (so that it starts without
+//! it): the torch-linked `anqi-torch` helper, the one binary above this library, registers the
+//! farm's builders here — [`set_net_factory`] (`farm::netbot::from_params`, the RULES.md
+//! variants) and [`set_game_net_factory`] (`farm::netmore::factory`, the RULES-more games,
+//! [`game_bot_for`]) — and `anqi` hands every command naming a `net:` bot ([`is_net_spec`]) to
+//! that helper. The engine's registry knows every other bot and refuses `net:`; dependencies
+//! point one way (engine ← models ← farm ← selfplay).
 
-use engine::search::Bot;
+use engine::search::game_bot::GameBot;
+use engine::search::{Bot, Scored};
 use std::sync::OnceLock;
 
 /// Builds a `net:` bot from the spec's parameters (the text after `net:`) and a seed.
@@ -22,6 +26,42 @@ static NET_FACTORY: OnceLock<NetFactory> = OnceLock::new();
 /// A factory was already registered (it is kept; the one given is returned).
 pub fn set_net_factory(factory: NetFactory) -> Result<(), NetFactory> {
     NET_FACTORY.set(factory)
+}
+
+/// Builds a RULES-more game's `net:` bot (`farm::netmore::factory`), its game type erased.
+///
+/// # Errors
+/// The problem with the parameters or the checkpoint, as text.
+pub type GameNetFactory = fn(&str, u64) -> Result<farm::netmore::NetBuilt, String>;
+
+static GAME_NET_FACTORY: OnceLock<GameNetFactory> = OnceLock::new();
+
+/// Registers the builder of the RULES-more games' `net:` bots for this process (once;
+/// torch-linked binaries only).
+///
+/// # Errors
+/// A factory was already registered (it is kept; the one given is returned).
+pub fn set_game_net_factory(factory: GameNetFactory) -> Result<(), GameNetFactory> {
+    GAME_NET_FACTORY.set(factory)
+}
+
+/// The bot of `spec` for the game of `g` (a RULES-more game, or any [`Scored`] game), checked
+/// against that game before it plays ([`GameBot::check_game`]): `net:…` by the registered
+/// [`GameNetFactory`], anything else by `engine::search::game_bot::from_spec_for`.
+///
+/// # Errors
+/// The spec's error; for a `net:` spec in a process without a factory, that the net bot runs
+/// only in the torch-linked `anqi-torch`; a checkpoint trained for a game of another type, or
+/// of another encoding, naming both games.
+pub fn game_bot_for<G: Scored>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
+    let trimmed = spec.trim();
+    if !is_net_spec(trimmed) {
+        return engine::search::game_bot::from_spec_for::<G>(spec, seed, g);
+    }
+    let build = GAME_NET_FACTORY.get().ok_or_else(|| engine::search::game_bot::NET_NEEDS_TORCH.to_string())?;
+    let bot = build(trimmed.strip_prefix("net:").unwrap_or(""), seed)?.into_bot::<G>()?;
+    bot.check_game(g)?;
+    Ok(bot)
 }
 
 /// Whether `spec` names the net bot (`net` or `net:…`), which only a torch-linked process builds.

@@ -26,7 +26,6 @@ pub mod error;
 pub mod geometry;
 pub mod history;
 pub mod missile;
-pub mod net;
 pub mod notation;
 pub mod observe;
 pub mod open;

@@ -131,6 +131,10 @@ impl<G: Scored> GameBot<G> for GamePimcBot<G> {
     }
 }
 
+/// Why this crate refuses a `net:` spec ([`from_spec`]): the net bot is built above it, by the
+/// torch-linked helper.
+pub const NET_NEEDS_TORCH: &str = "net: bots need libtorch, which only the anqi-torch helper links (anqi runs it for commands naming a net: bot)";
+
 /// Builds a bot of any [`Scored`] game from a spec of the one registry
 /// ([`crate::search::registry::BOTS`], parsed by [`BotSpec::parse`]; each bot's parameters by its
 /// own parser, as [`crate::search::registry::from_spec`] reads them for the variants, so one spec
@@ -149,8 +153,9 @@ impl<G: Scored> GameBot<G> for GamePimcBot<G> {
 ///   `search=mcts` plays the variants only ([`crate::search::pimc::PimcBot`]);
 /// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]`
 ///   ([`IsmctsConfig::from_params`]; `ms`: milliseconds per move);
-/// - `net:checkpoint=PATH,...` (a trained net, built by the factory a torch-linked process
-///   registers: [`crate::more::net::net_bot`]);
+/// - not `net:…`: a trained net needs libtorch, which this crate never links; the bot
+///   registry of the torch-linked processes (`selfplay::bots::game_bot_for`, and the farm's
+///   `farm::netmore::bot_from_spec`) builds it and hands every other spec here;
 /// - a path ending in `.toml` whose `[bot]` table names the bot.
 ///
 /// # Errors
@@ -158,7 +163,7 @@ impl<G: Scored> GameBot<G> for GamePimcBot<G> {
 pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
     let trimmed = spec.trim();
     if trimmed == "net" || trimmed.starts_with("net:") {
-        return crate::more::net::net_bot::<G>(trimmed.strip_prefix("net:").unwrap_or(""), seed);
+        return Err(NET_NEEDS_TORCH.into());
     }
     let s = BotSpec::parse(spec)?;
     let params = s.params.as_str();

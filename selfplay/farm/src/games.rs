@@ -302,7 +302,7 @@ impl<G: Playable> GameLoop for MoreLoop<G> {
         Search::reuse_generic(prev, self.game.clone(), self.game.in_setup(), cfg, noise, rng).map_err(|e| e.to_string())
     }
     fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String> {
-        engine::search::game_bot::from_spec::<G>(spec, seed)
+        crate::netmore::bot_from_spec::<G>(spec, seed)
     }
     fn bot_choose(&self, bot: &mut Self::Bot) -> engine::game::Action {
         bot.choose(&self.game)

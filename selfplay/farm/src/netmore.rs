@@ -16,16 +16,18 @@
 //! The end of the game, repetitions included, is the game's own (`Turn::Terminal` of the state it
 //! is handed, which carries the game's record).
 //!
-//! The `anqi-torch` helper registers [`factory`] with `engine::more::net::set_net_factory`, and
-//! `engine::search::game_bot::from_spec` calls it for `net:` specs: the factory reads which game the
-//! checkpoint was trained for, builds the bot for that game's type inside
-//! `engine::more::presets::with_game`, and the registry refuses it for a game of another type.
+//! The engine builds every bot but this one (it never links libtorch). The farm builds it
+//! directly ([`bot_from_spec`]); `anqi`'s library, which must not call into libtorch, reaches
+//! [`factory`] through the one function the `anqi-torch` helper registers with
+//! `selfplay::bots::set_game_net_factory`. The factory reads which game the checkpoint was trained
+//! for and builds the bot for that game's type inside `engine::more::presets::with_game`;
+//! [`NetBuilt::into_bot`] refuses it for a game of another type.
 
 use crate::netspec::NetSpec;
 use crate::search::{Generic, Search, SearchConfig};
 use engine::game::Action;
 use engine::search::game_bot::GameBot;
-use engine::more::net::NetBuilt;
+use engine::search::Scored;
 use engine::more::presets::{with_game, Playable, WithGame};
 use crate::netcounters::{NetCounted, NetCounters};
 use engine::observe::Encoding;
@@ -112,7 +114,7 @@ impl<G: Playable> GameBot<G> for GameNetBot<G> {
 
     /// # Panics
     /// When `g` is of another encoding than the net, naming both games; callers that build the
-    /// bot with the game in hand ([`engine::search::game_bot::from_spec_for`]: tournaments,
+    /// bot with the game in hand (`selfplay::bots::game_bot_for`: tournaments,
     /// `anqi play`) get that as an error before the game starts.
     fn choose(&mut self, g: &G) -> Action {
         if let Err(e) = GameBot::<G>::check_game(self, g) {
@@ -136,7 +138,55 @@ impl<G: Playable> GameBot<G> for GameNetBot<G> {
     }
 }
 
-/// The factory of the RULES-more games' `net:` bots, for `engine::more::net::set_net_factory`:
+/// A `net:` bot as [`factory`] built it, its game type erased.
+pub struct NetBuilt {
+    /// The game (preset name) the checkpoint was trained for.
+    pub game: String,
+    /// A `Box<dyn GameBot<H>>` for that game's type `H`, as `Any`.
+    pub bot: Box<dyn std::any::Any + Send>,
+}
+
+impl NetBuilt {
+    /// The bot as a bot of game type `G`.
+    ///
+    /// # Errors
+    /// The checkpoint was trained for a game of another type than `G`, naming the checkpoint's
+    /// game and `G`.
+    pub fn into_bot<G: Scored>(self) -> Result<Box<dyn GameBot<G>>, String> {
+        match self.bot.downcast::<Box<dyn GameBot<G>>>() {
+            Ok(b) => Ok(*b),
+            Err(_) => Err(format!(
+                "net: the checkpoint was trained for {:?}, a game of another kind than this one ({}); its net cannot play this game",
+                self.game,
+                short_type::<G>()
+            )),
+        }
+    }
+}
+
+/// The last path segment of a type's name (`MissileGame`, `Open<…>` kept whole past its `<`).
+fn short_type<G>() -> &'static str {
+    let full = std::any::type_name::<G>();
+    let head = full.split('<').next().unwrap_or(full);
+    let cut = head.rfind("::").map_or(0, |i| i + 2);
+    &full[cut..]
+}
+
+/// The farm's bot of `spec` for a game of type `G`: `net:…` through [`factory`], any other spec
+/// by the engine's registry (`engine::search::game_bot::from_spec`).
+///
+/// # Errors
+/// The spec's error; a checkpoint of a game of another type ([`NetBuilt::into_bot`]).
+pub fn bot_from_spec<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    let trimmed = spec.trim();
+    if trimmed == "net" || trimmed.starts_with("net:") {
+        return factory(trimmed.strip_prefix("net:").unwrap_or(""), seed)?.into_bot::<G>();
+    }
+    engine::search::game_bot::from_spec::<G>(spec, seed)
+}
+
+/// The factory of the RULES-more games' `net:` bots (registered by `anqi-torch` with
+/// `selfplay::bots::set_game_net_factory`; the farm calls it through [`bot_from_spec`]):
 /// reads which game the checkpoint (or published net) of `params` was trained for and builds a
 /// [`GameNetBot`] of that game's type (as `Box<dyn GameBot<_>>`, erased) with `seed`.
 ///
@@ -155,4 +205,13 @@ pub fn factory(params: &str, seed: u64) -> Result<NetBuilt, String> {
     }
     let bot = with_game(&game, None, Build(params, seed)).map_err(|e| format!("net: the checkpoint was trained for {game:?}, which is not a RULES-more game ({e})"))??;
     Ok(NetBuilt { game, bot })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn type_names_are_shortened() {
+        assert_eq!(super::short_type::<engine::more::missile::MissileGame>(), "MissileGame");
+        assert_eq!(super::short_type::<Vec<u8>>(), "Vec<u8>");
+    }
 }

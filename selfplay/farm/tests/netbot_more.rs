@@ -1,11 +1,12 @@
-//! The `net:` bot in the RULES-more games (#17 item 3): built through the engine's bot registry
-//! (`engine::search::game_bot::from_spec` with the farm's factory registered, as `anqi-torch` does), it
+//! The `net:` bot in the RULES-more games (#17 item 3): built through the farm's bot registry
+//! (`farm::netmore::bot_from_spec`: the net factory for `net:`, the engine's registry else), it
 //! plays complete legal games of missile against `greedy` and `random`, keeps its tree between
 //! decisions, refuses a checkpoint of another game naming both, and decides identically (fixed
 //! seed) in two states of a hidden preset its player cannot tell apart.
 
 use engine::game::Turn;
-use engine::search::game_bot::{from_spec, GameBot};
+use engine::search::game_bot::GameBot;
+use farm::netmore::bot_from_spec as from_spec;
 use engine::more::presets::{with_game, Playable, WithGame};
 use farm::netcounters::NetCounted;
 use farm::netmore::GameNetBot;
@@ -39,7 +40,6 @@ fn checkpoint_of(dir: &Path, game: &str) -> PathBuf {
 
 fn register() {
     tch::set_num_threads(1);
-    let _ = engine::more::net::set_net_factory(farm::netmore::factory);
 }
 
 /// Plays `games` games of the preset, the `net:` spec against `other` (colours alternating),

@@ -95,7 +95,7 @@ pub use engine::variant::open::Deal;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
     /// A bot spec ([`players::bot_for`]: the variants' own bots, `net:` checkpoints included, for
-    /// the RULES.md variants; `engine::search::game_bot::from_spec` for the RULES-more.md presets).
+    /// the RULES.md variants; [`crate::bots::game_bot_for`] for the RULES-more.md presets).
     Bot(String),
     /// External engine (RULES.md variants only).
     Uci(UciSpec),

@@ -5,7 +5,7 @@
 //!   ([`engine::search::Bot`], built by [`crate::bots::for_variant`], `net:` checkpoints
 //!   included), seated at the game through [`VariantBot`], so that a spec means the bot it has
 //!   always meant there (its move order, its tie-breaks); every other game by the bots of
-//!   [`engine::search::game_bot::from_spec_for`].
+//!   [`crate::bots::game_bot_for`].
 //! - **UCI engines** speak the RULES.md variants only: a [`UciPlayer`] sits at a
 //!   [`VariantGameState`] and is sent what its side may know ([`super::engine_view`]); for any
 //!   other game it is refused ([`SeatError::Uci`]).
@@ -21,7 +21,7 @@ use super::engine_view;
 use super::uci_client::UciClient;
 use engine::game::Action;
 use engine::more::presets::{GameFamily, Playable};
-use engine::search::game_bot::{from_spec_for, GameBot, VariantBot};
+use engine::search::game_bot::{GameBot, VariantBot};
 use engine::variant::game::VariantGame;
 use engine::variant::game_state::{decode, decode_chance, encode, VariantGameState};
 use engine::variant::{notation, State};
@@ -110,7 +110,7 @@ pub fn bot_for<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn Game
             let bot: Box<dyn GameBot<VariantGameState>> = Box::new(VariantBot(bot));
             G::from_variant::<Bots>(bot).ok_or_else(|| HOOKS_DISAGREE.to_string())
         }
-        None => from_spec_for::<G>(spec, seed, g),
+        None => crate::bots::game_bot_for::<G>(spec, seed, g),
     }
 }
 
