@@ -1,12 +1,12 @@
 //! `anqi doctor`: versions, CUDA availability and thread counts.
 
-/// What `anqi doctor` was asked (`selfplay::cli::doctor::Args`), and who asks.
-#[derive(Clone, Debug, Default)]
+/// Print the anqi version and git revision, the tch/libtorch versions, whether
+/// CUDA is available (and how many devices), and the thread counts available.
+#[derive(clap::Args, Clone, Debug, Default)]
 pub struct Options {
     /// Also allocate a small tensor on every visible CUDA device and run an op there.
+    #[arg(long)]
     pub probe: bool,
-    /// The first line's version of anqi, e.g. `0.1.0 (git 0123456789ab)`.
-    pub anqi: String,
 }
 
 /// Run `anqi doctor`.
@@ -16,7 +16,7 @@ pub struct Options {
 pub fn run(a: Options) -> anyhow::Result<()> {
     let info = models::torch_info();
     let yes_no = |b: bool| if b { "yes" } else { "no" };
-    println!("anqi {}", a.anqi);
+    println!("anqi {} (git {})", env!("CARGO_PKG_VERSION"), crate::run::GIT_REVISION);
     println!(
         "tch crate {} (torch-sys {})",
         info.tch_version, info.torch_sys_version

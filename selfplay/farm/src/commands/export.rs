@@ -25,23 +25,33 @@ use tch::{Device, Tensor};
 /// The exporter script, embedded so the binary works from any directory.
 pub const SCRIPT: &str = include_str!("../../../../scripts/export_torchscript.py");
 
-/// What `anqi export` was asked (`selfplay::cli::export::Args`).
-#[derive(Clone, Debug)]
+/// Export a checkpoint: safetensors + JSON metadata + a TorchScript module, checked against this
+/// binary's outputs.
+#[derive(clap::Args, Clone, Debug)]
 pub struct Options {
     /// Checkpoint: a run or checkpoint directory (its `latest`), `step-N.json` or
-    /// `step-N.safetensors`; or, when `zoo` is given, nothing.
+    /// `step-N.safetensors`.
+    #[arg(long, required_unless_present = "zoo", conflicts_with = "zoo")]
     pub checkpoint: Option<PathBuf>,
-    /// A published net (`models::zoo::resolve`'s query) instead of `checkpoint`.
+    /// A published net instead (`anqi zoo list`): its name (the newest of that name) or
+    /// `NAME-HASH12`.
+    #[arg(long)]
     pub zoo: Option<String>,
-    /// Zoo directory (default: `models::zoo::default_dir`).
+    /// Zoo directory for `--zoo` (default: `$ANQI_ZOO`, else `models/zoo` here, else the source
+    /// tree's).
+    #[arg(long, requires = "zoo")]
     pub zoo_dir: Option<PathBuf>,
     /// Output directory.
+    #[arg(long)]
     pub out: PathBuf,
-    /// Python with torch (default: see [`python`]).
+    /// Python with torch (default: `.venv/bin/python` here or in the source tree, else `python3`).
+    #[arg(long)]
     pub python: Option<PathBuf>,
     /// Write only the safetensors, metadata and check inputs (no Python).
+    #[arg(long)]
     pub no_torchscript: bool,
     /// Positions in the check batch.
+    #[arg(long, default_value_t = 16)]
     pub check_positions: usize,
 }
 

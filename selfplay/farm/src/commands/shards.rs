@@ -10,18 +10,23 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
-/// What `anqi shards` was asked (`selfplay::cli::shards::Args`).
-#[derive(Clone, Debug)]
+/// Check every shard of a directory: whole, named by its header, no duplicates, no gaps.
+#[derive(clap::Args, Clone, Debug)]
 pub struct Options {
-    /// Shard directory (default: the run's `shards/`, from `config`).
+    /// Shard directory (default: the run's `shards/`, from --config).
+    #[arg(long)]
     pub dir: Option<PathBuf>,
-    /// Training configuration whose variant and architecture the shards must fit.
+    /// Training configuration whose variant and net architecture every shard must fit.
+    #[arg(long)]
     pub config: Option<PathBuf>,
-    /// `KEY=VALUE` overrides of configuration keys.
+    /// Override a configuration key (repeatable).
+    #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Run directory (overrides the config's `run_dir`).
+    #[arg(long)]
     pub run_dir: Option<PathBuf>,
-    /// Print the report as JSON instead of lines.
+    /// Print the report as JSON.
+    #[arg(long)]
     pub json: bool,
 }
 

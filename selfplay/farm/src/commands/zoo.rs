@@ -7,34 +7,57 @@ use anyhow::Context;
 use models::zoo::{self, PublishInfo, ZooEntry};
 use std::path::PathBuf;
 
-/// What `anqi zoo` was asked (`selfplay::cli::zoo::Command`).
-#[derive(Clone, Debug)]
-pub enum Options {
-    /// Publish a checkpoint.
-    Publish {
-        /// A run or checkpoint directory, `step-N.json` or `step-N.safetensors`.
-        checkpoint: PathBuf,
-        /// Name to publish under.
-        name: String,
-        /// File whose text is recorded as the measured results.
-        notes: Option<PathBuf>,
-        /// The training command (default: derived from the run's saved configuration).
-        command: Option<String>,
-        /// Zoo directory (default: [`zoo::default_dir`]).
-        zoo_dir: Option<PathBuf>,
-    },
+/// The zoo's subcommands.
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum Command {
+    /// Publish a checkpoint into the zoo as `<name>-<hash12>` (weights copied unchanged).
+    Publish(PublishArgs),
     /// List the published nets.
-    List {
-        /// Zoo directory (default: [`zoo::default_dir`]).
-        zoo_dir: Option<PathBuf>,
-        /// Print the metadata as a JSON array instead.
-        json: bool,
-    },
-    /// Load every published net and report.
-    Verify {
-        /// Zoo directory (default: [`zoo::default_dir`]).
-        zoo_dir: Option<PathBuf>,
-    },
+    List(ListArgs),
+    /// Load every published net (size, SHA-256, checksum, encoding, architecture); fails if any
+    /// does not.
+    Verify(DirArgs),
+}
+
+/// Where the zoo is.
+#[derive(clap::Args, Clone, Debug)]
+pub struct DirArgs {
+    /// Zoo directory (default: `$ANQI_ZOO`, else `models/zoo` here, else the source tree's).
+    #[arg(long)]
+    pub zoo_dir: Option<PathBuf>,
+}
+
+/// `anqi zoo publish`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PublishArgs {
+    /// Checkpoint: a run or checkpoint directory (its `latest`), `step-N.json` or
+    /// `step-N.safetensors`.
+    #[arg(long)]
+    pub checkpoint: PathBuf,
+    /// Name to publish under (letters, digits, `.`, `_`, `-`), e.g. `surprise`.
+    #[arg(long)]
+    pub name: String,
+    /// File whose text is recorded as the net's measured results (free text or a table).
+    #[arg(long)]
+    pub notes: Option<PathBuf>,
+    /// The command that trained it (default: `anqi train --config RUN/config.toml` when the
+    /// run saved its configuration).
+    #[arg(long)]
+    pub command: Option<String>,
+    /// Where the zoo is.
+    #[command(flatten)]
+    pub dir: DirArgs,
+}
+
+/// `anqi zoo list`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ListArgs {
+    /// Print every entry's metadata as a JSON array.
+    #[arg(long)]
+    pub json: bool,
+    /// Where the zoo is.
+    #[command(flatten)]
+    pub dir: DirArgs,
 }
 
 /// Characters of an entry's results that `list` shows.
@@ -70,9 +93,9 @@ pub fn describe(e: &ZooEntry) -> String {
 /// # Errors
 /// The zoo's (a bad name, a checkpoint that does not load, an oversized net, a bad entry), an
 /// unreadable notes file, or any net failing `verify`.
-pub fn run(o: Options) -> anyhow::Result<()> {
-    match o {
-        Options::Publish { checkpoint, name, notes, command, zoo_dir } => {
+pub fn run(c: Command) -> anyhow::Result<()> {
+    match c {
+        Command::Publish(PublishArgs { checkpoint, name, notes, command, dir: DirArgs { zoo_dir } }) => {
             let dir = zoo_dir.unwrap_or_else(zoo::default_dir);
             let results = match notes {
                 Some(f) => std::fs::read_to_string(&f).with_context(|| f.display().to_string())?,
@@ -83,7 +106,7 @@ pub fn run(o: Options) -> anyhow::Result<()> {
             println!("{}", describe(&e));
             println!("play it as net:zoo={name} (or net:zoo={})", e.stem);
         }
-        Options::List { zoo_dir, json } => {
+        Command::List(ListArgs { json, dir: DirArgs { zoo_dir } }) => {
             let dir = zoo_dir.unwrap_or_else(zoo::default_dir);
             let all = zoo::list(&dir)?;
             if json {
@@ -104,7 +127,7 @@ pub fn run(o: Options) -> anyhow::Result<()> {
                 println!("{} learned evaluations (eval-NAME.nnue, zoo:NAME) in {}", evals.len(), dir.display());
             }
         }
-        Options::Verify { zoo_dir } => {
+        Command::Verify(DirArgs { zoo_dir }) => {
             let dir = zoo_dir.unwrap_or_else(zoo::default_dir);
             let report = zoo::verify(&dir)?;
             let mut bad = 0;
