@@ -27,7 +27,7 @@ pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
         cfg.net.channels,
         net.parameter_count(),
         cfg.search.simulations,
-        cfg.selfplay.concurrent_games
+        cfg.selfplay.game.concurrent_games
     );
 
     // 1. Self-play.
@@ -41,12 +41,12 @@ pub fn run(cfg: &RunConfig, seconds: f64) -> anyhow::Result<()> {
             black: player.clone(),
             record: true,
             noise: true,
-            temperature: cfg.selfplay.temperature,
-            temperature_plies: cfg.selfplay.temperature_plies,
+            temperature: cfg.selfplay.game.temperature,
+            temperature_plies: cfg.selfplay.game.temperature_plies,
         })
         .collect();
     let t = Instant::now();
-    let (results, st) = play_spec(&game, &[&net], jobs, &cfg.selfplay.game(), |_| {})?;
+    let (results, st) = play_spec(&game, &[&net], jobs, &cfg.selfplay.game, |_| {})?;
     let sp_secs = t.elapsed().as_secs_f64();
     let samples: Vec<Sample> = results.into_iter().flat_map(|r| r.samples).collect();
     let sp_rate = samples.len() as f64 / sp_secs;

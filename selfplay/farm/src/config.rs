@@ -20,74 +20,45 @@ pub enum Source {
     External,
 }
 
-/// `[selfplay]`: the farm.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// `[selfplay]`: the farm — how many games an iteration plays and who plays them, and the
+/// settings of every game ([`GameConfig`], one struct: its keys sit in this table beside these).
+///
+/// Serialized as one flat table; read by hand ([`Deserialize`] below) so that an unknown key is
+/// still an error naming it (`serde(flatten)` cannot refuse unknown keys).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SelfplayConfig {
     /// Games per iteration (one shard).
     pub games_per_iteration: u32,
     /// Who plays the games.
-    #[serde(default)]
     pub source: Source,
-    /// Games in flight (the net batch is at most this).
-    #[serde(default = "default_concurrent")]
-    pub concurrent_games: usize,
-    /// Plies after which an unfinished game is adjudicated.
-    #[serde(default = "default_max_plies")]
-    pub max_plies: u32,
-    /// Material lead (soldier units) that wins an adjudicated game; 0: adjudicated games draw.
-    #[serde(default = "default_adjudicate")]
-    pub adjudicate_material: f32,
-    /// If positive, samples of adjudicated games carry `tanh(lead / adjudicate_scale)`.
-    #[serde(default)]
-    pub adjudicate_scale: f32,
-    /// Move-selection temperature for the opening plies.
-    #[serde(default = "default_temperature")]
-    pub temperature: f32,
-    /// Plies played at `temperature`, then the most visited action.
-    #[serde(default = "default_temperature_plies")]
-    pub temperature_plies: u32,
-    /// Independent batchers: 1 (one batcher over every game in flight, for a GPU) or the
-    /// number of CPU cores (each lane its own thread, batcher and single-threaded libtorch).
-    /// 0 (the default) picks: 1 on CUDA, one lane per farm thread on the CPU (a shared
-    /// multi-threaded libtorch stalls at every OpenMP barrier as soon as another process takes
-    /// a core; single-threaded lanes do not).
-    #[serde(default = "default_lanes")]
-    pub lanes: usize,
+    /// Every game's settings: `concurrent_games`, `max_plies`, `adjudicate_material`,
+    /// `adjudicate_scale`, `temperature`, `temperature_plies`, `lanes` (0, the default here:
+    /// one per farm thread on the CPU, one on CUDA, [`crate::run::resolve_lanes`]).
+    #[serde(flatten)]
+    pub game: GameConfig,
 }
 
-fn default_concurrent() -> usize {
-    GameConfig::default().concurrent_games
-}
-fn default_max_plies() -> u32 {
-    GameConfig::default().max_plies
-}
-fn default_adjudicate() -> f32 {
-    GameConfig::default().adjudicate_material
-}
-fn default_temperature() -> f32 {
-    GameConfig::default().temperature
-}
-fn default_temperature_plies() -> u32 {
-    GameConfig::default().temperature_plies
-}
-fn default_lanes() -> usize {
-    0
-}
-
-impl SelfplayConfig {
-    /// The farm's game settings.
-    pub fn game(&self) -> GameConfig {
-        GameConfig {
-            concurrent_games: self.concurrent_games,
-            max_plies: self.max_plies,
-            adjudicate_material: self.adjudicate_material,
-            adjudicate_scale: self.adjudicate_scale,
-            temperature: self.temperature,
-            temperature_plies: self.temperature_plies,
-            lanes: self.lanes,
-            teacher: crate::teacher::TeacherTargets::default(),
+impl<'de> Deserialize<'de> for SelfplayConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut table = toml::Table::deserialize(d)?;
+        let games_per_iteration = match table.remove("games_per_iteration") {
+            Some(v) => u32::deserialize(v).map_err(|e| D::Error::custom(format!("games_per_iteration: {e}")))?,
+            None => return Err(D::Error::missing_field("games_per_iteration")),
+        };
+        let source = match table.remove("source") {
+            Some(v) => Source::deserialize(v).map_err(|e| D::Error::custom(format!("source: {e}")))?,
+            None => Source::default(),
+        };
+        if !table.contains_key("lanes") {
+            table.insert("lanes".into(), toml::Value::Integer(0));
         }
+        let game = GameConfig::deserialize(toml::Value::Table(table)).map_err(|e| {
+            let e = e.to_string();
+            // toml names the unknown key and the game settings it expected; add this table's own.
+            D::Error::custom(if e.contains("unknown field") { format!("{}, or games_per_iteration, source", e.trim_end()) } else { e })
+        })?;
+        Ok(SelfplayConfig { games_per_iteration, source, game })
     }
 }
 
@@ -352,8 +323,8 @@ impl RunConfig {
             ("net.channels", self.net.channels as u64),
             ("search.simulations", u64::from(self.search.simulations)),
             ("selfplay.games_per_iteration", u64::from(self.selfplay.games_per_iteration)),
-            ("selfplay.concurrent_games", self.selfplay.concurrent_games as u64),
-            ("selfplay.max_plies", u64::from(self.selfplay.max_plies)),
+            ("selfplay.concurrent_games", self.selfplay.game.concurrent_games as u64),
+            ("selfplay.max_plies", u64::from(self.selfplay.game.max_plies)),
             ("train.steps_per_iteration", self.train.steps_per_iteration),
             ("train.batch_size", self.train.batch_size as u64),
             ("train.replay_samples", self.train.replay_samples as u64),

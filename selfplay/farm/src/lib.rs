@@ -68,7 +68,8 @@ pub enum Player {
     Bot(String),
 }
 
-/// Game settings shared by all games of a run (the `[selfplay]` table of a training config).
+/// Game settings shared by all games of a run (the game keys of the `[selfplay]` table of a
+/// training config, [`config::SelfplayConfig`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GameConfig {
@@ -100,8 +101,8 @@ pub struct GameConfig {
     #[serde(default = "default_lanes")]
     pub lanes: usize,
     /// How the decisions of a recorded [`Player::Bot`] (a warm-start teacher) become training
-    /// targets.
-    #[serde(default)]
+    /// targets (set by the warm start, not a key of the `[selfplay]` table).
+    #[serde(skip)]
     pub teacher: teacher::TeacherTargets,
 }
 

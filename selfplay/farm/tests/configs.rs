@@ -40,3 +40,30 @@ fn a_temperature_value_cutoff_out_of_range_is_refused_naming_it() {
         assert!(err.contains("search.temperature_value_cutoff"), "{bad}: {err}");
     }
 }
+
+/// `[selfplay]` is one table of two structs (`SelfplayConfig`'s own keys and the games'
+/// `GameConfig`): every key of either is read, an unknown one is refused naming it, the game
+/// defaults are `GameConfig`'s but `lanes` (0: automatic), and the saved table reads back equal.
+#[test]
+fn the_selfplay_table_reads_both_structs_and_refuses_unknown_keys_naming_them() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs/train/quick.toml");
+    let set = |kv: &[&str]| RunConfig::load(&path, &kv.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    let cfg = set(&["selfplay.max_plies=77", "selfplay.games_per_iteration=5", "selfplay.temperature=0.5"]).expect("keys of both structs");
+    assert_eq!((cfg.selfplay.game.max_plies, cfg.selfplay.games_per_iteration, cfg.selfplay.game.temperature), (77, 5, 0.5));
+    let err = set(&["selfplay.max_pliez=77"]).expect_err("unknown key").to_string();
+    assert!(err.contains("max_pliez") && err.contains("games_per_iteration") && err.contains("max_plies"), "{err}");
+    let err = set(&["selfplay.teacher=1"]).expect_err("teacher is set by the warm start").to_string();
+    assert!(err.contains("teacher"), "{err}");
+    let err = set(&["selfplay.max_plies=\"many\""]).expect_err("wrong type").to_string();
+    assert!(err.contains("max_plies") || err.contains("u32") || err.contains("integer"), "{err}");
+    // A table with only the required key: GameConfig's defaults, lanes automatic.
+    let only: farm::config::SelfplayConfig = toml::from_str("games_per_iteration = 3").expect("minimal table");
+    let defaults = farm::GameConfig::default();
+    assert_eq!(only.game, farm::GameConfig { lanes: 0, ..defaults });
+    assert!(toml::from_str::<farm::config::SelfplayConfig>("max_plies = 3").is_err_and(|e| e.to_string().contains("games_per_iteration")));
+    // Saved (as every checkpoint saves its configuration) and read back: equal.
+    let text = toml::to_string(&cfg).expect("serialize");
+    assert!(text.contains("max_plies = 77") && !text.contains("[selfplay.game]"), "{text}");
+    let back: RunConfig = toml::from_str(&text).expect("read back");
+    assert_eq!(back.selfplay, cfg.selfplay);
+}

@@ -135,12 +135,12 @@ pub fn init_play_threads() -> i32 {
 /// (`threads`, 0 meaning every core). A device that does not resolve leaves one lane; the
 /// device error is reported when the run starts.
 pub fn resolve_lanes(cfg: &mut RunConfig) {
-    if cfg.selfplay.lanes != 0 {
+    if cfg.selfplay.game.lanes != 0 {
         return;
     }
     let cuda = device(cfg).map(|d| d.is_cuda()).unwrap_or(true);
     let threads = if cfg.threads == 0 { std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1) } else { cfg.threads };
-    cfg.selfplay.lanes = if cuda { 1 } else { threads.max(1) };
+    cfg.selfplay.game.lanes = if cuda { 1 } else { threads.max(1) };
 }
 
 /// The device a config names.
@@ -185,7 +185,7 @@ pub fn selfplay_shard(
 ) -> anyhow::Result<ShardStats> {
     let player = Player::Net { net: 0, search: cfg.search.clone() };
     let games = cfg.selfplay.games_per_iteration;
-    play_shard(game, net, net_step, cfg, (worker, seq), dir, ui, (player, games, cfg.selfplay.temperature_plies), &cfg.selfplay.game())
+    play_shard(game, net, net_step, cfg, (worker, seq), dir, ui, (player, games, cfg.selfplay.game.temperature_plies), &cfg.selfplay.game)
 }
 
 /// Plays and writes teacher shard `seq` of the run's warm start ([`crate::config::WarmStart`]):
@@ -193,7 +193,7 @@ pub fn selfplay_shard(
 fn teacher_shard(game: &GameSpec, net: &Net, cfg: &RunConfig, seq: u64, dir: &Path, ui: &Ui) -> anyhow::Result<ShardStats> {
     let ws = cfg.warmstart.as_ref().context("no [warmstart]")?;
     let games = ws.games_per_shard.min(ws.games - (seq as u32 * ws.games_per_shard).min(ws.games)).max(1);
-    let game_cfg = super::GameConfig { teacher: ws.targets(), ..cfg.selfplay.game() };
+    let game_cfg = super::GameConfig { teacher: ws.targets(), ..cfg.selfplay.game.clone() };
     let player = Player::Bot(ws.teacher.clone());
     play_shard(game, net, 0, cfg, (crate::config::TEACHER_WORKER, seq), dir, ui, (player, games, ws.temperature_plies), &game_cfg)
 }
@@ -221,7 +221,7 @@ fn play_shard(
             black: player.clone(),
             record: true,
             noise: true,
-            temperature: cfg.selfplay.temperature,
+            temperature: cfg.selfplay.game.temperature,
             temperature_plies,
         })
         .collect();
@@ -354,13 +354,13 @@ pub fn eval_search(cfg: &RunConfig) -> SearchConfig {
 /// Game settings of evaluation matches: unfinished games at the ply limit are draws.
 pub fn eval_games(cfg: &RunConfig) -> GameConfig {
     GameConfig {
-        concurrent_games: cfg.selfplay.concurrent_games,
-        max_plies: cfg.eval.max_plies.unwrap_or(cfg.selfplay.max_plies),
+        concurrent_games: cfg.selfplay.game.concurrent_games,
+        max_plies: cfg.eval.max_plies.unwrap_or(cfg.selfplay.game.max_plies),
         adjudicate_material: 0.0,
         adjudicate_scale: 0.0,
         temperature: 1.0,
         temperature_plies: cfg.eval.temperature_plies,
-        lanes: cfg.selfplay.lanes,
+        lanes: cfg.selfplay.game.lanes,
         teacher: Default::default(),
     }
 }
