@@ -596,8 +596,9 @@ public from the start; in the random modes the deal is fixed at the start and kn
 The paired difference of the draw indicators is averaged over deals; its interval is 1.96 standard errors of the per-deal \
 differences. A class (or all-presets) figure is the unweighted mean of its presets' figures, its variance the sum of theirs \
 over k².
-- **Levels** are fixed-work specs (so the machine's load does not change them); their Elo comes from the ladders \
-(`anqi ladder`) where a ladder has them. Bots that search see the game's history (repetition, perpetual check and chase, the \
+- **Levels** are fixed-work specs (the machine's load does not change them) or a time per move (`ms=M`: on a loaded \
+machine both sides search less alike); their Elo comes from the ladders (`anqi ladder`) where a ladder has them (the spec \
+itself, a challenger placed against the reference players, or a `ms=M` level at the ladder's own time per move). Bots that search see the game's history (repetition, perpetual check and chase, the \
 60-move rule); the perpetual-check line above counts how many games still ended that way.
 - **Draws** are rule draws (repetition, 60-move rule, no attacking material, agreed draw) or games at the ply limit \
 (adjudicated; listed as `ply limit` in the endings).
