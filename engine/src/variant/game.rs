@@ -124,37 +124,46 @@ impl VariantGame {
         self.plies.push(Ply { action: a, chance: outcome, text });
     }
 
-    /// The end of the game, if reached.
+    /// The end of the game, if reached ([`end_by_rule`]).
     pub fn outcome(&self) -> Option<VariantEnd> {
-        let s = &self.state;
-        match s.agreement() {
-            Some(Agreement::Resigned(c)) => return Some(VariantEnd::Resigned(c)),
-            Some(Agreement::Drawn) => return Some(VariantEnd::AgreedDraw),
-            None => {}
-        }
-        if let Some(c) = s.grind_loss() {
-            return Some(VariantEnd::Grinding(c));
-        }
-        let pos = s.position();
-        let end = &pos.rules().end;
-        if s.legal_actions().is_empty() {
-            let reason = if s.side_in_check() { EndReason::Checkmate } else { EndReason::Stalemate };
-            return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
-        }
-        let record = &self.record;
-        if end.repetition {
-            if let Some(o) = crate::repetition::judge(end, pos, Some(self.start_hash), record, 3, record.len()) {
-                return Some(VariantEnd::Rule(o));
-            }
-        }
-        if crate::repetition::no_capture_draw(end, pos.halfmove(), record) {
-            return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture }));
-        }
-        if end.no_attacker_draw && !pos.has_attacking_material() && s.face_down().is_empty() {
-            return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoAttackers }));
-        }
-        None
+        end_by_rule(&self.state, || !self.state.legal_actions().is_empty(), Some(self.start_hash), &self.record)
     }
+}
+
+/// The end of a RULES.md game by rule, if reached, checked in this order: a §S11 agreement
+/// (resignation or agreed draw), §K7 grinding, no legal action (checkmate or stalemate, §X5),
+/// the repetition rules (§X6; judged on `record`, the public record of every ply, with the
+/// start's public hash `start_hash` when known), the no-capture rule and no attacking material
+/// with no piece face down. `has_legal` is asked only once the first two did not end the game.
+/// The one rule text of both [`VariantGame::outcome`] and the contract's
+/// [`super::game_state::VariantGameState`].
+pub fn end_by_rule(s: &State, has_legal: impl FnOnce() -> bool, start_hash: Option<u64>, record: &[RecordPly]) -> Option<VariantEnd> {
+    match s.agreement() {
+        Some(Agreement::Resigned(c)) => return Some(VariantEnd::Resigned(c)),
+        Some(Agreement::Drawn) => return Some(VariantEnd::AgreedDraw),
+        None => {}
+    }
+    if let Some(c) = s.grind_loss() {
+        return Some(VariantEnd::Grinding(c));
+    }
+    let pos = s.position();
+    let end = &pos.rules().end;
+    if !has_legal() {
+        let reason = if s.side_in_check() { EndReason::Checkmate } else { EndReason::Stalemate };
+        return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
+    }
+    if end.repetition {
+        if let Some(o) = crate::repetition::judge(end, pos, start_hash, record, 3, record.len()) {
+            return Some(VariantEnd::Rule(o));
+        }
+    }
+    if crate::repetition::no_capture_draw(end, pos.halfmove(), record) {
+        return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture }));
+    }
+    if end.no_attacker_draw && !pos.has_attacking_material() && s.face_down().is_empty() {
+        return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoAttackers }));
+    }
+    None
 }
 
 /// A move or a flip: an action that changes the position (negotiation actions do not).

@@ -51,11 +51,10 @@ use rand::Rng;
 
 use super::config::{CaptureKnowledge, Placement};
 use super::game::VariantEnd;
-use super::state::{Action as VAction, Agreement, Answer, ChanceOutcome, State, LAYOUT_NAMES};
+use super::state::{Action as VAction, Answer, ChanceOutcome, State, LAYOUT_NAMES};
 use super::View;
 use crate::game::{Action as GameAction, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
 use crate::geometry::Square;
-use crate::outcome::{EndReason, Outcome};
 use crate::piece::{Color, Role};
 use crate::repetition::RecordPly;
 
@@ -392,36 +391,10 @@ impl VariantGameState {
         }
     }
 
-    /// The end by rule, in the order of [`super::game::VariantGame::outcome`].
+    /// The end by rule ([`super::game::end_by_rule`], the one rule text of both games).
     fn compute_end(&self) -> Option<VariantEnd> {
-        let s = &self.state;
-        match s.agreement() {
-            Some(Agreement::Resigned(c)) => return Some(VariantEnd::Resigned(c)),
-            Some(Agreement::Drawn) => return Some(VariantEnd::AgreedDraw),
-            None => {}
-        }
-        if let Some(c) = s.grind_loss() {
-            return Some(VariantEnd::Grinding(c));
-        }
-        let pos = s.position();
-        let end = &pos.rules().end;
-        if self.legal.is_empty() {
-            let reason = if s.side_in_check() { EndReason::Checkmate } else { EndReason::Stalemate };
-            return Some(VariantEnd::Rule(Outcome::Win { winner: s.turn().opponent(), reason }));
-        }
-        if end.repetition {
-            let start = (self.start_hash != 0).then_some(self.start_hash);
-            if let Some(o) = crate::repetition::judge(end, pos, start, &self.history, 3, self.history.len()) {
-                return Some(VariantEnd::Rule(o));
-            }
-        }
-        if crate::repetition::no_capture_draw(end, pos.halfmove(), &self.history) {
-            return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture }));
-        }
-        if end.no_attacker_draw && !pos.has_attacking_material() && s.face_down().is_empty() {
-            return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoAttackers }));
-        }
-        None
+        let start = (self.start_hash != 0).then_some(self.start_hash);
+        super::game::end_by_rule(&self.state, || !self.legal.is_empty(), start, &self.history)
     }
 
     fn finish_ply(&mut self, mover: Color, board: bool, quiet: Option<crate::moves::Move>) {
