@@ -98,6 +98,38 @@ pub fn load_variant(spec: &str) -> Result<&'static Variant, VariantError> {
     Ok(v)
 }
 
+/// Which twin of a RULES.md variant (docs/open-twins.md §O1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Twin {
+    /// The hidden game ([`Variant::hidden_twin`]).
+    Hidden,
+    /// Its open twin ([`Variant::open_twin`]).
+    Open,
+}
+
+/// The `twin` of `v`, built once per process for each resolved rule table (keyed by
+/// [`Variant::to_toml`]): tournaments and studies ask for both twins at every deal, and each
+/// build would otherwise leave a variant (and its position rules) behind for the rest of the
+/// process.
+///
+/// # Errors
+/// [`VariantError`] from [`Variant::open_twin`] (a variant that hides nothing) or
+/// [`Variant::hidden_twin`].
+pub fn twin_of(v: &Variant, twin: Twin) -> Result<&'static Variant, VariantError> {
+    static TWINS: Mutex<Option<HashMap<(String, Twin), &'static Variant>>> = Mutex::new(None);
+    let key = (v.to_toml(), twin);
+    if let Some(t) = TWINS.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert_with(HashMap::new).get(&key) {
+        return Ok(t);
+    }
+    let built = match twin {
+        Twin::Hidden => v.hidden_twin()?,
+        Twin::Open => v.open_twin()?,
+    };
+    let mut guard = TWINS.lock().unwrap_or_else(|e| e.into_inner());
+    let map = guard.get_or_insert_with(HashMap::new);
+    Ok(*map.entry(key).or_insert_with(|| Box::leak(Box::new(built))))
+}
+
 /// Builds the game `spec` names at `start`, without a ply horizon, and runs `body` on it: a
 /// RULES-more.md preset or rule file ([`is_spec`]) through [`with_game_at`], otherwise a
 /// RULES.md variant (preset or TOML file) as a [`VariantGameState`].
@@ -152,6 +184,21 @@ pub fn describe(spec: &str) -> Result<String, AnyGameError> {
 mod tests {
     use super::*;
     use crate::more::presets::{with_game, Playable};
+
+    #[test]
+    fn twins_are_built_once_per_rule_table() {
+        let surprise = load_variant("surprise").expect("surprise");
+        let open = twin_of(surprise, Twin::Open).expect("open twin");
+        assert!(open.open && open.name.ends_with("+open"), "{}", open.name);
+        // Asked again (as every deal of a study asks), the same variant, not a new one.
+        assert!(std::ptr::eq(open, twin_of(surprise, Twin::Open).expect("open twin")));
+        let hidden = twin_of(open, Twin::Hidden).expect("hidden twin");
+        assert_eq!(hidden.name, surprise.name);
+        // Keyed by the rule table, not the address: a copy of a variant finds its twin.
+        let own = twin_of(surprise, Twin::Hidden).expect("hidden twin");
+        assert!(std::ptr::eq(own, twin_of(&surprise.clone(), Twin::Hidden).expect("hidden twin")));
+        assert!(twin_of(load_variant("xiangqi").expect("xiangqi"), Twin::Open).is_err(), "xiangqi hides nothing");
+    }
 
     /// What the tests look at: the game's name, FEN, legal actions and perft to depth 2.
     struct Probe;

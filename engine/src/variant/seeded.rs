@@ -36,7 +36,7 @@ pub const LAYOUTS: [&str; 10] = ["A", "B", "C1", "C2", "C3", "C4", "C5", "C6", "
 /// cannot be derived or a shuffled arrangement the FEN reader refuses (a broken variant file).
 pub fn generate(v: &'static Variant, seed: u64) -> Result<SeededSetup, MoreError> {
     if v.open {
-        let h: &'static Variant = Box::leak(Box::new(v.hidden_twin().map_err(|e| MoreError::Fen(format!("{}: hidden twin: {e}", v.name)))?));
+        let h = crate::any_game::twin_of(v, crate::any_game::Twin::Hidden).map_err(|e| MoreError::Fen(format!("{}: hidden twin: {e}", v.name)))?;
         let hidden = generate(h, seed)?;
         let start = vfen::parse(h, &hidden.fen).map_err(|e| MoreError::Fen(format!("set-up FEN {:?}: {e}", hidden.fen)))?;
         let open = super::open::open_state(v, &start, &deal(&start, seed))?;

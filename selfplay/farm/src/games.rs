@@ -82,10 +82,10 @@ impl From<&'static Variant> for GameSpec {
 /// [`GameError::Unknown`] when neither loads it, [`GameError::NoEncoding`] for a variant the
 /// encoding cannot lay out.
 pub fn load_game(spec: &str) -> Result<(GameSpec, Encoding), GameError> {
-    let variant_err = match Variant::load(spec) {
+    let variant_err = match engine::any_game::load_variant(spec) {
         Ok(v) => {
-            let encoding = models::encoding::encoding_for(&v).map_err(|e| GameError::NoEncoding { value: spec.into(), reason: e.to_string() })?;
-            return Ok((GameSpec::Variant(Box::leak(Box::new(v))), encoding));
+            let encoding = models::encoding::encoding_for(v).map_err(|e| GameError::NoEncoding { value: spec.into(), reason: e.to_string() })?;
+            return Ok((GameSpec::Variant(v), encoding));
         }
         Err(e) => e.to_string(),
     };

@@ -4,10 +4,10 @@ use anyhow::Context;
 use engine::variant::given::Given;
 use engine::variant::{fen as vfen, State, Variant};
 
-/// Loads a preset or file once for the life of the process.
+/// Loads a preset or file once for the life of the process
+/// ([`engine::any_game::load_variant`]).
 pub fn load(spec: &str) -> anyhow::Result<&'static Variant> {
-    let v = Variant::load(spec).with_context(|| format!("--variant {spec:?}"))?;
-    Ok(Box::leak(Box::new(v)))
+    engine::any_game::load_variant(spec).with_context(|| format!("--variant {spec:?}"))
 }
 
 /// The state from `--fen` or the variant's start (with `--layouts RED,BLACK` for Surprise).

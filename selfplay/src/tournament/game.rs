@@ -81,8 +81,8 @@ impl Setup {
     /// # Errors
     /// The variant hides nothing, or a start state cannot be built.
     pub fn pair(hidden: &'static Variant, seed: u64) -> anyhow::Result<(Setup, Setup)> {
-        let h: &'static Variant = Box::leak(Box::new(hidden.hidden_twin()?));
-        let o: &'static Variant = Box::leak(Box::new(hidden.open_twin()?));
+        use engine::any_game::{twin_of, Twin};
+        let (h, o) = (twin_of(hidden, Twin::Hidden)?, twin_of(hidden, Twin::Open)?);
         Ok((Setup::generate(h, seed)?, Setup::generate(o, seed)?))
     }
 }
