@@ -331,3 +331,37 @@ fn open_twin_view_with_unseen_backs_is_refused() {
     let hidden = engine::any_game::load_variant("surprise").expect("surprise");
     assert!(View::from_fen(hidden, text).is_ok(), "the hidden game's view");
 }
+
+/// Found by fuzzing (fuzz/fuzz_targets/more_fen.rs, the one-hour run of session 27): a
+/// skill-tile FEN whose `last` field named a piece of the side to move (`b@a10` with Black to
+/// move) was taken, then written in the other side's case (the writer's reading: the last move
+/// was the opponent's), and that FEN did not read back. Refused, naming the field; with the
+/// other side to move the same field loads and round-trips.
+#[test]
+fn skill_fen_last_move_by_the_side_to_move_is_refused() {
+    let board = "rnb1kab2/4a4/6nr1/2p6/p3p1pPp/9/2P6/P3P1P1P/8N/1C1C5/1RBK2QAB";
+    let tiles = "23,27,26,2,14,8,28,25/22,6,31,30,24,23,9,25";
+    refused("skill-secret+open", &format!("{board} b {tiles} b@a10 - 7 16"), &["last", "b@a10", "side to move"]);
+    let ok = format!("{board} w {tiles} b@a10 - 7 16");
+    let written = load("skill-secret+open", &ok).expect("Black moved last, Red to move");
+    assert!(written.contains(" b@a10 "), "{written}");
+    assert_eq!(load("skill-secret+open", &written).as_deref(), Ok(written.as_str()));
+}
+
+/// Found by fuzzing (fuzz/fuzz_targets/rule_toml.rs, session 27): a RULES-more rule file whose
+/// description held a carriage return was written (`MoreVariant::to_toml`) with the description
+/// repeated raw in its first comment line — not TOML (a bare CR), and a line break there would
+/// have started a line of TOML. The comment now shows each control character as a space; the
+/// quoted value keeps it, and the written file reads back to the same table.
+#[test]
+fn more_rule_file_description_with_control_characters_writes_back() {
+    use engine::more::MoreVariant;
+    for description in ["a\rb", "x\nname = \"other\"", "tab\tand\u{c}feed"] {
+        let text = format!("name = \"skill-points\"\ngame = \"skill\"\ndescription = {}\n", toml::Value::String(description.into()));
+        let v = MoreVariant::from_toml(&text, "t.toml").unwrap_or_else(|e| panic!("{description:?}: {e}"));
+        let written = v.to_toml();
+        let back = MoreVariant::from_toml(&written, "t.toml").unwrap_or_else(|e| panic!("{description:?}: written file does not load: {e}\n{written}"));
+        assert_eq!(back.description(), description);
+        assert_eq!(back.to_toml(), written);
+    }
+}

@@ -262,7 +262,18 @@ impl MoreVariant {
         }
         .unwrap_or_else(|e| format!("# cannot write the rules: {e}\n"));
         let q = |s: &str| toml::Value::String(s.to_string()).to_string();
-        format!("# {}: {}\nname = {}\ngame = {}\ndescription = {}\n\n[rules]\n{rules}", self.name(), self.description(), q(self.name()), q(self.family()), q(self.description()))
+        // The comment line repeats name and description for the reader: a control character
+        // (a line break, a carriage return) would end the comment or make the file invalid TOML,
+        // so each is written as a space there; the quoted values keep them exactly.
+        let plain = |s: &str| s.chars().map(|c| if c.is_control() { ' ' } else { c }).collect::<String>();
+        format!(
+            "# {}: {}\nname = {}\ngame = {}\ndescription = {}\n\n[rules]\n{rules}",
+            plain(self.name()),
+            plain(self.description()),
+            q(self.name()),
+            q(self.family()),
+            q(self.description())
+        )
     }
 
     /// The name (preset name, or the file's `name`).

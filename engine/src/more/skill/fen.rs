@@ -93,6 +93,10 @@ pub fn parse(rules: SkillRules, text: &str) -> Result<SkillPosition, MoreError> 
         let mut ch = last.chars();
         let letter = ch.next().ok_or_else(|| MoreError::Fen("empty last field".into()))?;
         let piece = Piece::from_char(letter).ok_or_else(|| MoreError::Fen(format!("last: unknown letter {letter:?}")))?;
+        // The last move was the other side's: its letter is in that side's case (as written).
+        if piece.color == p.turn {
+            return Err(MoreError::Fen(format!("last: {last} is a piece of the side to move; the last move was the other side's")));
+        }
         p.last_kind = Some(piece.kind);
         let rest = ch.as_str();
         let rest = match rest.strip_suffix('~') {
