@@ -11,10 +11,12 @@
 //! draw indicators (hidden minus open) is averaged over deals, with a 95 % interval from the
 //! spread of the per-deal differences.
 //!
-//! **Levels** are bot specs with a fixed amount of work (e.g. `ismcts:iterations=300`), so that
-//! the machine's load does not change their strength; each level's Elo is read from the
-//! variant's ladder (`experiments/ladder/<variant>.csv`, [`crate::ladder`]) where the ladder
-//! has a player with that spec. An **oracle** (reading the full state) may be played on the
+//! **Levels** are bot specs: with a fixed amount of work (e.g. `ismcts:iterations=300`), so that
+//! the machine's load does not change their strength, or with a time per move (`pimc:ms=200`,
+//! both sides slowed alike on a loaded machine); each level's Elo is read from the variant's
+//! ladder (`experiments/ladder/<variant>.csv`, [`crate::ladder`]) where the ladder has a player
+//! with that spec (a reference player or a challenger), or, for `…ms=M`, the spec without it
+//! when the ladder itself plays at M ms a move. An **oracle** (reading the full state) may be played on the
 //! hidden deals as a ceiling, reported apart.
 //!
 //! **External anchors** ([`anchors`]): Fairy-Stockfish self-play in standard xiangqi at several
