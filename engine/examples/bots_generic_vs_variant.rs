@@ -9,7 +9,7 @@
 //! this compares `alphabeta`, `ismcts` and `pimc`.
 use engine::search::game_bot::{self as generic, GameBot};
 use engine::search::{self, Decision};
-use engine::variant::game::{draw_outcome, VariantGame};
+use engine::variant::game::draw_outcome;
 use engine::variant::game_state::{decode, VariantGameState};
 use engine::variant::{State, Variant};
 use engine::Color;
@@ -31,12 +31,12 @@ fn positions(v: &'static Variant, n: usize, seed: u64) -> Vec<State> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut out = Vec::new();
     while out.len() < n {
-        let mut g = VariantGame::new(State::start(v, Some(("A", "A"))).or_else(|_| State::start(v, None)).expect("start"));
-        while g.outcome().is_none() && out.len() < n && g.plies().len() < 120 {
+        let mut g = VariantGameState::unbounded(State::start(v, Some(("A", "A"))).or_else(|_| State::start(v, None)).expect("start"));
+        while g.outcome().is_none() && out.len() < n && g.plies() < 120 {
             let l = g.state().legal_actions();
             let a = l[rng.random_range(0..l.len())];
             g.play(a, |outs| draw_outcome(outs, &mut rng));
-            if g.plies().len().is_multiple_of(6) && g.outcome().is_none() {
+            if g.plies().is_multiple_of(6) && g.outcome().is_none() {
                 out.push(g.state().clone());
             }
         }
@@ -81,16 +81,16 @@ fn head_to_head(v: &'static Variant, variant_spec: &str, generic_spec: &str, gam
         let generic_color = if i % 2 == 0 { Color::Red } else { Color::Black };
         let mut opening = Pcg64Mcg::seed_from_u64(pair);
         let mut chance = Pcg64Mcg::seed_from_u64(1000 + pair);
-        let mut g = VariantGame::new(State::start(v, Some(("A", "A"))).or_else(|_| State::start(v, None)).expect("start"));
+        let mut g = VariantGameState::unbounded(State::start(v, Some(("A", "A"))).or_else(|_| State::start(v, None)).expect("start"));
         let winner = loop {
             if let Some(end) = g.outcome() {
                 break end.winner();
             }
-            if g.plies().len() >= 200 {
+            if g.plies() >= 200 {
                 break None;
             }
             let s = g.state().clone();
-            let a = if g.plies().len() < 4 {
+            let a = if g.plies() < 4 {
                 let l = s.legal_actions();
                 l[opening.random_range(0..l.len())]
             } else if s.turn() == generic_color {
@@ -100,7 +100,7 @@ fn head_to_head(v: &'static Variant, variant_spec: &str, generic_spec: &str, gam
             };
             g.play(a, |outs| draw_outcome(outs, &mut chance));
         };
-        plies += g.plies().len() as u32;
+        plies += g.plies();
         points += match winner {
             Some(c) if c == generic_color => 1.0,
             Some(_) => 0.0,

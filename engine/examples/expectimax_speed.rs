@@ -7,7 +7,7 @@
 //! total.
 
 use engine::search::expectimax::{Expectimax, ExpectimaxConfig};
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -17,7 +17,7 @@ fn positions(v: &'static Variant, n: usize) -> Vec<State> {
     let mut rng = Pcg64Mcg::seed_from_u64(5);
     let mut out = Vec::new();
     while out.len() < n {
-        let mut game = VariantGame::new(State::new_game(v));
+        let mut game = VariantGameState::unbounded(State::new_game(v));
         for _ in 0..rng.random_range(4..=40) {
             if game.outcome().is_some() {
                 break;

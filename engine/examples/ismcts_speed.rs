@@ -5,7 +5,8 @@
 //! `cargo run --release -p anqi-engine --example ismcts_speed -- [VARIANT] [ITERATIONS] [RUNS]`
 //! (default `surprise 2000 3`).
 use engine::search::{self, Decision};
-use engine::variant::game::{draw_outcome, VariantGame};
+use engine::variant::game::draw_outcome;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -16,12 +17,12 @@ fn positions(v: &'static Variant, seed: u64) -> Vec<State> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut out = Vec::new();
     while out.len() < 12 {
-        let mut g = VariantGame::new(State::start(v, Some(("A", "A"))).or_else(|_| State::start(v, None)).expect("start"));
-        while g.outcome().is_none() && out.len() < 12 && g.plies().len() < 120 {
+        let mut g = VariantGameState::unbounded(State::start(v, Some(("A", "A"))).or_else(|_| State::start(v, None)).expect("start"));
+        while g.outcome().is_none() && out.len() < 12 && g.plies() < 120 {
             let l = g.state().legal_actions();
             let a = l[rng.random_range(0..l.len())];
             g.play(a, |outs| draw_outcome(outs, &mut rng));
-            if g.plies().len().is_multiple_of(6) && g.outcome().is_none() && g.state().legal_actions().len() > 1 {
+            if g.plies().is_multiple_of(6) && g.outcome().is_none() && g.state().legal_actions().len() > 1 {
                 out.push(g.state().clone());
             }
         }

@@ -7,7 +7,8 @@
 //! (default `jieqi 4 pimc:ms=50`). Prints, per game and in total: decisions, decisions whose two
 //! best mean scores are equal, and those still tied after the win share.
 use engine::search::{self, Decision};
-use engine::variant::game::{draw_outcome, VariantGame};
+use engine::variant::game::draw_outcome;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -22,9 +23,9 @@ fn main() {
     for i in 0..games {
         let mut bot = search::from_spec(spec, 10 + i).expect("spec");
         let mut chance = Pcg64Mcg::seed_from_u64(1000 + i);
-        let mut g = VariantGame::new(State::start(v, None).expect("start"));
+        let mut g = VariantGameState::unbounded(State::start(v, None).expect("start"));
         let (mut n, mut t, mut s2) = (0, 0, 0);
-        while g.outcome().is_none() && g.plies().len() < 200 {
+        while g.outcome().is_none() && g.plies() < 200 {
             let d = Decision::in_game(&g);
             let an = bot.analyse(&d);
             if an.stats.len() >= 2 {
@@ -39,7 +40,7 @@ fn main() {
             }
             g.play(an.best, |outs| draw_outcome(outs, &mut chance));
         }
-        println!("game {i}: {} plies, {n} decisions, {t} with the best mean score tied, {s2} still tied after the win share", g.plies().len());
+        println!("game {i}: {} plies, {n} decisions, {t} with the best mean score tied, {s2} still tied after the win share", g.plies());
         (all, tied, still) = (all + n, tied + t, still + s2);
     }
     println!("{name} {spec}: {all} decisions, {tied} tied in mean score ({:.1} %), {still} tied after the win share ({:.1} %)", 100.0 * tied as f64 / all.max(1) as f64, 100.0 * still as f64 / all.max(1) as f64);

@@ -1,7 +1,6 @@
 //! The repetition rules of RULES.md §X6 in one place: third repetition, perpetual check,
 //! **perpetual chase** (Asian/AXF rules) and the 60-move rule with its 10-check cap. Every game
-//! record ([`crate::outcome::Game`], [`crate::variant::VariantGame`],
-//! [`crate::variant::game_state::VariantGameState`]) and every search
+//! record ([`crate::outcome::Game`], [`crate::variant::game_state::VariantGameState`]) and every search
 //! ([`crate::search::alphabeta`], the searches on the game states) calls [`judge`] and
 //! [`no_capture_count`]; nothing else decides these endings.
 //!

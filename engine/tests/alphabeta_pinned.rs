@@ -12,7 +12,7 @@
 
 use engine::search::alphabeta::{Limits, Searcher};
 use engine::search::{self, Decision};
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{fen as vfen, notation, State, Variant};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -31,8 +31,8 @@ const PINNED: u64 = 0x27fcbdec8f06644f;
 
 const SPECS: [&str; 3] = ["alphabeta:depth=3", "alphabeta:depth=2,nodes=3000", "pimc:k=3,search=alphabeta:depth=2"];
 
-fn random_game(v: &'static Variant, plies: usize, rng: &mut Pcg64Mcg) -> Option<VariantGame> {
-    let mut game = VariantGame::new(State::new_game(v));
+fn random_game(v: &'static Variant, plies: usize, rng: &mut Pcg64Mcg) -> Option<VariantGameState> {
+    let mut game = VariantGameState::unbounded(State::new_game(v));
     for _ in 0..rng.random_range(0..=plies) {
         if game.outcome().is_some() {
             return None;
@@ -46,7 +46,7 @@ fn random_game(v: &'static Variant, plies: usize, rng: &mut Pcg64Mcg) -> Option<
 }
 
 /// Games of the repetition battery, played up to two plies before their last move.
-fn repetition_games() -> Vec<VariantGame> {
+fn repetition_games() -> Vec<VariantGameState> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/repetition_cases.toml")).expect("data file");
     let file: toml::Value = toml::from_str(&text).expect("cases parse");
     let mut out = Vec::new();
@@ -60,7 +60,7 @@ fn repetition_games() -> Vec<VariantGame> {
         if moves.len() < 4 {
             continue;
         }
-        let mut game = VariantGame::new(state);
+        let mut game = VariantGameState::unbounded(state);
         for text in &moves[..moves.len() - 2] {
             if game.outcome().is_some() {
                 break;

@@ -8,7 +8,7 @@
 
 use engine::variant::config::preset_names;
 use engine::variant::fen as vfen;
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant, View};
 use engine::Color;
 use rand::{Rng, SeedableRng};
@@ -56,7 +56,7 @@ fn battery_every_preset() {
             let layouts = ["A", "B", "C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8"];
             let pair = (layouts[g % 10], layouts[(g * 7 + 3) % 10]);
             let start = State::start(v, Some(pair)).expect("start");
-            let mut game = VariantGame::new(start);
+            let mut game = VariantGameState::unbounded(start);
             let mut keys = HashMap::new();
             for ply in 0..400 {
                 let s = game.state().clone();

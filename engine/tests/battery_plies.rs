@@ -19,7 +19,7 @@
 use engine::game::{Game, Turn};
 use engine::variant::config::{open_twin_names, preset_names};
 use engine::variant::fen as vfen;
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -73,7 +73,7 @@ fn variant_plies(name: &str, n: u64, seed: u64) -> u64 {
     };
     let mut games = 0;
     while done < n {
-        let mut game = VariantGame::new(dealt[games % dealt.len()].clone());
+        let mut game = VariantGameState::unbounded(dealt[games % dealt.len()].clone());
         games += 1;
         loop {
             let s = game.state().clone();

@@ -9,7 +9,7 @@
 use engine::search::expectimax::{Expectimax, ExpectimaxConfig};
 use engine::search::{self, arena, eval, Decision};
 use engine::variant::config::preset_names;
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{fen as vfen, Action, State, Variant};
 use engine::{Color, Square};
 use rand::{Rng, SeedableRng};
@@ -37,7 +37,7 @@ const SPECS: &[&str] = &[
 /// A random decision position of `v`: the set-up phase (if any) and then up to `plies` random
 /// actions, chance drawn at random; `None` if the game ended.
 fn random_position(v: &'static Variant, plies: usize, rng: &mut Pcg64Mcg) -> Option<State> {
-    let mut game = VariantGame::new(State::new_game(v));
+    let mut game = VariantGameState::unbounded(State::new_game(v));
     let target = rng.random_range(0..=plies);
     for _ in 0..target {
         if game.outcome().is_some() {

@@ -3,7 +3,7 @@
 
 use engine::variant::config::{Placement, TurnDown};
 use engine::variant::fen::StateFenError;
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::perft::perft;
 use engine::variant::view::View;
 use engine::variant::{fen, notation, Action, ChanceOutcome, State, Variant};
@@ -315,9 +315,8 @@ fn f5_turn_face_down_on_start_point() {
     assert_eq!(s.legal_actions().len(), 18);
     let downs: Vec<String> = actions(&s).into_iter().filter(|a| a.ends_with('~')).collect();
     assert_eq!(downs, ["i0f0~", "i0g0~", "i0h0~", "i0i3~"]);
-    let mut g = VariantGame::new(s);
-    g.play(mv("i0g0~"), |_| unreachable!("mode 1 has no chance"));
-    assert_eq!(g.plies()[0].text, "i0g0~");
+    let mut g = VariantGameState::unbounded(s);
+    assert_eq!(g.play_recorded(mv("i0g0~"), |_| unreachable!("mode 1 has no chance")).text, "i0g0~");
     // Face-down on g0 as the elephant point's type; its identity (a cannon) is public.
     assert_eq!(fen::write(g.state()), "3k5/9/9/9/9/9/9/9/9/4K1X2 b - 1 1 g0=C");
     assert!(g.state().public_identities().contains(sq("g0")));
@@ -444,37 +443,30 @@ fn f7_checks_by_current_movement() {
 #[test]
 fn f8_record_reveal_letters() {
     // Random mode: the drawn type(s) follow the move; mover's then captured's.
-    let mut g = VariantGame::new(state(variant("jieqi"), JIEQI_START));
-    g.play(mv("b2b9"), |_| outcome(Some(Role::Soldier), Some(Role::Soldier)));
-    assert_eq!(g.plies()[0].text, "b2b9Pp");
-    g.play(mv("a6a5"), |_| outcome(Some(Role::Horse), None));
-    assert_eq!(g.plies()[1].text, "a6a5n");
+    let mut g = VariantGameState::unbounded(state(variant("jieqi"), JIEQI_START));
+    assert_eq!(g.play_recorded(mv("b2b9"), |_| outcome(Some(Role::Soldier), Some(Role::Soldier))).text, "b2b9Pp");
+    assert_eq!(g.play_recorded(mv("a6a5"), |_| outcome(Some(Role::Horse), None)).text, "a6a5n");
     // A reveal drawn before turning face-down again: the letter, then `~`. Mode 10, X b2 (pool
     // R1) moves as a cannon to b0 and turns down on the horse point.
     // Actions: X b2: b3..b9 (7), b1, b0 (2), a2, c2..i2 (8) = 17, turned down on b0, h2 = 2;
     // K d0: d1 (e0 faces e9) = 1. Total 20.
     let s = state(variant("fanqi-10"), "4k4/9/9/9/9/9/9/1X7/9/3K5 w R1 0 1");
     assert_eq!(s.legal_actions().len(), 20);
-    let mut g = VariantGame::new(s);
-    g.play(mv("b2b0~"), |outs| {
+    let mut g = VariantGameState::unbounded(s);
+    let ply = g.play_recorded(mv("b2b0~"), |outs| {
         assert_eq!(outs.len(), 1);
         outs[0].0
     });
-    assert_eq!(g.plies()[0].text, "b2b0R~");
+    assert_eq!(ply.text, "b2b0R~");
     assert_eq!(fen::write(g.state()), "4k4/9/9/9/9/9/9/9/9/1X1K5 b - 1 1 b0=R");
     // Owner's-choice and fixed modes: the revealed identity is known, and recorded all the same.
-    let mut g = VariantGame::new(State::start(variant("fanqi-3"), None).expect("start"));
-    g.play(mv("a3a4"), |_| unreachable!("no chance in mode 3"));
-    assert_eq!(g.plies()[0].text, "a3a4P");
-    let mut g = VariantGame::new(state(variant("fanqi-3"), "4k4/9/9/x3x4/9/9/9/9/9/3KR4 w - 0 1 a6=r,e6=p"));
-    g.play(mv("e0e6"), |_| unreachable!());
-    assert_eq!(g.plies()[0].text, "e0e6p");
+    let mut g = VariantGameState::unbounded(State::start(variant("fanqi-3"), None).expect("start"));
+    assert_eq!(g.play_recorded(mv("a3a4"), |_| unreachable!("no chance in mode 3")).text, "a3a4P");
+    let mut g = VariantGameState::unbounded(state(variant("fanqi-3"), "4k4/9/9/x3x4/9/9/9/9/9/3KR4 w - 0 1 a6=r,e6=p"));
+    assert_eq!(g.play_recorded(mv("e0e6"), |_| unreachable!()).text, "e0e6p");
     // A turned-down piece moving again shows its (public) identity: 炮一平三变相, then 相...进...
-    let mut g = VariantGame::new(state(variant("fanqi-1"), "3k5/9/9/9/9/9/9/9/9/4K3C w - 0 1"));
-    g.play(mv("i0g0~"), |_| unreachable!());
-    g.play(mv("d9d8"), |_| unreachable!());
-    g.play(mv("g0e2"), |_| unreachable!());
-    let texts: Vec<&str> = g.plies().iter().map(|p| p.text.as_str()).collect();
+    let mut g = VariantGameState::unbounded(state(variant("fanqi-1"), "3k5/9/9/9/9/9/9/9/9/4K3C w - 0 1"));
+    let texts: Vec<String> = ["i0g0~", "d9d8", "g0e2"].iter().map(|m| g.play_recorded(mv(m), |_| unreachable!()).text).collect();
     assert_eq!(texts, ["i0g0~", "d9d8", "g0e2C"]);
     // The record strings parse back to the actions (letters are ignored when reading).
     let s = state(variant("fanqi-1"), "3k5/9/9/9/9/9/9/9/9/4K3C w - 0 1");
@@ -504,5 +496,5 @@ fn f9_jieqi_preset() {
     id.make_identity();
     assert_eq!(perft(&id, 2), 1920);
     // The game is not decided at the start.
-    assert_eq!(VariantGame::new(start).outcome(), None);
+    assert_eq!(VariantGameState::unbounded(start).outcome(), None);
 }

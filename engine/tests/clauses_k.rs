@@ -3,7 +3,8 @@
 //! expected counts are reasoned by hand in comments.
 
 use engine::outcome::{EndReason, Outcome};
-use engine::variant::game::{VariantEnd, VariantGame};
+use engine::variant::game::VariantEnd;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::perft::perft;
 use engine::variant::{fen, notation, Action, State, Variant};
 use engine::{Color, Square};
@@ -142,9 +143,8 @@ fn k4_marker_transfer_after_quiet_move() {
     assert!(actions(&s).contains(&"h2h9".to_string()));
     assert!(!actions(&s).contains(&"h2h9^".to_string()));
     // The record writes the transfer with `^`.
-    let mut g = VariantGame::new(s);
-    g.play(mv("h2e2^"), |_| unreachable!("no chance in king chess"));
-    assert_eq!(g.plies()[0].text, "h2e2^");
+    let mut g = VariantGameState::unbounded(s);
+    assert_eq!(g.play_recorded(mv("h2e2^"), |_| unreachable!("no chance in king chess")).text, "h2e2^");
 }
 
 #[test]
@@ -197,23 +197,23 @@ fn k6_king_piece_gives_no_check() {
     // Perpetual "checks" by a king piece are no checks: the chariot a8/a9 shuttle of §X6 is a
     // plain repetition draw when the chariot is Red's king piece ...
     let cycle = ["a8a9", "d9d8", "a9a8", "d8d9", "a8a9", "d9d8", "a9a8", "d8d9"];
-    let mut g = VariantGame::new(state(king(), "3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1 a8,d9 -,-"));
+    let mut g = VariantGameState::unbounded(state(king(), "3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1 a8,d9 -,-"));
     for m in cycle {
         g.play(mv(m), |_| unreachable!());
     }
     assert_eq!(g.outcome(), Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::Repetition })));
     // ... and perpetual check, which loses (§K7), when it is ordinary.
-    let mut g = VariantGame::new(state(king(), "3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1 f0,d9 -,-"));
+    let mut g = VariantGameState::unbounded(state(king(), "3k5/R8/9/9/9/9/9/9/9/5K3 w - - 0 1 f0,d9 -,-"));
     for m in cycle {
         g.play(mv(m), |_| unreachable!());
     }
     assert_eq!(g.outcome(), Some(VariantEnd::Rule(Outcome::Win { winner: Color::Black, reason: EndReason::PerpetualCheck })));
     // Mate by ordinary pieces: black k d9, Red chariots a9 (check along rank 9, covering e9) and
     // a8 (covering d8), Red general f0 the king piece: checkmate as in §X4.
-    let g = VariantGame::new(state(king(), "R2k5/R8/9/9/9/9/9/9/9/5K3 b - - 0 1 f0,d9 -,-"));
+    let g = VariantGameState::unbounded(state(king(), "R2k5/R8/9/9/9/9/9/9/9/5K3 b - - 0 1 f0,d9 -,-"));
     assert_eq!(g.outcome(), Some(VariantEnd::Rule(Outcome::Win { winner: Color::Red, reason: EndReason::Checkmate })));
     // With the a9 chariot as Red's king piece it neither checks nor covers e9: Black plays d9-e9.
-    let g = VariantGame::new(state(king(), "R2k5/R8/9/9/9/9/9/9/9/5K3 b - - 0 1 a9,d9 -,-"));
+    let g = VariantGameState::unbounded(state(king(), "R2k5/R8/9/9/9/9/9/9/9/5K3 b - - 0 1 a9,d9 -,-"));
     assert_eq!(g.outcome(), None);
     assert_eq!(actions(g.state()), ["d9e9"]);
 }
@@ -250,7 +250,7 @@ fn k7_grinding_six_moves_loses() {
     let start = "3k5/9/9/9/9/9/9/9/9/R3K4 w - - 0 1 e0,d9 -,-";
     let red = ["a0a1", "a1a2", "a2a3", "a3a4", "a4a5"];
     let black = ["d9d8", "d8d9", "d9d8", "d8d9", "d9d8"];
-    let mut g = VariantGame::new(state(king(), start));
+    let mut g = VariantGameState::unbounded(state(king(), start));
     for k in 0..5 {
         g.play(mv(red[k]), |_| unreachable!());
         assert_eq!(g.outcome(), None, "after Red move {}", k + 1);

@@ -2,7 +2,8 @@
 //! each named after it. Positions are §N3 FENs; expected counts are reasoned by hand in comments.
 
 use engine::outcome::{EndReason, Outcome};
-use engine::variant::game::{VariantEnd, VariantGame};
+use engine::variant::game::VariantEnd;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::perft::perft;
 use engine::variant::state::{Agreement, Answer};
 use engine::variant::view::View;
@@ -341,12 +342,12 @@ fn s7_flip_may_give_check() {
     assert_eq!(s.legal_actions().len(), 12);
     assert_eq!(flips(&s), ["d5"]);
     // The flip checks along the d-file and mates: d8 is on the file, e9 faces the Red general.
-    let mut g = VariantGame::new(s);
-    g.play(flip("d5"), |_| unreachable!());
+    let mut g = VariantGameState::unbounded(s);
+    let text = g.play_recorded(flip("d5"), |_| unreachable!()).text;
     assert!(g.state().position().in_check());
     assert!(g.state().legal_actions().is_empty());
     assert_eq!(g.outcome(), Some(VariantEnd::Rule(Outcome::Win { winner: Color::Red, reason: EndReason::Checkmate })));
-    assert_eq!(g.plies()[0].text, "d5d5R");
+    assert_eq!(text, "d5d5R");
 }
 
 #[test]
@@ -512,7 +513,7 @@ fn s11_demand_answer_and_interval() {
     // reads "play continues" as the demander still making its move (not marked [R] there: the
     // lead's reading, flagged in the clause-test report). The demander may not demand again
     // for 10 own moves.
-    let mut g = VariantGame::new(s.clone());
+    let mut g = VariantGameState::unbounded(s.clone());
     g.play(Action::Demand, |_| unreachable!());
     g.play(Action::Answer(Answer::Refuse), |_| unreachable!());
     assert_eq!(g.outcome(), None, "a refused demand is not a repetition");
@@ -534,8 +535,8 @@ fn s11_demand_answer_and_interval() {
     }
     assert_eq!(t.position().fullmove(), 11);
     assert!(t.legal_actions().contains(&Action::Demand), "10 own moves later");
-    // Resignation and agreed draw end a VariantGame with the right result.
-    let mut g = VariantGame::new(s);
+    // Resignation and agreed draw end a VariantGameState with the right result.
+    let mut g = VariantGameState::unbounded(s);
     g.play(Action::Demand, |_| unreachable!());
     g.play(Action::Answer(Answer::Resign), |_| unreachable!());
     assert_eq!(g.outcome(), Some(VariantEnd::Resigned(Color::Black)));

@@ -4,7 +4,8 @@
 
 use engine::notation::{fen, iccs};
 use engine::outcome::{EndReason, Game, Outcome};
-use engine::variant::game::{VariantEnd, VariantGame};
+use engine::variant::game::VariantEnd;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{Action, State, Variant};
 use engine::{Color, Geometry, Position, Role, Square};
 
@@ -150,9 +151,9 @@ fn x4_stalemate_loses() {
     assert!(p.legal_moves().is_empty());
     let g = Game::new(p.clone());
     assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Red, reason: EndReason::Stalemate }));
-    // The same through the variant layer (VariantGame, preset xiangqi).
+    // The same through the variant layer (VariantGameState, preset xiangqi).
     let s = engine::variant::fen::parse(variant("xiangqi"), &fen::write(&p)).expect("fen");
-    let vg = VariantGame::new(s);
+    let vg = VariantGameState::unbounded(s);
     assert_eq!(vg.outcome(), Some(VariantEnd::Rule(Outcome::Win { winner: Color::Red, reason: EndReason::Stalemate })));
 }
 
@@ -188,8 +189,8 @@ fn x6_third_repetition_draws() {
     }
     assert_eq!(g.outcome(), Some(Outcome::Draw { reason: EndReason::Repetition }));
 
-    // The same through VariantGame.
-    let mut vg = VariantGame::new(State::start(variant("xiangqi"), None).expect("start"));
+    // The same through VariantGameState.
+    let mut vg = VariantGameState::unbounded(State::start(variant("xiangqi"), None).expect("start"));
     for (i, m) in ["h0g2", "h9g7", "g2h0", "g7h9", "h0g2", "h9g7", "g2h0", "g7h9"].iter().enumerate() {
         assert_eq!(vg.outcome(), None, "before ply {i}");
         vg.play(vmove(m), |_| unreachable!("no chance in xiangqi"));
@@ -214,7 +215,7 @@ fn x6_perpetual_check_loses() {
     }
     assert_eq!(g.outcome(), Some(Outcome::Win { winner: Color::Black, reason: EndReason::PerpetualCheck }));
 
-    let mut vg = VariantGame::new(engine::variant::fen::parse(variant("xiangqi"), PERPETUAL).expect("fen"));
+    let mut vg = VariantGameState::unbounded(engine::variant::fen::parse(variant("xiangqi"), PERPETUAL).expect("fen"));
     for m in PERPETUAL_CYCLE {
         vg.play(vmove(m), |_| unreachable!());
     }
@@ -241,7 +242,7 @@ fn x6_both_perpetual_check_draws() {
     }
     assert_eq!(g.outcome(), Some(Outcome::Draw { reason: EndReason::Repetition }));
 
-    let mut vg = VariantGame::new(engine::variant::fen::parse(variant("xiangqi"), start).expect("fen"));
+    let mut vg = VariantGameState::unbounded(engine::variant::fen::parse(variant("xiangqi"), start).expect("fen"));
     for m in cycle {
         vg.play(vmove(m), |_| unreachable!());
     }
@@ -302,8 +303,8 @@ fn x6_sixty_move_rule() {
     assert_eq!(g.outcome(), None);
     play(&mut g, "a0a1");
     assert_eq!(g.outcome(), Some(Outcome::Draw { reason: EndReason::NoCapture }));
-    // VariantGame applies it too.
-    let mut vg = VariantGame::new(engine::variant::fen::parse(variant("xiangqi"), fen119).expect("fen"));
+    // VariantGameState applies it too.
+    let mut vg = VariantGameState::unbounded(engine::variant::fen::parse(variant("xiangqi"), fen119).expect("fen"));
     assert_eq!(vg.outcome(), None);
     vg.play(vmove("a0a1"), |_| unreachable!());
     assert_eq!(vg.outcome(), Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoCapture })));
@@ -322,13 +323,13 @@ fn x6_no_attacker_draw() {
     assert_eq!(Game::new(pos_with(off, dead)).outcome(), None);
     // Fan-qi mode 7: a participating advisor may cross the river, so it counts as able.
     let fq7 = engine::variant::fen::parse(variant("fanqi-7"), "2bak4/9/9/9/9/9/9/9/4A4/2B1K4 w - 0 1").expect("fen");
-    assert_eq!(VariantGame::new(fq7).outcome(), None);
+    assert_eq!(VariantGameState::unbounded(fq7).outcome(), None);
     // Fan-qi mode 1 (advisors and elephants do not participate): dead.
     let fq1 = engine::variant::fen::parse(variant("fanqi-1"), "2bak4/9/9/9/9/9/9/9/4A4/2B1K4 w - 0 1").expect("fen");
-    assert_eq!(VariantGame::new(fq1).outcome(), Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoAttackers })));
+    assert_eq!(VariantGameState::unbounded(fq1).outcome(), Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoAttackers })));
     // A face-down piece remains (Fan-qi mode 3, a face-down piece on the elephant point g0 whose
     // identity is an elephant): it counts as able.
     let fq3 = engine::variant::fen::parse(variant("fanqi-3"), "2bak4/9/9/9/9/9/9/9/4A4/2B1K1X2 w - 0 1 g0=B").expect("fen");
     assert_eq!(fq3.position().piece_at(sq("g0")).map(|p| p.role), Some(Role::Elephant));
-    assert_eq!(VariantGame::new(fq3).outcome(), None);
+    assert_eq!(VariantGameState::unbounded(fq3).outcome(), None);
 }

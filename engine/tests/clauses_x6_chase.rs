@@ -8,7 +8,7 @@ use engine::outcome::{EndReason, Game, Outcome};
 use engine::repetition::{self, RecordPly};
 use engine::search::alphabeta::{Limits, Score, Searcher};
 use engine::search::expectimax::{Expectimax, ExpectimaxConfig};
-use engine::variant::game::{VariantEnd, VariantGame};
+use engine::variant::game::VariantEnd;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::{Action, Variant};
 use engine::{Color, Position, Square};
@@ -40,8 +40,8 @@ fn vmove(text: &str) -> Action {
 const CANNON_CHASE: &str = "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1";
 const CANNON_CHASE_MOVES: [&str; 9] = ["c2a2", "a7b7", "a2b2", "b7a7", "b2a2", "a7b7", "a2b2", "b7a7", "b2a2"];
 
-fn replay(v: &'static Variant, start: &str, moves: &[&str]) -> VariantGame {
-    let mut g = VariantGame::new(engine::variant::fen::parse(v, start).expect("fen"));
+fn replay(v: &'static Variant, start: &str, moves: &[&str]) -> VariantGameState {
+    let mut g = VariantGameState::unbounded(engine::variant::fen::parse(v, start).expect("fen"));
     for (i, m) in moves.iter().enumerate() {
         assert_eq!(g.outcome(), None, "over before ply {i} ({m})");
         g.play(vmove(m), |outs| outs[0].0);
@@ -165,7 +165,7 @@ fn x6_game_state_of_the_searches_ends_by_perpetual_chase() {
 
 /// The game of the cannon chase after its first eight plies: Red to move, and `b2a2` completes
 /// the third occurrence.
-fn chase_game_before_the_last_move() -> VariantGame {
+fn chase_game_before_the_last_move() -> VariantGameState {
     replay(variant("xiangqi"), CANNON_CHASE, &CANNON_CHASE_MOVES[..8])
 }
 

@@ -188,7 +188,6 @@ fn the_game_path_agrees_with_the_variant_path_on_the_variants() {
     // the variant path gives it, at depth 2 without quiescence (the variant path also searches
     // evasions in quiescence; the Game path has no checks) and without a record.
     use engine::search::expectimax::{ExpectiSearch, Expectimax, ExpectimaxConfig};
-    use engine::variant::game::VariantGame;
     use engine::variant::game_state::{decode, VariantGameState};
     use engine::variant::{State, Variant};
     let cfg = ExpectimaxConfig { depth: 2, qdepth: 0, nodes: None, ms: None, samples: 1, ..ExpectimaxConfig::default() };
@@ -198,7 +197,7 @@ fn the_game_path_agrees_with_the_variant_path_on_the_variants() {
         let mut rng = Pcg64Mcg::seed_from_u64(13);
         let mut positions = 0;
         while positions < 6 {
-            let mut game = VariantGame::new(State::new_game(v));
+            let mut game = VariantGameState::unbounded(State::new_game(v));
             for _ in 0..rng.random_range(0..=50) {
                 if game.outcome().is_some() {
                     break;

@@ -13,7 +13,7 @@
 
 use engine::search::expectimax::{Expectimax, ExpectimaxConfig};
 use engine::search::{self, Decision};
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{Action, State, Variant};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -27,8 +27,8 @@ const PINNED: u64 = 0x89c5220e1ccbde39;
 /// expectimax takes the family's learned evaluation by default in xiangqi and Jieqi).
 const SPECS: [&str; 4] = ["expectimax:depth=2,nodes=20000,samples=2,eval=none", "expectimax:depth=3,qdepth=2,nodes=6000,eval=none", "oracle:depth=1", "pimc:k=2,search=expectimax:depth=2,eval=none"];
 
-fn random_game(v: &'static Variant, plies: usize, rng: &mut Pcg64Mcg) -> Option<VariantGame> {
-    let mut game = VariantGame::new(State::new_game(v));
+fn random_game(v: &'static Variant, plies: usize, rng: &mut Pcg64Mcg) -> Option<VariantGameState> {
+    let mut game = VariantGameState::unbounded(State::new_game(v));
     for _ in 0..rng.random_range(0..=plies) {
         if game.outcome().is_some() {
             return None;
@@ -50,7 +50,7 @@ fn reverse(s: &State, a: Action) -> Option<Action> {
 
 /// `game` after a quiet move of each side and their reverses (the position repeats), if one of
 /// the first few quiet moves allows it.
-fn repeated(game: &VariantGame) -> Option<VariantGame> {
+fn repeated(game: &VariantGameState) -> Option<VariantGameState> {
     let quiet = |s: &State| -> Vec<Action> { s.legal_actions().into_iter().filter(|&a| s.quiet_move(a).is_some()).take(6).collect() };
     for a in quiet(game.state()) {
         let mut g1 = game.clone();
@@ -84,7 +84,7 @@ fn feed(h: &mut u64, text: &str) {
 }
 
 /// Fingerprints every search of one decision of `game` (with its record when `with_record`).
-fn searches(h: &mut u64, name: &str, game: &VariantGame, with_record: bool, seed: u64) -> usize {
+fn searches(h: &mut u64, name: &str, game: &VariantGameState, with_record: bool, seed: u64) -> usize {
     let s = game.state();
     let record = if with_record { game.record() } else { &[] };
     let cfg = ExpectimaxConfig { depth: 2, qdepth: 4, nodes: Some(30_000), ms: None, samples: 1, ..ExpectimaxConfig::default() };

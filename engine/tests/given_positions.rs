@@ -2,7 +2,7 @@
 //! knowledge): view FENs and JieqiBox's six-field Jieqi FEN read into the same information set as
 //! the full state they come from, and two full states in one information set give one view.
 
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::given::Given;
 use engine::variant::{fen as vfen, notation, State, Variant, View};
 use engine::Color;
@@ -15,7 +15,7 @@ fn variant(name: &str) -> &'static Variant {
 /// piece on h9, whose identity (`captured`) only Red sees.
 fn after_capture(captured: char) -> State {
     let v = variant("jieqi");
-    let mut g = VariantGame::new(State::start(v, None).expect("start"));
+    let mut g = VariantGameState::unbounded(State::start(v, None).expect("start"));
     let (a, o) = notation::parse_record(g.state(), &format!("h2h9R{captured}")).expect("record");
     g.play(a, |outs| o.unwrap_or(outs[0].0));
     g.state().clone()

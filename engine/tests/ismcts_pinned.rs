@@ -10,7 +10,7 @@
 //! fingerprint: check the new behaviour, then update `PINNED` with the printed value.
 
 use engine::search::{self, Decision};
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -23,7 +23,7 @@ const PINNED: u64 = 0x20dcd0a0144cfa8c;
 const SPECS: [&str; 4] = ["ismcts:iterations=150,eval=none", "ismcts:iterations=150,mode=mo,rollout=6,eval=none", "ismcts:iterations=120,c=1.2,mode=so,rollout=3,horizon=8,eval=none", "pimc:k=2,search=mcts:iterations=60,eval=none"];
 
 fn random_position(v: &'static Variant, plies: usize, rng: &mut Pcg64Mcg) -> Option<State> {
-    let mut game = VariantGame::new(State::new_game(v));
+    let mut game = VariantGameState::unbounded(State::new_game(v));
     for _ in 0..rng.random_range(0..=plies) {
         if game.outcome().is_some() {
             return None;

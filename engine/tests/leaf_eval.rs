@@ -6,7 +6,7 @@
 use engine::search::eval::{evaluate, evaluate_learned, evaluate_with};
 use engine::search::expectimax::ExpectimaxConfig;
 use engine::search::ismcts::IsmctsConfig;
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -21,7 +21,7 @@ fn positions(name: &str, n: usize, seed: u64) -> Vec<State> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut out = Vec::new();
     while out.len() < n {
-        let mut game = VariantGame::new(State::new_game(v));
+        let mut game = VariantGameState::unbounded(State::new_game(v));
         for _ in 0..rng.random_range(0..=60) {
             if game.outcome().is_some() {
                 break;

@@ -9,7 +9,7 @@
 use engine::game::{PlayerId, Turn};
 use engine::more::presets::{with_game, Playable, WithGame};
 use engine::search::{self, Decision};
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{fen as vfen, Family, State, Variant, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -40,7 +40,7 @@ fn variant(name: &str) -> &'static Variant {
 /// A position after a random number (up to `plies`) of random actions from the set-up, at a
 /// decision with at least two legal actions.
 fn random_position(v: &'static Variant, plies: usize, rng: &mut Pcg64Mcg) -> Option<State> {
-    let mut game = VariantGame::new(State::new_game(v));
+    let mut game = VariantGameState::unbounded(State::new_game(v));
     for _ in 0..rng.random_range(0..=plies) {
         if game.outcome().is_some() {
             return None;

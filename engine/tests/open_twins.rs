@@ -4,7 +4,7 @@
 
 use engine::variant::config::{open_twin_names, preset_names, VariantError};
 use engine::variant::fen as vfen;
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::open::{open_state, pair, Deal};
 use engine::variant::perft::perft;
 use engine::variant::{Action, State, Variant, View};
@@ -121,7 +121,7 @@ fn o2_open_capture_of_a_face_down_piece_is_seen_by_both() {
         let start = State::start(variant("jieqi"), None).expect("start");
         let deal = Deal::draw(&start, &mut Pcg64Mcg::seed_from_u64(11));
         let s0 = if v.open { open_state(v, &start, &deal).expect("open") } else { start };
-        let mut g = VariantGame::new(s0);
+        let mut g = VariantGameState::unbounded(s0);
         // b2b9: the cannon on b2 takes the face-down horse-point piece on b9 over b7.
         let a = Action::Move { from: sq("b2"), to: sq("b9"), turn_down: false, marker: false };
         let mut rng = Pcg64Mcg::seed_from_u64(1);
@@ -240,7 +240,7 @@ fn o4_pair_same_seed_same_deal_and_same_physical_game() {
         let deal = Deal::draw(&start, &mut Pcg64Mcg::seed_from_u64(9));
         assert_eq!(deal, Deal::draw(&start, &mut Pcg64Mcg::seed_from_u64(9)), "{name}: a seed is one deal");
         let p = pair(o, start, deal).expect("pair");
-        let (mut hg, mut og) = (VariantGame::new(p.hidden.clone()), VariantGame::new(p.open.clone()));
+        let (mut hg, mut og) = (VariantGameState::unbounded(p.hidden.clone()), VariantGameState::unbounded(p.open.clone()));
         let mut rng = Pcg64Mcg::seed_from_u64(7);
         let mut chance = Pcg64Mcg::seed_from_u64(8);
         for ply in 0..80 {
@@ -259,8 +259,8 @@ fn o4_pair_same_seed_same_deal_and_same_physical_game() {
             let acts: Vec<Action> = la.into_iter().filter(|a| !matches!(a, Action::Demand | Action::Answer(_))).collect();
             let a = acts[rng.random_range(0..acts.len())];
             hg.play(a, |outs| p.deal.outcome(a, outs).expect("the deal fits"));
-            og.play(a, |outs| engine::variant::game::draw_outcome(outs, &mut chance));
-            assert!(og.plies().last().and_then(|pl| pl.chance).is_none(), "{name}: the open twin drew chance");
+            let drawn = og.play(a, |outs| engine::variant::game::draw_outcome(outs, &mut chance));
+            assert!(drawn.is_none(), "{name}: the open twin drew chance");
             assert_eq!(board(hg.state()), board(og.state()), "{name} ply {ply}");
             // The open twin's views are the whole state.
             for c in Color::ALL {

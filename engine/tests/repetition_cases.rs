@@ -1,10 +1,10 @@
 //! The public regression battery of the repetition rules (RULES.md §X6): every case of
 //! `tests/data/repetition_cases.toml` (Fairy-Stockfish's `test_is_optional_game_end` xiangqi
 //! cases, Pikafish's rule60 cases, Fairy-Stockfish issues) is replayed through the game-end code
-//! of [`VariantGame`] and must end exactly as its source rules: the same result and reason after
+//! of [`VariantGameState`] and must end exactly as its source rules: the same result and reason after
 //! the last move, and no earlier end.
 
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{fen as vfen, notation, Variant};
 use serde::Deserialize;
 
@@ -41,7 +41,7 @@ fn variant(name: &str) -> &'static Variant {
 fn replay(c: &Case) -> Result<(String, String), String> {
     let v = variant(c.variant.as_deref().unwrap_or("xiangqi"));
     let state = vfen::parse(v, &c.fen).map_err(|e| format!("FEN: {e}"))?;
-    let mut game = VariantGame::new(state);
+    let mut game = VariantGameState::unbounded(state);
     let mut moves: Vec<&str> = c.moves.split_whitespace().collect();
     if let Some(k) = c.ends_first_after_move {
         moves.truncate(k);

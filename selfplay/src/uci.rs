@@ -526,7 +526,7 @@ impl<W: Write + Send + 'static> Engine<W> {
             self.variant = variant;
         }
         self.refused = None;
-        // The record hashes what both sides see (public_hash, as VariantGame's record): the
+        // The record hashes what both sides see (public_hash, as VariantGameState's record): the
         // hidden-game search compares it with its own positions; the xiangqi search re-hashes
         // its reversible tail for the core (repetition::core_tail).
         let start_hash = public_hash(&state);

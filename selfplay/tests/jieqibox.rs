@@ -25,14 +25,14 @@
 //!   anywhere on the board; the face-down advisor's outward step forbidden), then own general not
 //!   attacked afterwards by a revealed piece or the facing general.
 //!
-//! The true game is anqi's (`VariantGame`, RULES.md §F9), fed the GUI's reveals. Every `bestmove`
+//! The true game is anqi's (`VariantGameState`, RULES.md §F9), fed the GUI's reveals. Every `bestmove`
 //! must be the side to move's, legal in the true game, accepted by JieqiBox's check and preceded
 //! by an `info` line with depth, seldepth, score, wdl, nodes, nps, time and a PV starting with it;
 //! no line may be an error. `ANQI_JIEQIBOX_GAMES` sets the number of games (default 8: two per
 //! mode and FEN format), `ANQI_JIEQIBOX_PLIES` the longest game (default 400 plies).
 
 use engine::search::expectimax::{Expectimax, ExpectimaxConfig};
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::state::{Action, ChanceOutcome};
 use engine::variant::{notation as vnot, State, Variant};
 use engine::Role;
@@ -563,7 +563,7 @@ const LATE: (&str, &str) = (
 fn play_game(seed: u64, late: bool, new_format: bool, ai_red: Option<bool>, max_plies: usize, engine: &mut Engine) -> Counts {
     let jieqi: &'static Variant = Box::leak(Box::new(Variant::load("jieqi").expect("jieqi preset")));
     let start = if late { engine::variant::fen::parse(jieqi, LATE.1).expect("late FEN") } else { State::start(jieqi, None).expect("start") };
-    let mut game = VariantGame::new(start);
+    let mut game = VariantGameState::unbounded(start);
     let mut gui = Gui::new(if late { LATE.0 } else { START_FEN }, new_format, ai_red);
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut counts = Counts::default();

@@ -2,7 +2,8 @@
 //! the `net:` bot's `selfplay/farm/tests/no_leak_net.rs`): a UCI engine in a tournament is sent
 //! identical bytes in two games that differ only in what its side cannot see.
 
-use engine::variant::game::VariantGame;
+use engine::variant::game::Ply;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{fen as vfen, notation, State, Variant};
 use engine::Color;
 use selfplay::tournament::dialect::Dialect;
@@ -14,24 +15,25 @@ fn variant(name: &str) -> &'static Variant {
 
 /// Jieqi from the start: Red's face-down h2 piece (revealed a chariot) takes the face-down piece
 /// on h9, whose identity only Red sees, then Black plays `b9c7` revealing a horse.
-fn jieqi_game(captured: char) -> (State, VariantGame) {
+fn jieqi_game(captured: char) -> (State, VariantGameState, Vec<Ply>) {
     let start = State::start(variant("jieqi"), None).expect("start");
-    let mut g = VariantGame::new(start.clone());
+    let mut g = VariantGameState::unbounded(start.clone());
+    let mut plies = Vec::new();
     for text in [format!("h2h9R{captured}"), "b9c7N".to_string()] {
         let (a, o) = notation::parse_record(g.state(), &text).expect("record");
-        g.play(a, |outs| o.unwrap_or(outs[0].0));
+        plies.push(g.play_recorded(a, |outs| o.unwrap_or(outs[0].0)));
     }
-    (start, g)
+    (start, g, plies)
 }
 
 #[test]
 fn no_leak_uci_engine_gets_only_what_its_side_may_know_in_jieqi() {
-    let (start, n) = jieqi_game('n');
-    let (_, r) = jieqi_game('r');
+    let (start, n, np) = jieqi_game('n');
+    let (_, r, rp) = jieqi_game('r');
     for dialect in [Dialect::Anqi, Dialect::Pikafish] {
         // Black (to move) never saw what Red took: the same bytes in both games.
-        let bn = position_for(dialect, &start, &n, Color::Black).expect("position");
-        let br = position_for(dialect, &start, &r, Color::Black).expect("position");
+        let bn = position_for(dialect, &start, &n, &np, Color::Black).expect("position");
+        let br = position_for(dialect, &start, &r, &rp, Color::Black).expect("position");
         assert_eq!(bn, br, "{dialect}");
         if dialect == Dialect::Pikafish {
             assert!(bn.contains(" h2h9R "), "the mover's reveal is public, the capture letter dropped: {bn}");
@@ -39,8 +41,8 @@ fn no_leak_uci_engine_gets_only_what_its_side_may_know_in_jieqi() {
             assert!(bn.contains("view=b"), "an anqi engine gets Black's view: {bn}");
         }
         // Red, the capturer, is sent the identity it saw.
-        let rn = position_for(dialect, &start, &n, Color::Red).expect("position");
-        let rr = position_for(dialect, &start, &r, Color::Red).expect("position");
+        let rn = position_for(dialect, &start, &n, &np, Color::Red).expect("position");
+        let rr = position_for(dialect, &start, &r, &rp, Color::Red).expect("position");
         assert_ne!(rn, rr, "{dialect}");
     }
 }
@@ -52,12 +54,13 @@ fn no_leak_uci_engine_gets_a_view_under_a_secret_set_up() {
     let mut sent = Vec::new();
     for black in ["A", "C5"] {
         let start = State::start(v, Some(("C3", black))).expect("start");
-        let mut g = VariantGame::new(start.clone());
+        let mut g = VariantGameState::unbounded(start.clone());
+        let mut plies = Vec::new();
         for m in ["h2e2", "h9g7"] {
             let (a, o) = notation::parse_record(g.state(), m).expect("record");
-            g.play(a, |outs| o.unwrap_or(outs[0].0));
+            plies.push(g.play_recorded(a, |outs| o.unwrap_or(outs[0].0)));
         }
-        let line = position_for(Dialect::Anqi, &start, &g, Color::Red).expect("anqi dialect");
+        let line = position_for(Dialect::Anqi, &start, &g, &plies, Color::Red).expect("anqi dialect");
         assert!(line.contains("view=w"), "{line}");
         assert!(!line.contains(&vfen::write(g.state())), "not the full state");
         sent.push(line);

@@ -14,20 +14,22 @@ use selfplay::tournament::{self, Config, GameSpec, Options};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// A variant record replayed as a `VariantGame` (whose plies carry the chance outcomes): the
-/// moves from the set-up with its deal, each checked to be written identically.
-fn replay_variant(v: &'static engine::variant::Variant, setup: &Setup, moves: &[String]) -> engine::variant::game::VariantGame {
+/// A variant record replayed (its entries carry the chance outcomes): the moves from the set-up
+/// with its deal, each checked to be written identically.
+fn replay_variant(v: &'static engine::variant::Variant, setup: &Setup, moves: &[String]) -> Vec<engine::variant::game::Ply> {
     use rand::SeedableRng;
     let start = setup.state(v).expect("set-up state");
     let deal = setup.deal(&start);
     let mut chance_rng = rand_pcg::Pcg64Mcg::seed_from_u64(setup.seed ^ engine::seeded::CHANCE_SALT);
-    let mut game = engine::variant::game::VariantGame::new(start);
+    let mut game = engine::variant::game_state::VariantGameState::unbounded(start);
+    let mut plies = Vec::new();
     for (i, m) in moves.iter().enumerate() {
         let a = engine::variant::notation::parse_action(game.state(), m).unwrap_or_else(|e| panic!("ply {}: {e}", i + 1));
-        game.play(a, |outs| deal.resolve(a, outs, &mut chance_rng));
-        assert_eq!(&game.plies()[i].text, m, "ply {}", i + 1);
+        let ply = game.play_recorded(a, |outs| deal.resolve(a, outs, &mut chance_rng));
+        assert_eq!(&ply.text, m, "ply {}", i + 1);
+        plies.push(ply);
     }
-    game
+    plies
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -210,7 +212,7 @@ fn random_deal_reveals_the_dealt_types() {
         let p = jieqi.play(&setup, game::Rules { max_plies: 40, opening_plies: 0 }, &random, &random, (bot_seed, bot_seed + 100)).expect("plays");
         let g = replay_variant(v, &setup, &p.moves);
         let start_down = setup.state(v).expect("state").face_down();
-        for ply in g.plies() {
+        for ply in &g {
             if let (engine::variant::Action::Move { from, .. }, Some(o)) = (ply.action, ply.chance) {
                 if let Some(r) = o.mover {
                     if start_down.contains(from) {
@@ -672,7 +674,7 @@ fn o4_setup_pair_hidden_and_open_share_the_deal() {
             assert_eq!(ostart.identity(sq), hstart.identity(sq).or(deal.role(sq)), "{name}: {sq}");
         }
         // Same random actions in both; the hidden game's reveals come from the deal.
-        let (mut hg, mut og) = (engine::variant::game::VariantGame::new(hstart), engine::variant::game::VariantGame::new(ostart));
+        let (mut hg, mut og) = (engine::variant::game_state::VariantGameState::unbounded(hstart), engine::variant::game_state::VariantGameState::unbounded(ostart));
         let mut rng = <rand_pcg::Pcg64Mcg as rand::SeedableRng>::seed_from_u64(4);
         for _ in 0..60 {
             if hg.outcome().is_some() {

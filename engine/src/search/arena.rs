@@ -1,11 +1,12 @@
 //! Playing bots against each other: one game to its end by the variant's rules
-//! ([`VariantGame::outcome`], RULES.md §X4-X6, §K7, §S11) or a ply cap, with chance (reveals,
+//! ([`VariantGameState::outcome`], RULES.md §X4-X6, §K7, §S11) or a ply cap, with chance (reveals,
 //! §P2) drawn from a seeded generator. Used by the layout game, the strength sanity runs and
 //! benchmarks.
 
 use super::{Bot, Decision};
 use crate::piece::Color;
-use crate::variant::game::{draw_outcome, VariantEnd, VariantGame};
+use crate::variant::game::{draw_outcome, VariantEnd};
+use crate::variant::game_state::VariantGameState;
 use crate::variant::State;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -39,13 +40,13 @@ impl GameResult {
 /// outcomes are drawn with their probabilities from a generator seeded with `chance_seed`.
 pub fn play(state: State, red: &mut dyn Bot, black: &mut dyn Bot, chance_seed: u64, max_plies: usize) -> GameResult {
     let mut rng = Pcg64Mcg::seed_from_u64(chance_seed);
-    let mut game = VariantGame::new(state);
+    let mut game = VariantGameState::unbounded(state);
     loop {
         if let Some(end) = game.outcome() {
-            return GameResult { end: Some(end), plies: game.plies().len() };
+            return GameResult { end: Some(end), plies: game.plies() as usize };
         }
-        if game.plies().len() >= max_plies {
-            return GameResult { end: None, plies: game.plies().len() };
+        if game.plies() as usize >= max_plies {
+            return GameResult { end: None, plies: game.plies() as usize };
         }
         let s = game.state();
         let d = Decision::in_game(&game);

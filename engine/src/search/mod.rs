@@ -20,7 +20,7 @@ pub use scored::Scored;
 use crate::piece::{Color, Role};
 use crate::position::Position;
 use crate::repetition::RecordPly;
-use crate::variant::game::VariantGame;
+use crate::variant::game_state::VariantGameState;
 use crate::variant::{Action, State, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -40,7 +40,7 @@ impl<'a> Decision<'a> {
 
     /// A decision at the current state of `game`, with the game's public record, so that the
     /// searches see repetitions, perpetual checks and chases and the 60-move count (RULES.md §X6).
-    pub fn in_game(game: &'a VariantGame) -> Decision<'a> {
+    pub fn in_game(game: &'a VariantGameState) -> Decision<'a> {
         Decision { state: game.state(), record: game.record() }
     }
 
@@ -50,7 +50,7 @@ impl<'a> Decision<'a> {
         Decision { state, record }
     }
 
-    /// The public record of the game up to this decision ([`VariantGame::record`]; empty when
+    /// The public record of the game up to this decision ([`VariantGameState::record`]; empty when
     /// the decision was made without history). Public: hashes of what both sides see, checks,
     /// quiet core moves.
     pub fn record(&self) -> &'a [RecordPly] {

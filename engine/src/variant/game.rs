@@ -1,4 +1,5 @@
-//! A variant game in progress with the end rules of RULES.md §X4-X6, §K7 and §S11: no legal
+//! The end rules of a variant game (RULES.md §X4-X6, §K7 and §S11, [`end_by_rule`], played by
+//! [`super::game_state::VariantGameState`]) and its record entries ([`Ply`]): no legal
 //! action loses; third repetition draws unless one side checked or chased throughout (perpetual
 //! check or chase loses, [`crate::repetition`]); 60 moves per side without capture draws; no attacking material draws (face-down
 //! pieces count as able); grinding loses; negotiation ends by resignation or agreed draw.
@@ -7,9 +8,10 @@ use super::state::{Action, Agreement, ChanceOutcome, State};
 use crate::outcome::{EndReason, Outcome};
 use crate::piece::Color;
 use crate::repetition::RecordPly;
-use super::game_state::public_hash;
 
-/// One record entry.
+/// One record entry: a player action, the chance outcome that followed it, and its record text
+/// ([`Ply::new`]). What a caller keeps when it needs the texts of a game
+/// ([`super::game_state::VariantGameState`] keeps the public record, not the texts).
 #[derive(Clone, Debug)]
 pub struct Ply {
     /// The action.
@@ -18,6 +20,14 @@ pub struct Ply {
     pub chance: Option<ChanceOutcome>,
     /// Record text (RULES.md §F8 reveal letters included).
     pub text: String,
+}
+
+impl Ply {
+    /// The entry of `action` played at `before`, followed by `chance` (RULES.md §F8 reveal
+    /// letters in the text: [`super::notation::record_string`]).
+    pub fn new(before: &State, action: Action, chance: Option<ChanceOutcome>) -> Ply {
+        Ply { action, chance, text: super::notation::record_string(before, action, chance) }
+    }
 }
 
 /// How a variant game ended, extending [`EndReason`] with the variant rules.
@@ -70,73 +80,12 @@ pub fn draw_outcome(outcomes: &[(ChanceOutcome, f64)], rng: &mut impl rand::Rng)
     crate::game::draw_weighted(outcomes, rng).unwrap_or(ChanceOutcome { mover: None, captured: None })
 }
 
-/// A game of any variant: the full state and its history.
-#[derive(Clone)]
-pub struct VariantGame {
-    state: State,
-    start_hash: u64,
-    plies: Vec<Ply>,
-    /// The public record for the repetition rules, one entry per ply (hashes by
-    /// [`super::game_state::public_hash`]: no hidden identity enters it).
-    record: Vec<RecordPly>,
-}
-
-impl VariantGame {
-    /// A game from `state`.
-    pub fn new(state: State) -> VariantGame {
-        VariantGame { start_hash: public_hash(&state), state, plies: Vec::new(), record: Vec::new() }
-    }
-
-    /// The current full state.
-    pub fn state(&self) -> &State {
-        &self.state
-    }
-
-    /// The record so far.
-    pub fn plies(&self) -> &[Ply] {
-        &self.plies
-    }
-
-    /// The public record of the repetition rules (RULES.md §X6), one entry per ply: what both
-    /// players saw of each ply (the position's public hash, check, the quiet core move). Bots are
-    /// handed it ([`crate::search::Decision::in_game`]) to search with the game's history.
-    pub fn record(&self) -> &[RecordPly] {
-        &self.record
-    }
-
-    /// Plays a legal action; if it leaves a chance node, `chance` picks the outcome from the
-    /// list of outcomes and probabilities (e.g. by sampling).
-    pub fn play(&mut self, a: Action, chance: impl FnOnce(&[(ChanceOutcome, f64)]) -> ChanceOutcome) {
-        let before = self.state.clone();
-        let mover = self.state.turn();
-        let quiet = before.quiet_move(a);
-        self.state.apply(a);
-        let mut outcome = None;
-        if self.state.is_chance() {
-            let o = chance(&self.state.chance_outcomes());
-            self.state.apply_chance(o);
-            outcome = Some(o);
-        }
-        let text = super::notation::record_string(&before, a, outcome);
-        let board = is_board_action(a);
-        let gave_check = board && self.state.side_in_check();
-        self.record.push(RecordPly { hash: public_hash(&self.state), mover, gave_check, board, quiet });
-        self.plies.push(Ply { action: a, chance: outcome, text });
-    }
-
-    /// The end of the game, if reached ([`end_by_rule`]).
-    pub fn outcome(&self) -> Option<VariantEnd> {
-        end_by_rule(&self.state, || !self.state.legal_actions().is_empty(), Some(self.start_hash), &self.record)
-    }
-}
-
 /// The end of a RULES.md game by rule, if reached, checked in this order: a §S11 agreement
 /// (resignation or agreed draw), §K7 grinding, no legal action (checkmate or stalemate, §X5),
 /// the repetition rules (§X6; judged on `record`, the public record of every ply, with the
 /// start's public hash `start_hash` when known), the no-capture rule and no attacking material
 /// with no piece face down. `has_legal` is asked only once the first two did not end the game.
-/// The one rule text of both [`VariantGame::outcome`] and the contract's
-/// [`super::game_state::VariantGameState`].
+/// The one rule text of the contract's [`super::game_state::VariantGameState`].
 pub fn end_by_rule(s: &State, has_legal: impl FnOnce() -> bool, start_hash: Option<u64>, record: &[RecordPly]) -> Option<VariantEnd> {
     match s.agreement() {
         Some(Agreement::Resigned(c)) => return Some(VariantEnd::Resigned(c)),
@@ -164,9 +113,4 @@ pub fn end_by_rule(s: &State, has_legal: impl FnOnce() -> bool, start_hash: Opti
         return Some(VariantEnd::Rule(Outcome::Draw { reason: EndReason::NoAttackers }));
     }
     None
-}
-
-/// A move or a flip: an action that changes the position (negotiation actions do not).
-fn is_board_action(a: Action) -> bool {
-    matches!(a, Action::Move { .. } | Action::Flip { .. })
 }

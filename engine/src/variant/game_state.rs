@@ -1,6 +1,6 @@
 //! Variant games behind the one game interface ([`crate::game::Game`]) that search and solvers
 //! see: [`VariantGameState`] wraps a full [`State`] with the end rules of RULES.md §X4-X6, §K7 and
-//! §S11 (the same order and logic as [`super::game::VariantGame::outcome`]), an optional *deal*
+//! §S11 ([`super::game::end_by_rule`]), an optional *deal*
 //! root (a chance node over full states, for games whose hidden set-up is private: Surprise
 //! layouts §S2, Fan-qi owner's-choice arrangements §F3) and an optional ply horizon.
 //!
@@ -50,7 +50,7 @@ use std::sync::Arc;
 use rand::Rng;
 
 use super::config::{CaptureKnowledge, Placement};
-use super::game::VariantEnd;
+use super::game::{Ply, VariantEnd};
 use super::state::{Action as VAction, Answer, ChanceOutcome, State, LAYOUT_NAMES};
 use super::View;
 use crate::game::{Action as GameAction, ChanceMode, Game, GameInfo, Information, PlayerId, Turn, Utility};
@@ -130,7 +130,7 @@ use crate::more::history::mix;
 
 /// Hash of what both sides see of the position: the core position (side to move included), the
 /// face-down layer, flip rights and markers. Hidden identities do not change while a position
-/// repeats, so this decides repetitions as [`State::hash`] does in [`super::game::VariantGame`].
+/// repeats, so this decides repetitions as [`State::hash`] would.
 pub fn public_hash(s: &State) -> u64 {
     let down = s.face_down().0;
     let mut h = mix(s.position().hash(), down as u64);
@@ -245,6 +245,13 @@ impl VariantGameState {
         VariantGameState::with_options(state, GameOptions::default())
     }
 
+    /// A game from `state` with no horizon: it ends only by its rules (RULES.md §X4-X6, §K7,
+    /// §S11), as a game between players does. Callers that cap the length count
+    /// [`VariantGameState::plies`] themselves.
+    pub fn unbounded(state: State) -> VariantGameState {
+        VariantGameState::with_options(state, GameOptions { max_plies: u32::MAX, leaf: Leaf::Draw })
+    }
+
     /// A game from `state` with `opts`.
     pub fn with_options(state: State, opts: GameOptions) -> VariantGameState {
         let mut g = VariantGameState {
@@ -314,8 +321,9 @@ impl VariantGameState {
     }
 
     /// The public record of the repetition rules (RULES.md §X6), one entry per ply since the game
-    /// began (after [`VariantGameState::with_prior`]'s prior record), as
-    /// [`super::game::VariantGame::record`] keeps it.
+    /// began (after [`VariantGameState::with_prior`]'s prior record): what both players saw of
+    /// each ply (the position's public hash, check, the quiet core move). Bots are handed it
+    /// ([`crate::search::Decision::in_game`]) to search with the game's history.
     pub fn record(&self) -> &[RecordPly] {
         &self.history
     }
@@ -348,6 +356,37 @@ impl VariantGameState {
     /// Applies a variant action (must be legal).
     pub fn apply_variant(&mut self, a: VAction) {
         self.apply(encode(a));
+    }
+
+    /// Plays the variant action `a` (must be legal); if it leaves a chance node (a reveal,
+    /// §F4/§S6), `chance` picks the outcome from the list of outcomes and their probabilities
+    /// (e.g. [`super::game::draw_outcome`] with a seeded generator), which is applied and returned.
+    pub fn play(&mut self, a: VAction, chance: impl FnOnce(&[(ChanceOutcome, f64)]) -> ChanceOutcome) -> Option<ChanceOutcome> {
+        self.apply(encode(a));
+        if !self.state.is_chance() {
+            return None;
+        }
+        let o = chance(&self.state.chance_outcomes());
+        self.apply(encode_chance(o));
+        Some(o)
+    }
+
+    /// Plays `a` as [`VariantGameState::play`] does and returns its record entry (the text with
+    /// RULES.md §F8 reveal letters, [`Ply::new`]): for callers that keep a game's texts (a UCI
+    /// engine's move list, tools).
+    pub fn play_recorded(&mut self, a: VAction, chance: impl FnOnce(&[(ChanceOutcome, f64)]) -> ChanceOutcome) -> Ply {
+        let before = self.state.clone();
+        let o = self.play(a, chance);
+        Ply::new(&before, a, o)
+    }
+
+    /// The end by the variant's rules, if reached (`None` while the game goes on and at the
+    /// horizon, [`VariantGameState::end`]).
+    pub fn outcome(&self) -> Option<VariantEnd> {
+        match self.end {
+            Some(GameEnd::Rule(e)) => Some(e),
+            _ => None,
+        }
     }
 
     /// Draws `player`'s determinizations of this state one after another

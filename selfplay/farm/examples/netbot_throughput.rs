@@ -7,7 +7,7 @@
 //! untrained: throughput does not depend on the weights.
 
 use engine::search::{Bot, Decision};
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{Variant, View};
 use farm::netbot::NetBot;
 use farm::netcounters::NetCounted;
@@ -60,12 +60,12 @@ fn main() {
             NetBot::new(Net::new(&cfg, tch::Device::Cpu, 1), search, 4, "black".into()),
         ];
         let mut rng = Pcg64Mcg::seed_from_u64(5);
-        let mut game = VariantGame::new(farm::start_state(variant, &mut rng));
+        let mut game = VariantGameState::unbounded(farm::start_state(variant, &mut rng));
         let t = Instant::now();
         let mut played = 0;
         while played < plies {
             if game.outcome().is_some() {
-                game = VariantGame::new(farm::start_state(variant, &mut rng));
+                game = VariantGameState::unbounded(farm::start_state(variant, &mut rng));
             }
             let side = game.state().turn().index();
             let a = bots[side].choose(&Decision::in_game(&game));

@@ -5,7 +5,7 @@
 //! `cargo run --release -p anqi-farm --example repetition_probe -- RUN/checkpoints/step-600.json (RUN/checkpoints/step-0.json | random) [games] [sims]`
 use farm::search::{Search, SearchConfig};
 use farm::start_state;
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{Variant, View};
 use models::checkpoint::{self, Expect};
 use rand::SeedableRng;
@@ -25,13 +25,13 @@ fn main() {
     cfg.dirichlet_fraction = 0.0;
     for g in 0..games {
         let mut rng = Pcg64Mcg::seed_from_u64(1000 + g);
-        let mut game = VariantGame::new(start_state(v, &mut rng));
+        let mut game = VariantGameState::unbounded(start_state(v, &mut rng));
         let mut log: Vec<String> = Vec::new();
         let trained_red = g % 2 == 0;
         loop {
             if let Some(end) = game.outcome() {
                 let r = end.reason();
-                println!("game {g}: trained {} -> {} {r} after {} plies", if trained_red { "red" } else { "black" }, end.result(), game.plies().len());
+                println!("game {g}: trained {} -> {} {r} after {} plies", if trained_red { "red" } else { "black" }, end.result(), game.plies());
                 if r.contains("repetition") {
                     for l in log.iter().rev().take(10).rev() {
                         println!("   {l}");
@@ -39,7 +39,7 @@ fn main() {
                 }
                 break;
             }
-            if game.plies().len() >= 400 {
+            if game.plies() as usize >= 400 {
                 println!("game {g}: ply limit");
                 break;
             }
@@ -64,7 +64,7 @@ fn main() {
                     search.deliver(i, &p, ev.value(i), &mut rng);
                 }
             }
-            let temp = if game.plies().len() < 4 { 1.0 } else { 0.0 };
+            let temp = if game.plies() < 4 { 1.0 } else { 0.0 };
             let act = search.choose(temp, &mut rng);
             let visits = search.visits();
             let n = visits.iter().find(|x| x.0 == act).map(|x| x.2).unwrap_or(0);

@@ -13,7 +13,8 @@ use engine::game::{PlayerId, Turn};
 use engine::search::GameBot;
 use engine::more::presets::{Playable, WithGame};
 use engine::observe::Encoding;
-use engine::variant::game::VariantGame;
+use engine::observe::Observe;
+use engine::variant::game_state::{encode, VariantGameState};
 use engine::variant::{State, Variant, View};
 use engine::Color;
 use rand::Rng;
@@ -153,14 +154,16 @@ pub trait GameLoop: Send + Sized {
     fn encoding(&self) -> Encoding;
 }
 
-/// A variant game of the farm: [`VariantGame`] (public record, end rules), the variant search
-/// with tree reuse, `engine::search` bots, teacher analyses and `models::encoding::material`.
-pub struct VariantLoop(pub VariantGame);
+/// A variant game of the farm: the contract's [`VariantGameState`] with no horizon (public
+/// record, end rules; the farm's `max_plies` cuts it), observed through its [`Observe`], the
+/// variant search with tree reuse, `engine::search` bots, teacher analyses and
+/// `models::encoding::material`.
+pub struct VariantLoop(pub VariantGameState);
 
 impl VariantLoop {
     /// A new game of `variant`, set-up decisions left to the players.
     pub fn new(variant: &'static Variant) -> VariantLoop {
-        VariantLoop(VariantGame::new(State::new_game(variant)))
+        VariantLoop(VariantGameState::unbounded(State::new_game(variant)))
     }
 }
 
@@ -172,7 +175,7 @@ impl GameLoop for VariantLoop {
         self.0.outcome().map(|end| (end.winner(), end.reason().to_string()))
     }
     fn plies(&self) -> u32 {
-        self.0.plies().len() as u32
+        self.0.plies()
     }
     fn in_setup(&self) -> bool {
         self.0.state().in_setup()
@@ -182,11 +185,10 @@ impl GameLoop for VariantLoop {
         if !state.is_chance() {
             return false;
         }
-        // VariantGame resolves chance inside `play`; a chance state here only arises from a
-        // start FEN.
+        // `play` resolves chance; a chance state here only arises from a start FEN.
         let mut s = state.clone();
         sample_chance(&mut s, rng);
-        self.0 = VariantGame::new(s);
+        self.0 = VariantGameState::unbounded(s);
         true
     }
     fn to_act(&self) -> Color {
@@ -218,12 +220,12 @@ impl GameLoop for VariantLoop {
         Some((policy, q, an.best))
     }
     fn observe(&self, me: Color) -> Vec<f32> {
-        let mut dense = vec![0.0; self.encoding().obs_len()];
-        models::encoding::encode_into(&View::new(self.0.state(), me), &mut dense);
-        dense
+        self.0.observation(seat(me))
     }
+    /// Through the contract ([`Observe::action_index`]), which indexes for the side to act: `me`.
     fn slots(&self, actions: &[engine::variant::Action], me: Color) -> Vec<u16> {
-        models::encoding::indices(actions, me)
+        debug_assert_eq!(me, self.0.state().turn(), "slots are asked for the side to act");
+        actions.iter().map(|&a| self.0.action_index(encode(a)) as u16).collect()
     }
     fn encoding(&self) -> Encoding {
         crate::search::encoding()

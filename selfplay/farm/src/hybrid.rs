@@ -279,7 +279,7 @@ mod tests {
     fn root_values_cover_the_actions_and_are_seeded() {
         let v: &'static engine::variant::Variant = Box::leak(Box::new(engine::variant::Variant::load("surprise").expect("surprise")));
         let net = Net::new(&models::net::NetConfig::new(1, 8), tch::Device::Cpu, 3);
-        let mut g = engine::variant::game::VariantGame::new(engine::variant::State::new_game(v));
+        let mut g = engine::variant::game_state::VariantGameState::unbounded(engine::variant::State::new_game(v));
         let mut rng = Pcg64Mcg::seed_from_u64(2);
         while g.state().in_setup() || g.state().is_chance() {
             let acts = g.state().legal_actions();

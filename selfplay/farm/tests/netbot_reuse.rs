@@ -5,7 +5,7 @@
 
 use engine::search::arena;
 use engine::search::{Bot, Decision};
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::game_state::public_hash;
 use engine::variant::{Variant, View};
 use engine::Color;
@@ -80,7 +80,7 @@ fn net_bot_with_reuse_decides_alike_in_one_information_set() {
     for game in 0..2u64 {
         let s = farm::start_state(v, &mut rng);
         let d = View::new(&s, Color::Red).sample(&mut rng);
-        let mut g = [VariantGame::new(s), VariantGame::new(d)];
+        let mut g = [VariantGameState::unbounded(s), VariantGameState::unbounded(d)];
         let mut bots = [NetBot::from_params(&params, 40 + game).expect("bot"), NetBot::from_params(&params, 40 + game).expect("bot")];
         let mut pick = Pcg64Mcg::seed_from_u64(game);
         let mut black = NetBot::from_params(&format!("{params},reuse=0"), game).expect("bot");

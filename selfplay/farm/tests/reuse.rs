@@ -5,7 +5,7 @@
 //! information set.
 
 use engine::repetition::RecordPly;
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::game_state::public_hash;
 use engine::variant::{Action, State, Variant, View};
 use engine::Color;
@@ -43,7 +43,7 @@ fn config(sims: u32, batch: u32) -> SearchConfig {
 }
 
 /// The search of the side to act in `g`, taking over `prev` where it can, run to its budget.
-fn search(prev: Option<Search>, g: &VariantGame, cfg: &SearchConfig, noise: bool, rng: &mut Pcg64Mcg) -> Search {
+fn search(prev: Option<Search>, g: &VariantGameState, cfg: &SearchConfig, noise: bool, rng: &mut Pcg64Mcg) -> Search {
     let s = g.state();
     let mut srch = Search::reuse(prev, View::new(s, s.turn()), s.legal_actions(), cfg, noise, g.record(), rng);
     finish(&mut srch, rng);
@@ -62,7 +62,7 @@ fn finish(srch: &mut Search, rng: &mut Pcg64Mcg) {
 
 /// Plays `a` in `g` with the chance outcome (if any) whose public observation is `key`, else the
 /// first.
-fn play(g: &mut VariantGame, a: Action, key: Option<u64>) {
+fn play(g: &mut VariantGameState, a: Action, key: Option<u64>) {
     let after = g.state().child(a);
     g.play(a, |outs| {
         outs.iter()
@@ -76,14 +76,14 @@ fn play(g: &mut VariantGame, a: Action, key: Option<u64>) {
     });
 }
 
-fn last_hash(g: &VariantGame) -> u64 {
+fn last_hash(g: &VariantGameState) -> u64 {
     g.record().last().expect("a ply").hash
 }
 
 /// The reply in `g` (after `a`, public observation `h1`) whose node holds the most visits of
 /// `srch`, with those visits and its public observation; the hash is taken after the first
 /// chance outcome, as [`play`] plays it without a key.
-fn best_reply(srch: &Search, g: &VariantGame, a: Action, h1: u64) -> Option<(u32, Action, u64)> {
+fn best_reply(srch: &Search, g: &VariantGameState, a: Action, h1: u64) -> Option<(u32, Action, u64)> {
     g.state()
         .legal_actions()
         .into_iter()
@@ -104,7 +104,7 @@ fn a_reused_root_keeps_the_child_s_visits() {
     for batch in [1, 8] {
         let cfg = config(600, batch);
         let mut rng = Pcg64Mcg::seed_from_u64(1);
-        let mut g = VariantGame::new(State::start(v, None).expect("start"));
+        let mut g = VariantGameState::unbounded(State::start(v, None).expect("start"));
         let red = search(None, &g, &cfg, false, &mut rng);
         assert!(!red.is_reused());
         let a = red.choose(0.0, &mut rng);
@@ -135,7 +135,7 @@ fn a_reused_root_gets_fresh_noise() {
     for noise in [false, true, true] {
         // The same tree each time (same seed, no noise in the first search).
         let mut rng = Pcg64Mcg::seed_from_u64(8);
-        let mut g = VariantGame::new(State::start(v, None).expect("start"));
+        let mut g = VariantGameState::unbounded(State::start(v, None).expect("start"));
         let red = search(None, &g, &cfg, false, &mut rng);
         let a = red.choose(0.0, &mut rng);
         play(&mut g, a, None);
@@ -162,14 +162,14 @@ fn a_line_not_in_the_tree_starts_afresh() {
     let v = variant("xiangqi");
     let cfg = config(200, 4);
     let fresh_visits = cfg.simulations - 1; // the root's own evaluation has no edge
-    let start = || VariantGame::new(State::start(v, None).expect("start"));
+    let start = || VariantGameState::unbounded(State::start(v, None).expect("start"));
     let run_red = |rng: &mut Pcg64Mcg, cfg: &SearchConfig| {
         let g = start();
         let red = search(None, &g, cfg, false, rng);
         let a = red.choose(0.0, rng);
         (g, red, a)
     };
-    let reuse = |prev: Search, g: &VariantGame, cfg: &SearchConfig, history: &[RecordPly], rng: &mut Pcg64Mcg| {
+    let reuse = |prev: Search, g: &VariantGameState, cfg: &SearchConfig, history: &[RecordPly], rng: &mut Pcg64Mcg| {
         let s = g.state();
         let mut next = Search::reuse(Some(prev), View::new(s, s.turn()), s.legal_actions(), cfg, false, history, rng);
         let reused = next.is_reused();
@@ -245,7 +245,7 @@ fn a_win_at_a_reused_root_is_played_on_a_fresh_root() {
     // root's win check plays the mate on a root of its own (the kept visits would outvote it).
     let v = variant("xiangqi");
     let s = engine::variant::fen::parse(v, "4k4/9/9/9/9/9/9/9/9/R2K4R w - - 0 1").expect("fen");
-    let mut g = VariantGame::new(s);
+    let mut g = VariantGameState::unbounded(s);
     let cfg = config(2000, 8);
     let mut rng = Pcg64Mcg::seed_from_u64(6);
     let red = search(None, &g, &cfg, false, &mut rng);
@@ -283,7 +283,7 @@ fn a_reveal_picks_its_own_outcome_child() {
     let mut picked = 0;
     for k in 0..2 {
         let mut rng = Pcg64Mcg::seed_from_u64(3);
-        let mut g = VariantGame::new(State::start(v, None).expect("start"));
+        let mut g = VariantGameState::unbounded(State::start(v, None).expect("start"));
         let red = search(None, &g, &cfg, false, &mut rng);
         let (a, k0, k1) = split_move(&red).expect("a root move with two visited reveals");
         let key = [k0, k1][k];
@@ -351,7 +351,7 @@ fn a_private_observation_between_starts_afresh() {
         // The same line without the capture's privacy (a non-capturing move) is reused; checked
         // once for contrast.
         if public_reused == 0 {
-            let mut g2 = VariantGame::new(s.clone());
+            let mut g2 = VariantGameState::unbounded(s.clone());
             let red = search(None, &g2, &cfg, false, &mut rng);
             let a = red.choose(0.0, &mut rng);
             if captures.contains(&a) {
@@ -381,7 +381,7 @@ fn a_private_observation_between_starts_afresh() {
 /// (game 0's drawn, game 1 the same one or the game stops). Red's decisions must agree, visit
 /// for visit. Returns how many of Red's roots were reused.
 fn one_information_set_game(s1: State, s2: State, seed: u64, cfg: &SearchConfig, plies: usize) -> usize {
-    let mut g = [VariantGame::new(s1), VariantGame::new(s2)];
+    let mut g = [VariantGameState::unbounded(s1), VariantGameState::unbounded(s2)];
     let mut rngs = [Pcg64Mcg::seed_from_u64(seed), Pcg64Mcg::seed_from_u64(seed)];
     let mut pick = Pcg64Mcg::seed_from_u64(seed ^ 0xB1AC);
     let mut trees: [Option<Search>; 2] = [None, None];

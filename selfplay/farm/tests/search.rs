@@ -3,7 +3,7 @@
 //! in hidden-information variants, where determinizations differ.
 
 use engine::repetition::RecordPly;
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::game_state::public_hash;
 use engine::variant::{State, Variant, View};
 use rand::{Rng, SeedableRng};
@@ -145,7 +145,7 @@ fn equal_visits_break_ties_by_value_not_prior() {
         }
     }
     let ((a, b, r), s3, back) = found.expect("a reversible pair of moves from the start");
-    let mut game = VariantGame::new(s0.clone());
+    let mut game = VariantGameState::unbounded(s0.clone());
     for x in [a, b, r] {
         game.play(x, |outs| outs[0].0);
     }

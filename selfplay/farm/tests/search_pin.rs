@@ -4,7 +4,8 @@
 //! measured on the search before it was made generic over `SearchGame`; the variant adapter
 //! must reproduce them exactly (same random stream, same trees, same moves).
 
-use engine::variant::game::{draw_outcome, VariantGame};
+use engine::variant::game::draw_outcome;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{Variant, View};
 use farm::search::{Search, SearchConfig};
 use rand::SeedableRng;
@@ -38,7 +39,7 @@ fn play(name: &str, cfg: &SearchConfig, games: u64, plies: usize) -> u64 {
     let mut h = 0x5151_u64;
     for game in 0..games {
         let mut rng = Pcg64Mcg::seed_from_u64(1000 + game);
-        let mut g = VariantGame::new(engine::variant::State::new_game(v));
+        let mut g = VariantGameState::unbounded(engine::variant::State::new_game(v));
         let mut trees: [Option<Search>; 2] = [None, None];
         for _ in 0..plies {
             if g.outcome().is_some() {
@@ -60,7 +61,7 @@ fn play(name: &str, cfg: &SearchConfig, games: u64, plies: usize) -> u64 {
             }
             h = mix(h, u64::from(srch.root_value().to_bits()));
             h = mix(h, u64::from(srch.is_reused()));
-            let a = srch.choose(if g.plies().len() < 6 { 1.0 } else { 0.0 }, &mut rng);
+            let a = srch.choose(if g.plies() < 6 { 1.0 } else { 0.0 }, &mut rng);
             for b in format!("{a:?}").bytes() {
                 h = mix(h, u64::from(b));
             }

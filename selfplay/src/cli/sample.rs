@@ -7,7 +7,7 @@ use engine::any_game::{with_any_game, Start};
 use engine::game::{draw_weighted, PlayerId, Turn};
 use engine::more::presets::{Playable, WithGame};
 use engine::search::{Bot, Decision, RandomBot};
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::View;
 use engine::Color;
 use rand::{Rng, SeedableRng};
@@ -45,7 +45,7 @@ pub struct Args {
 fn midgame(variant: &str, seed: u64, plies: usize) -> anyhow::Result<engine::variant::State> {
     let v = super::variant_arg::load(variant)?;
     let start = super::variant_arg::start_state(v, None, if v.caps.discs() { Some("C3,B") } else { None })?;
-    let mut game = VariantGame::new(start);
+    let mut game = VariantGameState::unbounded(start);
     let mut bot = RandomBot::new(seed);
     let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0xD1CE);
     for _ in 0..plies {

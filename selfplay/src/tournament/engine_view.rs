@@ -21,8 +21,8 @@
 use super::dialect::Dialect;
 use super::uci_client::position_command;
 use engine::variant::config::{Placement, SetupKind};
-use engine::variant::game::VariantGame;
-use engine::variant::game_state::sees_captured;
+use engine::variant::game::Ply;
+use engine::variant::game_state::{sees_captured, VariantGameState};
 use engine::variant::state::ChanceOutcome;
 use engine::variant::{notation, State, Variant, View};
 use engine::Color;
@@ -80,19 +80,20 @@ pub fn check_variant_dialect(dialect: Dialect, v: &Variant) -> Result<(), String
     Ok(())
 }
 
-/// The `position …` line for the engine playing `side` in `game` (which began at `start`).
+/// The `position …` line for the engine playing `side` in `game` (which began at `start`), whose
+/// record entries are `plies` (one per ply of `game`, [`VariantGameState::play_recorded`]).
 ///
 /// # Errors
 /// [`check_dialect`]'s refusal, or a record that does not replay from `start`.
-pub fn position_for(dialect: Dialect, start: &State, game: &VariantGame, side: Color) -> Result<String, String> {
+pub fn position_for(dialect: Dialect, start: &State, game: &VariantGameState, plies: &[Ply], side: Color) -> Result<String, String> {
     check_dialect(dialect, start)?;
     match secrecy(start) {
-        Secrecy::Open => Ok(position_command(dialect, start, &game.plies().iter().map(|p| p.text.clone()).collect::<Vec<_>>())),
+        Secrecy::Open => Ok(position_command(dialect, start, &plies.iter().map(|p| p.text.clone()).collect::<Vec<_>>())),
         // anqi reads views; a record with a capture letter dropped could not be replayed by it
         // (the capture's identity is needed to go on), so it gets its side's view FEN.
-        Secrecy::SecretSetup | Secrecy::CapturerOnly if dialect == Dialect::Anqi => view_and_tail(start, game, side),
+        Secrecy::SecretSetup | Secrecy::CapturerOnly if dialect == Dialect::Anqi => view_and_tail(start, game.record(), plies, side),
         Secrecy::SecretSetup => Err(check_dialect(dialect, start).err().unwrap_or_default()),
-        Secrecy::CapturerOnly => Ok(position_command(dialect, start, &record_as_seen(start, game, side)?)),
+        Secrecy::CapturerOnly => Ok(position_command(dialect, start, &record_as_seen(start, plies, side)?)),
     }
 }
 
@@ -100,14 +101,16 @@ pub fn position_for(dialect: Dialect, start: &State, game: &VariantGame, side: C
 /// position where the record's reversible tail begins (after its last capture, reveal, flip or
 /// set-up action), then the tail's quiet moves, which carry no hidden letter. The engine replays
 /// them on its view and so sees every repetition the game can still make (RULES.md §X6).
-fn view_and_tail(start: &State, game: &VariantGame, side: Color) -> Result<String, String> {
-    let record = game.record();
+fn view_and_tail(start: &State, record: &[engine::repetition::RecordPly], plies: &[Ply], side: Color) -> Result<String, String> {
+    if record.len() != plies.len() {
+        return Err(format!("record of {} plies with {} record entries", record.len(), plies.len()));
+    }
     let mut k = record.len();
     while k > 0 && record[k - 1].board && record[k - 1].quiet.is_some() {
         k -= 1;
     }
     let mut s = start.clone();
-    for p in &game.plies()[..k] {
+    for p in &plies[..k] {
         s.try_apply(p.action).map_err(|e| format!("record replay: {e}"))?;
         if s.is_chance() {
             s.apply_chance(p.chance.ok_or("record replay: a chance node without its outcome")?);
@@ -116,7 +119,7 @@ fn view_and_tail(start: &State, game: &VariantGame, side: Color) -> Result<Strin
     let mut line = format!("position fen {}", View::new(&s, side).fen());
     if k < record.len() {
         line.push_str(" moves");
-        for p in &game.plies()[k..] {
+        for p in &plies[k..] {
             line.push(' ');
             line.push_str(&p.text);
         }
@@ -124,15 +127,15 @@ fn view_and_tail(start: &State, game: &VariantGame, side: Color) -> Result<Strin
     Ok(line)
 }
 
-/// The record strings of `game` as `side` saw them: a captured face-down piece's letter is kept
+/// The record strings of `plies` (a game from `start`) as `side` saw them: a captured face-down piece's letter is kept
 /// only where `side` saw its identity (§F6 and the variant's capture-knowledge option).
 ///
 /// # Errors
 /// A record that does not replay from `start`.
-pub fn record_as_seen(start: &State, game: &VariantGame, side: Color) -> Result<Vec<String>, String> {
+pub fn record_as_seen(start: &State, plies: &[Ply], side: Color) -> Result<Vec<String>, String> {
     let mut s = start.clone();
-    let mut out = Vec::with_capacity(game.plies().len());
-    for p in game.plies() {
+    let mut out = Vec::with_capacity(plies.len());
+    for p in plies {
         let mover = s.turn();
         let seen = match p.chance {
             Some(o) if o.captured.is_some() && !sees_captured(&s, mover, side) => Some(ChanceOutcome { mover: o.mover, captured: None }),

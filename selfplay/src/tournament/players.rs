@@ -22,7 +22,7 @@ use super::uci_client::UciClient;
 use engine::game::Action;
 use engine::more::presets::{GameFamily, Playable};
 use engine::search::game_bot::{GameBot, VariantBot};
-use engine::variant::game::VariantGame;
+use engine::variant::game::Ply as RecordEntry;
 use engine::variant::game_state::{decode, decode_chance, encode, VariantGameState};
 use engine::variant::{notation, State};
 use super::config::EngineRestart;
@@ -182,13 +182,13 @@ pub fn uci_player<G: Playable>(uci: &UciSpec, g: &G, game: &str) -> anyhow::Resu
     };
     let start = v.state().clone();
     let p: Box<dyn Player<VariantGameState>> =
-        Box::new(UciPlayer { client: Some(client), keep, go: uci.go.clone(), timeout: uci.timeout, game: VariantGame::new(start.clone()), start });
+        Box::new(UciPlayer { client: Some(client), keep, go: uci.go.clone(), timeout: uci.timeout, game: VariantGameState::unbounded(start.clone()), told: Vec::new(), start });
     G::from_variant::<Players>(p).ok_or_else(|| anyhow::anyhow!(HOOKS_DISAGREE))
 }
 
-/// A UCI engine at a variant's game: it keeps the game's start and the record with its ply
-/// texts ([`VariantGame`]), which [`engine_view::position_for`] turns into what the engine's
-/// side may know.
+/// A UCI engine at a variant's game: it keeps the game's start, the game as it was told it and
+/// the record entries with their texts, which [`engine_view::position_for`] turns into what the
+/// engine's side may know.
 pub struct UciPlayer {
     /// The engine (taken back to [`KEPT`] when the game ends under [`EngineRestart::Never`]).
     client: Option<Box<UciClient>>,
@@ -199,21 +199,23 @@ pub struct UciPlayer {
     /// The start state, which the engine is sent (each in its dialect's FEN).
     start: State,
     /// The game so far, as the plies it was told.
-    game: VariantGame,
+    game: VariantGameState,
+    /// The record entries of those plies (texts with reveal letters).
+    told: Vec<RecordEntry>,
 }
 
 impl Player<VariantGameState> for UciPlayer {
     fn choose(&mut self, g: &VariantGameState, plies: &[Ply]) -> Result<Action, String> {
-        for &(a, chance) in plies.iter().skip(self.game.plies().len()) {
+        for &(a, chance) in plies.iter().skip(self.told.len()) {
             let va = decode(a).ok_or_else(|| format!("ply {a} is no variant action"))?;
             let outcome = chance.and_then(decode_chance);
-            self.game.play(va, |outs| outcome.unwrap_or_else(|| outs[0].0));
+            self.told.push(self.game.play_recorded(va, |outs| outcome.unwrap_or_else(|| outs[0].0)));
         }
         let s = g.state();
         let client = self.client.as_mut().ok_or("the UCI engine is gone")?;
         // Only what this side may know (engine_view): a view FEN under a secret set-up,
         // capture letters it did not see dropped.
-        let pos = engine_view::position_for(client.dialect(), &self.start, &self.game, s.turn())?;
+        let pos = engine_view::position_for(client.dialect(), &self.start, &self.game, &self.told, s.turn())?;
         let m = client.best_move_at(&pos, &self.go, self.timeout).map_err(|e| format!("{e:#}"))?;
         let m = m.ok_or_else(|| "engine returned no move in a position with legal moves".to_string())?;
         notation::parse_action(s, &m).map(encode).map_err(|e| format!("engine move {m:?}: {e}"))

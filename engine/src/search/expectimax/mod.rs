@@ -307,7 +307,7 @@ impl<G: ExpectiGame> ExpectiSearch<G> {
     }
 
     /// [`ExpectiSearch::search`] of `s` reached by the game whose record is `record` (for the
-    /// variants [`crate::variant::game::VariantGame::record`]): a position of the search that
+    /// variants [`crate::variant::game_state::VariantGameState::record`]): a position of the search that
     /// repeats one of the record or of the search path is scored by the repetition rules (§X6: a
     /// draw, or a mate score against the side that checked or chased perpetually).
     pub fn search_in_game(&mut self, s: &G, record: &[G::Ply]) -> RootValues<G::Act> {

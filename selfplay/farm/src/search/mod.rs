@@ -295,7 +295,7 @@ pub fn encoding() -> Encoding {
 impl Search<VariantSearch> {
     /// A search for the player of `view`, whose legal actions are `actions` (non-empty).
     /// `noise` adds Dirichlet noise at the root (self-play). `history` is the game's public record
-    /// so far ([`engine::variant::game::VariantGame::record`]; empty when unknown): a move inside
+    /// so far ([`engine::variant::game_state::VariantGameState::record`]; empty when unknown): a move inside
     /// the tree whose position repeats one of it, or one earlier on its own line, is judged by the
     /// repetition rules at once (the engine's two-fold rule inside a search: a draw, which steers
     /// play away from the §X6 repetition draw when ahead, or a loss for a perpetual checker or

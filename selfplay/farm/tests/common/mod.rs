@@ -2,7 +2,7 @@
 //! pattern for code that is no test of its own). Each test file uses some of them.
 #![allow(dead_code)]
 
-use engine::variant::game::VariantGame;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant};
 use models::checkpoint::{self, SaveInfo};
 use models::net::{Net, NetConfig};
@@ -33,8 +33,8 @@ pub fn save_untrained(dir: &Path, variant: &str, seed: u64) {
 /// The game from `start` after `plies` uniformly random plies, or fewer where it ends first:
 /// each player action drawn uniformly among the legal ones, then each chance outcome uniformly
 /// among the outcomes (not by their probabilities), both with `rng`, in that order.
-pub fn random_walk(start: State, plies: usize, rng: &mut impl Rng) -> VariantGame {
-    let mut g = VariantGame::new(start);
+pub fn random_walk(start: State, plies: usize, rng: &mut impl Rng) -> VariantGameState {
+    let mut g = VariantGameState::unbounded(start);
     for _ in 0..plies {
         if g.outcome().is_some() {
             break;
