@@ -192,6 +192,39 @@ async function playTest(browser, server, variant, color, hiddenOf) {
   await page.close();
 }
 
+// Skill tiles (RULES-more.md §1.2, §1.5): drawn as badges in their recesses; while the secret
+// set-up lasts the bot's (red) tiles are `?` on the page, and once it ends all 16 are named.
+async function skillTilesTest(browser, server) {
+  const page = await browser.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector("body[data-ready='1']");
+  await page.selectOption("#variant", "skill-secret");
+  await page.fill("#bot", "greedy");
+  await page.selectOption("#color", "black");
+  await page.fill("#ms", "0");
+  await page.click("#start");
+  await page.waitForFunction(() => document.body.getAttribute("data-busy") === "0");
+  const tiles = () => page.$$eval("#board g.tile", (gs) => gs.map((g) => [g.getAttribute("data-sq"), g.getAttribute("data-label")]));
+  let during = await tiles();
+  check(during.length === 8 && during.every(([, l]) => l === "?"), `skill-secret: the bot's 8 secret tiles drawn as ?, got ${JSON.stringify(during)}`);
+  let placed = 0;
+  for (; placed < 20; placed++) {
+    const action = await page.$("#setup button.action");
+    if (!action) break;
+    await action.click();
+    await page.waitForFunction(() => document.body.getAttribute("data-busy") === "0");
+    if (placed === 0) {
+      during = await tiles();
+      check(during.filter(([, l]) => l === "?").length === 8 && during.some(([, l]) => /^T\d+$/.test(l)), `skill-secret: own tile named, the bot's still ?: ${JSON.stringify(during)}`);
+    }
+  }
+  const after = await tiles();
+  check(placed === 8 && after.length === 16 && after.every(([, l]) => /^T\d+$/.test(l)), `skill-secret: after ${placed} placements ${JSON.stringify(after)}`);
+  passed++;
+  console.log(`ok skill tiles drawn: 8 secret as ?, ${after.length} named after the set-up`);
+  await page.close();
+}
+
 // Jieqi: the identities of the human's face-down pieces that the bot captured (the capture
 // letter, seen only by the capturer under the default rules, §F6) and of the bot's pieces the
 // deal holds but never revealed are not in any response: the record's capture moves by the bot
@@ -223,6 +256,7 @@ function surpriseSecrets(g, color) {
     // the human's placements are buttons, then moves on the 11x10 board (the no-leak check of
     // the secret placements is selfplay/tests/viewer.rs's; here the generic face-down check).
     await playTest(context, server, "missile-hidden-5", "black", () => []);
+    await skillTilesTest(context, server);
   } finally {
     if (server) server.proc.kill();
     await context.close();

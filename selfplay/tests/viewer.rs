@@ -67,7 +67,7 @@ fn more_boards_of_every_size_are_drawn_from_their_fens() {
         impl engine::more::presets::WithGame for Pic {
             type Output = selfplay::viewer::Picture;
             fn run<G: engine::more::presets::Playable>(self, g: G) -> Self::Output {
-                more_picture::picture(g.geometry(), &g.full_fen(), Color::Red, Viewpoint::Full, None).expect("picture")
+                more_picture::picture(g.geometry(), &g.full_fen(), Color::Red, Viewpoint::Full, None, g.board_marks(None)).expect("picture")
             }
         }
         let p = engine::more::presets::with_game(name, None, Pic).expect("preset");
@@ -76,10 +76,49 @@ fn more_boards_of_every_size_are_drawn_from_their_fens() {
         assert!(!svg::document(&p, None).to_string().is_empty());
     }
     let geo = engine::more::Geometry::missile();
-    let e = more_picture::picture(&geo, "mrnbakabnrm/11/1fc5cf1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1FC5CF1/11/MRNBAKABNRZ w", Color::Red, Viewpoint::Full, None);
+    let e = more_picture::picture(&geo, "mrnbakabnrm/11/1fc5cf1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1FC5CF1/11/MRNBAKABNRZ w", Color::Red, Viewpoint::Full, None, Default::default());
     assert!(matches!(e, Err(more_picture::MorePictureError::Board { rank: 10, .. })), "{e:?}");
-    let e = more_picture::picture(&geo, "11/11/11/11/11/11/11/11/11/11 w", Color::Red, Viewpoint::Full, Some("z9z9"));
+    let e = more_picture::picture(&geo, "11/11/11/11/11/11/11/11/11/11 w", Color::Red, Viewpoint::Full, Some("z9z9"), Default::default());
     assert!(matches!(e, Err(more_picture::MorePictureError::Last { .. })), "{e:?}");
+}
+
+/// RULES-more.md §1.2, §1.6: a skill game's tiles are drawn in their recesses (number and name),
+/// not written as text; under the secret set-up (§1.5) the opponent's chosen tiles are `?`
+/// without a name, and two set-ups the viewer cannot tell apart draw the same picture.
+#[test]
+fn skill_tiles_are_drawn_in_their_recesses_and_secret_ones_unnamed() {
+    use engine::more::presets::{with_game, Playable, WithGame};
+    use selfplay::viewer::picture_of;
+    struct Pic(Viewpoint, Vec<usize>);
+    impl WithGame for Pic {
+        type Output = selfplay::viewer::Picture;
+        fn run<G: Playable>(self, mut g: G) -> Self::Output {
+            for i in self.1 {
+                let legal = g.legal_actions();
+                g.apply(legal[i]);
+            }
+            picture_of(&g, self.0, None, false).expect("picture")
+        }
+    }
+    let start = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 1,2,3,4,5,6,7,8/1,2,3,4,5,6,7,8 - - 0 1";
+    let p = with_game("skill", Some(start), Pic(Viewpoint::Red, vec![])).expect("skill");
+    assert_eq!(p.marks.len(), 16);
+    // Red's recesses d0 f0 d1 e1 f1 d2 e2 f2 (docs/notation.md §5.2): T6 is the sixth, on d2.
+    let t6 = p.marks.iter().find(|m| m.color == 'r' && m.label == "T6").expect("red T6");
+    assert_eq!((t6.file, t6.rank, t6.name.as_str()), (3, 2, "将可飞"));
+    assert!(p.notes.iter().all(|n| !n.contains("1,2,3")), "the tiles field is drawn, not written: {:?}", p.notes);
+    let svg_text = svg::document(&p, None).to_string();
+    assert!(svg_text.contains("class=\"tile\"") && svg_text.contains("将可飞"), "tiles in the SVG");
+    // Secret set-up: Red chooses two tiles; Black sees two unnamed marks, the same for two
+    // different choices; Red sees its own named.
+    let black_a = with_game("skill-secret", None, Pic(Viewpoint::Black, vec![0, 0])).expect("skill-secret");
+    let black_b = with_game("skill-secret", None, Pic(Viewpoint::Black, vec![3, 5])).expect("skill-secret");
+    assert_eq!(black_a, black_b, "one information set, one picture");
+    assert_eq!(black_a.marks.iter().map(|m| (m.color, m.label.as_str(), m.name.as_str())).collect::<Vec<_>>(), [('r', "?", ""), ('r', "?", "")]);
+    let red = with_game("skill-secret", None, Pic(Viewpoint::Red, vec![3, 5])).expect("skill-secret");
+    assert!(red.marks.len() == 2 && red.marks.iter().all(|m| m.label.starts_with('T') && !m.name.is_empty()), "{:?}", red.marks);
+    let full = with_game("skill-secret", None, Pic(Viewpoint::Full, vec![3, 5])).expect("skill-secret");
+    assert_eq!(full.marks, red.marks);
 }
 
 #[test]

@@ -106,6 +106,12 @@ pub trait Playable: Scored + crate::observe::Observe {
     fn board(&self) -> Board<'_> {
         Board::Grid(self.geometry())
     }
+    /// The marks a picture draws besides the pieces, as `viewer` sees them (`None`: the full
+    /// state): only what that viewer's view FEN holds. Default: none; the skill game's tiles.
+    fn board_marks(&self, viewer: Option<Color>) -> BoardMarks {
+        let _ = viewer;
+        BoardMarks::default()
+    }
     /// The start a seed gives this game ([`crate::seeded`]), called on the game at its rules'
     /// start (set-up phase included): the position after a set-up drawn from `seed`, as a
     /// full-state FEN and a label for records. The default draws each set-up action uniformly
@@ -160,6 +166,32 @@ pub trait Playable: Scored + crate::observe::Observe {
     fn opening_actions(&self) -> Vec<Action> {
         self.legal_actions()
     }
+}
+
+/// A mark a picture draws on a point besides the piece there: a skill game's tile in its recess
+/// (RULES-more.md §1.2, §1.6), as one viewer sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardMark {
+    /// File, 0 = `a`.
+    pub file: u8,
+    /// Rank, 0 = Red's back rank.
+    pub rank: u8,
+    /// The side it belongs to.
+    pub color: Color,
+    /// Short label: `T6`, or `?` for one the viewer has not seen.
+    pub label: String,
+    /// Its name (`将可飞`), empty when unseen.
+    pub name: String,
+}
+
+/// What [`Playable::board_marks`] gives a picture: the marks, and which FEN field (0-based,
+/// whitespace-separated) they draw, so that the picture does not also write it as text.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BoardMarks {
+    /// The marks.
+    pub marks: Vec<BoardMark>,
+    /// The FEN field the marks show, if any.
+    pub fen_field: Option<usize>,
 }
 
 /// What a picture of a game's position is drawn from.
@@ -300,6 +332,9 @@ impl Playable for SkillGame {
     }
     fn view_fen(&self, c: Color) -> String {
         SkillGame::view_fen(self, c)
+    }
+    fn board_marks(&self, viewer: Option<Color>) -> BoardMarks {
+        SkillGame::tile_marks(self, viewer)
     }
     fn in_setup(&self) -> bool {
         SkillGame::in_setup(self)

@@ -11,7 +11,7 @@ pub mod seen;
 pub mod svg;
 pub mod variant_picture;
 
-pub use picture::{Picture, Token, Viewpoint};
+pub use picture::{Mark, Picture, Token, Viewpoint};
 
 use engine::more::presets::{Board, Playable};
 
@@ -50,7 +50,7 @@ pub fn picture_with<G: Playable>(
                 None => g.full_fen(),
             };
             let turn = if fen.split_whitespace().nth(1) == Some("b") { engine::Color::Black } else { engine::Color::Red };
-            more_picture::picture(geo, &fen, turn, viewpoint, last)
+            more_picture::picture(geo, &fen, turn, viewpoint, last, g.board_marks(viewpoint.side()))
         }
     }
 }

@@ -4,7 +4,8 @@
 //! drawn by their top piece, and the rest of the FEN (tiles, plates, bases) as notes. A side's
 //! picture is drawn from that side's view FEN, which holds only what the side sees.
 
-use super::picture::{color_char, Picture, RiverLine, Token, Viewpoint};
+use super::picture::{color_char, Mark, Picture, RiverLine, Token, Viewpoint};
+use engine::more::presets::BoardMarks;
 use super::variant_picture::UNKNOWN_GLYPH;
 use engine::more::notation::piece_char;
 use engine::more::piece::Piece;
@@ -33,11 +34,12 @@ pub enum MorePictureError {
 }
 
 /// The picture of `fen` (a full FEN, or the view FEN of `viewpoint`'s side) on `geo`;
-/// `last` is the last action string (marked when it is a move `from`+`to`).
+/// `last` is the last action string (marked when it is a move `from`+`to`); `marks` are drawn on
+/// their points, and the FEN field they show (`marks.fen_field`) is left out of the notes.
 ///
 /// # Errors
 /// [`MorePictureError`] naming the rank or the move.
-pub fn picture(geo: &Geometry, fen: &str, turn: Color, viewpoint: Viewpoint, last: Option<&str>) -> Result<Picture, MorePictureError> {
+pub fn picture(geo: &Geometry, fen: &str, turn: Color, viewpoint: Viewpoint, last: Option<&str>, marks: BoardMarks) -> Result<Picture, MorePictureError> {
     let mut fields = fen.split_whitespace();
     let board = fields.next().unwrap_or("");
     let rows: Vec<&str> = board.split('/').collect();
@@ -86,7 +88,8 @@ pub fn picture(geo: &Geometry, fen: &str, turn: Color, viewpoint: Viewpoint, las
             return Err(bad(format!("{file} files, the board has {}", geo.files)));
         }
     }
-    let rest: Vec<&str> = fields.collect();
+    // Fields after the board, numbered as in the whole FEN (the board is field 0).
+    let rest: Vec<&str> = fields.enumerate().filter(|(i, _)| marks.fen_field != Some(i + 1)).map(|(_, f)| f).collect();
     if !rest.is_empty() {
         notes.push(rest.join(" "));
     }
@@ -108,6 +111,11 @@ pub fn picture(geo: &Geometry, fen: &str, turn: Color, viewpoint: Viewpoint, las
         river,
         palaces: [pal(Color::Red), pal(Color::Black)],
         tokens,
+        marks: marks
+            .marks
+            .into_iter()
+            .map(|m| Mark { file: m.file, rank: m.rank, color: color_char(m.color), label: m.label, name: m.name })
+            .collect(),
         last,
         viewpoint,
         turn: color_char(turn),

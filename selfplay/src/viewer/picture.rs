@@ -81,6 +81,22 @@ pub struct Token {
     pub marker: bool,
 }
 
+/// A mark on a point besides its piece, as the viewer sees it: a skill game's tile in its recess
+/// ([`engine::more::presets::BoardMark`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mark {
+    /// File, 0 = `a`.
+    pub file: u8,
+    /// Rank, 0 = Red's back rank.
+    pub rank: u8,
+    /// `r` or `b`: whose it is.
+    pub color: char,
+    /// Short label (`T6`; `?` for one the viewer has not seen).
+    pub label: String,
+    /// Its name (`将可飞`; empty when unseen).
+    pub name: String,
+}
+
 /// A position as one viewer sees it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Picture {
@@ -94,6 +110,8 @@ pub struct Picture {
     pub palaces: [(u8, u8); 2],
     /// The pieces.
     pub tokens: Vec<Token>,
+    /// Marks on points besides the pieces (skill tiles), drawn under them.
+    pub marks: Vec<Mark>,
     /// The last move's origin and destination (file, rank), if it was a board move.
     pub last: Option<[(u8, u8); 2]>,
     /// The viewpoint (Black's view is drawn with Black at the bottom).

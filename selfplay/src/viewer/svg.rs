@@ -3,7 +3,7 @@
 //! bars and the last move. Every piece is a `<g class="piece">` carrying `data-sq`, `data-letter`
 //! and `data-glyph`, as on the viewer and play pages, so a test can read the board back.
 
-use super::picture::{Picture, RiverLine, Token, Viewpoint};
+use super::picture::{Mark, Picture, RiverLine, Token, Viewpoint};
 use svg::node::element::{Circle, Group, Line, Rectangle, Text as TextEl};
 use svg::node::Text;
 use svg::Document;
@@ -79,6 +79,9 @@ pub fn document(p: &Picture, title: Option<&str>) -> Document {
     for t in &p.tokens {
         doc = doc.add(piece(p, t));
     }
+    for m in &p.marks {
+        doc = doc.add(mark(p, m));
+    }
     let mut y = board_h + 4.0;
     for line in title.into_iter().map(str::to_string).chain(p.notes.iter().cloned()) {
         y += 20.0;
@@ -121,6 +124,23 @@ fn board_lines(p: &Picture) -> Group {
         g = g.add(line(point(p, f + 2, r), point(p, f, r + 2), 1.2));
     }
     g
+}
+
+/// A tile badge on its point, or in the point's upper-left corner when a piece stands there (over
+/// the piece, so it stays readable), its name as the tooltip.
+fn mark(p: &Picture, m: &Mark) -> Group {
+    let (x, y) = point(p, m.file, m.rank);
+    let ink = if m.color == 'r' { RED } else { BLACK };
+    let (w, h) = (CELL * 0.42, CELL * 0.24);
+    let occupied = p.tokens.iter().any(|t| (t.file, t.rank) == (m.file, m.rank));
+    let (bx, by) = if occupied { (x - CELL * 0.5, y - CELL * 0.5) } else { (x - w / 2.0, y - h / 2.0) };
+    Group::new()
+        .set("class", "tile")
+        .set("data-sq", square_name(m.file, m.rank))
+        .set("data-label", m.label.clone())
+        .add(svg::node::element::Title::new(if m.name.is_empty() { m.label.clone() } else { format!("{} {}", m.label, m.name) }))
+        .add(Rectangle::new().set("x", bx).set("y", by).set("width", w).set("height", h).set("rx", 3).set("fill", "#fff7e0").set("stroke", ink).set("stroke-width", 1.2))
+        .add(text(bx + w / 2.0, by + h / 2.0, CELL * 0.18, ink, &m.label))
 }
 
 fn piece(p: &Picture, t: &Token) -> Group {

@@ -129,6 +129,7 @@ fn draw(
         river: RiverLine::Between(RANKS / 2 - 1),
         palaces: [(3, 0), (3, RANKS - 3)],
         tokens,
+        marks: Vec::new(),
         last,
         viewpoint,
         turn: color_char(s.turn()),

@@ -324,6 +324,26 @@ impl SkillGame {
         fields.join(" ")
     }
 
+    /// The tiles in their recesses as `viewer` sees them (`None`: the full state), for pictures
+    /// (RULES-more.md §1.2, §1.6; FEN field 2, docs/notation.md §5.2): each chosen tile with its
+    /// number and name, except, under the secret set-up while it lasts, the opponent's, which
+    /// are `?` as in [`SkillGame::view_fen`]. Recesses not filled yet carry no mark.
+    pub fn tile_marks(&self, viewer: Option<Color>) -> crate::more::presets::BoardMarks {
+        let g = self.pos.geo();
+        let mut marks = Vec::new();
+        for c in Color::ALL {
+            let hidden = self.setup && self.preset.rules.secret_setup && viewer.is_some_and(|v| v != c);
+            for (&sq, &t) in self.pos.recesses(c).iter().zip(self.pos.tiles(c).iter()) {
+                if t == 0 {
+                    continue;
+                }
+                let (label, name) = if hidden { ("?".to_string(), String::new()) } else { (format!("T{t}"), super::tiles::name(t).to_string()) };
+                marks.push(crate::more::presets::BoardMark { file: g.file(sq), rank: g.rank(sq), color: c, label, name });
+            }
+        }
+        crate::more::presets::BoardMarks { marks, fen_field: Some(2) }
+    }
+
     /// A game state that a view FEN ([`SkillGame::view_fen`]) describes. During set-up (a `0` or
     /// `?` in the tiles field) the tile choices are replayed from the start in order, each hidden
     /// `?` as the smallest tile still free for that side (one state of the information set;

@@ -85,6 +85,19 @@ function anqiDraw(svg, pic, opts) {
     }
     svg.appendChild(g);
   }
+  // Marks besides the pieces (a skill game's tiles, picture.rs `Mark`): a badge on the point, or
+  // in its upper-left corner under a piece, its name as the tooltip; the layout of svg.rs `mark`.
+  for (const m of pic.marks || []) {
+    const [x, y] = pt(m.file, m.rank), w = ANQI_CELL * 0.42, h = ANQI_CELL * 0.24;
+    const occupied = pic.tokens.some((t) => t.file === m.file && t.rank === m.rank);
+    const bx = occupied ? x - ANQI_CELL * 0.5 : x - w / 2, by = occupied ? y - ANQI_CELL * 0.5 : y - h / 2;
+    const ink = m.color === "r" ? "#b3141b" : "#1a1a1a";
+    const g = el("g", { class: "tile", "data-sq": anqiSquare(m.file, m.rank), "data-label": m.label });
+    g.appendChild(el("title", {}, m.name ? `${m.label} ${m.name}` : m.label));
+    g.appendChild(el("rect", { x: bx, y: by, width: w, height: h, rx: 3, fill: "#fff7e0", stroke: ink, "stroke-width": 1.2 }));
+    g.appendChild(text(bx + w / 2, by + h / 2, ANQI_CELL * 0.18, ink, m.label));
+    svg.appendChild(g);
+  }
   if (opts.onPoint) {
     for (let r = 0; r < pic.ranks; r++) for (let f = 0; f < pic.files; f++) {
       const [x, y] = pt(f, r);
