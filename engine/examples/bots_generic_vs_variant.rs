@@ -115,7 +115,7 @@ fn main() {
     let name = args.first().map(String::as_str).unwrap_or("xiangqi");
     let games: u32 = args.get(1).and_then(|g| g.parse().ok()).unwrap_or(6);
     let only = args.get(2).map(String::as_str).unwrap_or("");
-    let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("variant")));
+    let v: &'static Variant = engine::any_game::load_variant(name).expect("variant");
     let states = positions(v, 12, 7);
     println!("{name}: {} positions; {games} games per pair", states.len());
     println!("{:<40} {:>12} {:>12} {:>8} {:>22}", "variant spec | generic spec", "variant ms", "generic ms", "ratio", "generic score (plies)");

@@ -41,7 +41,7 @@ fn main() {
     let cfg = ExpectimaxConfig { depth, qdepth: 4, nodes: Some(200_000), ms: None, samples: 1, ..ExpectimaxConfig::default() };
     let (mut nodes_all, mut secs_all) = (0u64, 0f64);
     for name in ["surprise", "jieqi", "fanqi-9", "xiangqi"] {
-        let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("preset")));
+        let v: &'static Variant = engine::any_game::load_variant(name).expect("preset");
         let ps = positions(v, 8);
         let mut best = f64::MAX;
         let mut nodes = 0;

@@ -35,7 +35,7 @@ fn main() {
     let name = args.first().map(String::as_str).unwrap_or("surprise");
     let iterations: u64 = args.get(1).and_then(|g| g.parse().ok()).unwrap_or(2000);
     let runs: u32 = args.get(2).and_then(|g| g.parse().ok()).unwrap_or(3);
-    let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("variant")));
+    let v: &'static Variant = engine::any_game::load_variant(name).expect("variant");
     let states = positions(v, 7);
     for mode in ["so", "mo"] {
         let spec = format!("ismcts:iterations={iterations},mode={mode}");

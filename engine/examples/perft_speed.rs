@@ -8,7 +8,7 @@ use std::time::Instant;
 fn main() {
     let d: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(5);
     if let Some(name) = std::env::args().nth(2) {
-        let v: &'static Variant = Box::leak(Box::new(Variant::load(&name).expect("variant")));
+        let v: &'static Variant = engine::any_game::load_variant(&name).expect("variant");
         let s = State::start(v, Some(("C3", "B"))).expect("start");
         let t = Instant::now();
         let n = vperft::perft(&s, d);

@@ -18,7 +18,7 @@ fn main() {
     let name = args.first().map(String::as_str).unwrap_or("jieqi");
     let games: u64 = args.get(1).and_then(|g| g.parse().ok()).unwrap_or(4);
     let spec = args.get(2).map(String::as_str).unwrap_or("pimc:ms=50");
-    let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("variant")));
+    let v: &'static Variant = engine::any_game::load_variant(name).expect("variant");
     let (mut all, mut tied, mut still) = (0, 0, 0);
     for i in 0..games {
         let mut bot = search::from_spec(spec, 10 + i).expect("spec");

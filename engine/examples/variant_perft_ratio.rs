@@ -37,7 +37,7 @@ fn main() {
     let core_depth = if rounds > 0 { 4 } else { 5 };
     println!("{:<22} {:>5} {:>14} {:>9} {:>10} {:>10} {:>7}", "variant", "depth", "nodes", "seconds", "Mnps", "core Mnps", "ratio");
     for name in names {
-        let v: &'static Variant = Box::leak(Box::new(Variant::load(&name).expect("variant")));
+        let v: &'static Variant = engine::any_game::load_variant(&name).expect("variant");
         let s = State::start(v, Some(("C3", "B"))).expect("start");
         let d = if rounds > 0 { depth(&name) - 1 } else { depth(&name) };
         let (mut core_secs, mut secs) = (f64::MAX, f64::MAX);

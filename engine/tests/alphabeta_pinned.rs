@@ -54,7 +54,7 @@ fn repetition_games() -> Vec<VariantGameState> {
         if c.get("variant").is_some() || out.len() >= 10 {
             continue;
         }
-        let v: &'static Variant = Box::leak(Box::new(Variant::preset("xiangqi").expect("preset")));
+        let v: &'static Variant = engine::any_game::load_variant("xiangqi").expect("preset");
         let Ok(state) = vfen::parse(v, c["fen"].as_str().expect("fen")) else { continue };
         let moves: Vec<&str> = c["moves"].as_str().unwrap_or_default().split_whitespace().collect();
         if moves.len() < 4 {
@@ -93,7 +93,7 @@ fn variant_alphabeta_searches_are_pinned() {
     let mut h = 0xcbf2_9ce4_8422_2325u64;
     let mut games = Vec::new();
     for name in ["xiangqi", "jieqi", "surprise", "fanqi-9", "king"] {
-        let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("preset")));
+        let v: &'static Variant = engine::any_game::load_variant(name).expect("preset");
         let mut rng = Pcg64Mcg::seed_from_u64(47);
         let mut n = 0;
         while n < 6 {
@@ -141,7 +141,7 @@ fn generic_specs_on_variants_are_the_variant_bots() {
     let pairs = [("alphabeta:depth=3", "alphabeta:depth=3"), ("alphabeta:depth=2,nodes=3000", "alphabeta:depth=2,nodes=3000"), ("pimc:k=3,search=alphabeta:depth=2", "pimc:k=3,depth=2")];
     let mut compared = 0;
     for name in ["xiangqi", "jieqi", "surprise"] {
-        let v: &'static Variant = Box::leak(Box::new(Variant::load(name).expect("preset")));
+        let v: &'static Variant = engine::any_game::load_variant(name).expect("preset");
         let mut rng = Pcg64Mcg::seed_from_u64(5);
         let mut n = 0;
         while n < 3 {

@@ -155,7 +155,7 @@ fn camel_fen_with_facing_generals_is_refused() {
 }
 
 fn jieqi() -> State {
-    let v: &'static Variant = Box::leak(Box::new(Variant::load("jieqi").expect("jieqi")));
+    let v: &'static Variant = engine::any_game::load_variant("jieqi").expect("jieqi");
     State::start(v, None).expect("start")
 }
 

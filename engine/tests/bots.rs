@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 fn variant(name: &str) -> &'static Variant {
-    Box::leak(Box::new(Variant::load(name).expect("preset")))
+    engine::any_game::load_variant(name).expect("preset")
 }
 
 /// Small-budget specs of every bot.

@@ -9,7 +9,7 @@ use rand_pcg::Pcg64Mcg;
 use std::collections::HashSet;
 
 fn variant(name: &str) -> &'static Variant {
-    Box::leak(Box::new(Variant::load(name).expect("preset")))
+    engine::any_game::load_variant(name).expect("preset")
 }
 
 fn sq(s: &str) -> Square {

@@ -16,7 +16,7 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
 fn variant(name: &str) -> &'static Variant {
-    Box::leak(Box::new(Variant::load(name).expect("preset")))
+    engine::any_game::load_variant(name).expect("preset")
 }
 
 const JIEQI_ENDING: &str = "x3k4/9/9/2x6/9/9/4X4/9/9/X3K4 w R1P1r1p1 0 1";

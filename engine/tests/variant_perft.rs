@@ -4,7 +4,7 @@
 use engine::variant::{perft::perft, State, Variant};
 
 fn variant(name: &str) -> &'static Variant {
-    Box::leak(Box::new(Variant::load(name).expect("preset loads")))
+    engine::any_game::load_variant(name).expect("preset loads")
 }
 
 #[test]

@@ -561,7 +561,7 @@ const LATE: (&str, &str) = (
 );
 
 fn play_game(seed: u64, late: bool, new_format: bool, ai_red: Option<bool>, max_plies: usize, engine: &mut Engine) -> Counts {
-    let jieqi: &'static Variant = Box::leak(Box::new(Variant::load("jieqi").expect("jieqi preset")));
+    let jieqi: &'static Variant = engine::any_game::load_variant("jieqi").expect("jieqi preset");
     let start = if late { engine::variant::fen::parse(jieqi, LATE.1).expect("late FEN") } else { State::start(jieqi, None).expect("start") };
     let mut game = VariantGameState::unbounded(start);
     let mut gui = Gui::new(if late { LATE.0 } else { START_FEN }, new_format, ai_red);

@@ -235,7 +235,7 @@ fn hidden_variants_are_searched_from_the_side_to_moves_view() {
     };
     // Surprise, Red to move after 1. h2e2 h9g7: Black's layout A or C5 (Red cannot see it).
     let surprise = |black: &str| {
-        let v: &'static engine::variant::Variant = Box::leak(Box::new(engine::variant::Variant::load("surprise").expect("preset")));
+        let v: &'static engine::variant::Variant = engine::any_game::load_variant("surprise").expect("preset");
         let mut s = engine::variant::State::start(v, Some(("C3", black))).expect("start");
         for m in ["h2e2", "h9g7"] {
             let a = engine::variant::notation::parse_action(&s, m).expect("move");
@@ -290,7 +290,7 @@ fn session_limited(kib: u64, args: &str, input: &str) -> (std::process::ExitStat
 /// The legal moves (ICCS) of the side to move in the Jieqi position `fen` (any form `anqi uci`
 /// reads), and whether Red is to move.
 fn jieqi_legal(fen: &str) -> (Vec<String>, bool) {
-    let v: &'static engine::variant::Variant = Box::leak(Box::new(engine::variant::Variant::load("jieqi").expect("preset")));
+    let v: &'static engine::variant::Variant = engine::any_game::load_variant("jieqi").expect("preset");
     let s = engine::variant::given::Given::parse(v, fen).expect("a Jieqi FEN").state();
     let moves = s.legal_actions().into_iter().map(|a| engine::variant::notation::action_string(&s, a)).collect();
     (moves, s.turn() == engine::Color::Red)

@@ -15,7 +15,7 @@ use selfplay::tournament::pgn::{GameKey, Record};
 use selfplay::viewer::{frames, more_picture, png, svg, variant_picture, Viewpoint};
 
 fn variant(name: &str) -> &'static Variant {
-    Box::leak(Box::new(Variant::load(name).expect("preset")))
+    engine::any_game::load_variant(name).expect("preset")
 }
 
 fn meta() -> Meta<'static> {

@@ -436,7 +436,7 @@ mod ties_tests {
     use crate::variant::{State, Variant};
 
     fn decision() -> Decision<'static> {
-        let v: &'static Variant = Box::leak(Box::new(Variant::load("jieqi").expect("jieqi")));
+        let v: &'static Variant = crate::any_game::load_variant("jieqi").expect("jieqi");
         Decision::new(Box::leak(Box::new(State::start(v, None).expect("start"))))
     }
 

@@ -197,7 +197,7 @@ mod tests {
     use crate::variant::{fen, Variant};
 
     fn variant(name: &str) -> &'static Variant {
-        Box::leak(Box::new(Variant::load(name).expect("preset")))
+        crate::any_game::load_variant(name).expect("preset")
     }
 
     #[test]

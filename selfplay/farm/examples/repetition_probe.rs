@@ -19,7 +19,7 @@ fn main() {
     let b = if random { None } else { Some(checkpoint::load(&PathBuf::from(&args[2]), tch::Device::Cpu, Expect::default()).expect("b").0) };
     let games: u64 = args.get(3).map(|s| s.parse().expect("games")).unwrap_or(6);
     let sims: u32 = args.get(4).map(|s| s.parse().expect("sims")).unwrap_or(32);
-    let v: &'static Variant = Box::leak(Box::new(Variant::load("surprise").expect("surprise")));
+    let v: &'static Variant = engine::any_game::load_variant("surprise").expect("surprise");
     let mut cfg = SearchConfig::with_simulations(sims);
     cfg.draw_contempt = 0.15;
     cfg.dirichlet_fraction = 0.0;

@@ -218,7 +218,7 @@ mod tests {
     }
 
     fn moves() -> Vec<Action> {
-        let v: &'static engine::variant::Variant = Box::leak(Box::new(engine::variant::Variant::load("xiangqi").expect("xiangqi")));
+        let v: &'static engine::variant::Variant = engine::any_game::load_variant("xiangqi").expect("xiangqi");
         let s = engine::variant::State::start(v, None).expect("start");
         s.legal_actions().into_iter().take(3).collect()
     }
@@ -277,7 +277,7 @@ mod tests {
 
     #[test]
     fn root_values_cover_the_actions_and_are_seeded() {
-        let v: &'static engine::variant::Variant = Box::leak(Box::new(engine::variant::Variant::load("surprise").expect("surprise")));
+        let v: &'static engine::variant::Variant = engine::any_game::load_variant("surprise").expect("surprise");
         let net = Net::new(&models::net::NetConfig::new(1, 8), tch::Device::Cpu, 3);
         let mut g = engine::variant::game_state::VariantGameState::unbounded(engine::variant::State::new_game(v));
         let mut rng = Pcg64Mcg::seed_from_u64(2);

@@ -121,10 +121,10 @@ pub fn sample<A: Copy>(policy: &[(A, u16, f32)], rng: &mut impl Rng) -> Option<A
 mod tests {
     use super::*;
     use engine::search::{ActionStat, Rank};
-    use engine::variant::{State, Variant};
+    use engine::variant::State;
 
     fn analysis(scores: &[f64], unit: &'static str) -> (Analysis, Vec<Action>) {
-        let v = Box::leak(Box::new(Variant::load("xiangqi").unwrap()));
+        let v = engine::any_game::load_variant("xiangqi").unwrap();
         let s = State::new_game(v);
         let legal = s.legal_actions();
         let stats = legal

@@ -21,7 +21,7 @@ fn net_bot_plays_a_published_net() {
     let e = zoo::publish(&run, &z, "tiny", PublishInfo::default()).expect("publish");
     let zd = z.display().to_string();
 
-    let variant: &'static Variant = Box::leak(Box::new(Variant::load("xiangqi").expect("xiangqi")));
+    let variant: &'static Variant = engine::any_game::load_variant("xiangqi").expect("xiangqi");
     let s = State::start(variant, None).expect("start");
     for spec in [format!("zoo=tiny,zoo_dir={zd},sims=4"), format!("zoo={},zoo_dir={zd},sims=4,batch=2", e.stem)] {
         let mut bot = farm::netbot::NetBot::from_params(&spec, 1).unwrap_or_else(|err| panic!("{spec}: {err}"));

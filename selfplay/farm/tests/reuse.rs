@@ -16,7 +16,7 @@ use rand_pcg::Pcg64Mcg;
 mod common;
 
 fn variant(name: &str) -> &'static Variant {
-    Box::leak(Box::new(Variant::load(name).expect("preset")))
+    engine::any_game::load_variant(name).expect("preset")
 }
 
 /// A deterministic function of the observation with uneven priors and values (as in

@@ -11,7 +11,7 @@ use rand_pcg::Pcg64Mcg;
 use farm::search::{Search, SearchConfig};
 
 fn variant(name: &str) -> &'static Variant {
-    Box::leak(Box::new(Variant::load(name).expect("preset")))
+    engine::any_game::load_variant(name).expect("preset")
 }
 
 /// Runs a search with uniform priors and value 0 at every leaf.

@@ -12,7 +12,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 fn variant(name: &str) -> &'static Variant {
-    Box::leak(Box::new(Variant::load(name).expect("preset")))
+    engine::any_game::load_variant(name).expect("preset")
 }
 
 /// A deterministic function of the observation with uneven priors and values (as in `reuse.rs`).

@@ -9,7 +9,7 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 fn variant(name: &str) -> &'static Variant {
-    Box::leak(Box::new(Variant::load(name).expect("preset")))
+    engine::any_game::load_variant(name).expect("preset")
 }
 
 /// The tail of `anqi solve layouts` output.

@@ -237,12 +237,12 @@ mod tests {
 
     #[test]
     fn start_fens_per_dialect() {
-        let jieqi: &'static Variant = Box::leak(Box::new(Variant::load("jieqi").expect("jieqi")));
+        let jieqi: &'static Variant = engine::any_game::load_variant("jieqi").expect("jieqi");
         let s = State::start(jieqi, None).expect("start");
         let board = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w";
         assert_eq!(Dialect::Anqi.fen(&s), format!("{board} A2B2N2R2C2P5a2b2n2r2c2p5 0 1"));
         assert_eq!(Dialect::Pikafish.fen(&s), format!("{board} R2A2C2P5N2B2r2a2c2p5n2b2 0 1"));
-        let xiangqi: &'static Variant = Box::leak(Box::new(Variant::load("xiangqi").expect("xiangqi")));
+        let xiangqi: &'static Variant = engine::any_game::load_variant("xiangqi").expect("xiangqi");
         let x = State::start(xiangqi, None).expect("start");
         let fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
         for d in [Dialect::Anqi, Dialect::Pikafish, FSF] {

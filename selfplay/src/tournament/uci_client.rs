@@ -347,7 +347,7 @@ mod tests {
 
     #[test]
     fn position_commands_per_dialect() {
-        let v: &'static engine::variant::Variant = Box::leak(Box::new(engine::variant::Variant::load("jieqi").expect("jieqi")));
+        let v: &'static engine::variant::Variant = engine::any_game::load_variant("jieqi").expect("jieqi");
         let s = State::start(v, None).expect("start");
         let moves = vec!["h2e2C".to_string(), "h9g7n".to_string()];
         let board = "xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w";

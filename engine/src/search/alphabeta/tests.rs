@@ -213,7 +213,7 @@ fn repetition_scores_as_draw() {
 fn bot_plays_legal_actions_in_variants() {
     use crate::variant::Variant;
     for name in ["xiangqi", "jieqi", "fanqi-1", "surprise", "king"] {
-        let v: &'static Variant = Box::leak(Box::new(Variant::preset(name).expect("preset")));
+        let v: &'static Variant = crate::any_game::load_variant(name).expect("preset");
         let mut state = State::start(v, None).expect("start");
         let mut bot = AlphaBetaBot::from_params("depth=2").expect("params");
         let mut rng = Pcg64Mcg::seed_from_u64(3);
@@ -286,7 +286,7 @@ fn pruning_keeps_forced_mates() {
 /// unmake restores the squares, the values and the evaluation exactly.
 #[test]
 fn hidden_values_move_with_pieces_and_unmake_restores() {
-    let v: &'static crate::variant::Variant = Box::leak(Box::new(crate::variant::Variant::load("jieqi").expect("jieqi")));
+    let v: &'static crate::variant::Variant = crate::any_game::load_variant("jieqi").expect("jieqi");
     let mut rng = Pcg64Mcg::seed_from_u64(9);
     let state = State::start(v, None).expect("start");
     let known = crate::variant::View::new(&state, state.turn()).known().clone();
@@ -321,7 +321,7 @@ fn hidden_values_move_with_pieces_and_unmake_restores() {
 /// Jieqi position and a determinization of the mover's view) gives the same move and score.
 #[test]
 fn view_search_is_a_function_of_the_view() {
-    let v: &'static crate::variant::Variant = Box::leak(Box::new(crate::variant::Variant::load("jieqi").expect("jieqi")));
+    let v: &'static crate::variant::Variant = crate::any_game::load_variant("jieqi").expect("jieqi");
     let mut rng = Pcg64Mcg::seed_from_u64(4);
     let mut checked = 0;
     while checked < 12 {
@@ -361,7 +361,7 @@ fn nnue_incremental_equals_refresh_in_every_variant() {
         net: std::sync::Arc::new(crate::nnue::Network::quantize(&crate::nnue::tests::random_net(3), Default::default())),
     };
     for name in crate::variant::config::preset_names() {
-        let v: &'static crate::variant::Variant = Box::leak(Box::new(crate::variant::Variant::preset(name).expect("preset")));
+        let v: &'static crate::variant::Variant = crate::any_game::load_variant(name).expect("preset");
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         for _game in 0..6 {
             let mut state = State::start(v, None).expect("start");
@@ -419,7 +419,7 @@ fn spec_eval_parameter_loads_a_net_and_names_it() {
     assert!(err.contains("no-such-net") && err.contains("zoo"), "{err}");
     let err = AlphaBetaBot::from_params(&format!("eval={}", dir.join("missing").display())).err().unwrap_or_default();
     assert!(err.contains("missing"), "{err}");
-    let state = State::start(Box::leak(Box::new(crate::variant::Variant::preset("xiangqi").expect("xiangqi"))), None).expect("start");
+    let state = State::start(crate::any_game::load_variant("xiangqi").expect("xiangqi"), None).expect("start");
     let mut b = b;
     let limits = b.limits().clone();
     assert!(b.view_search(&state, &[], &limits).0.is_some());

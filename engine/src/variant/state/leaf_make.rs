@@ -176,7 +176,7 @@ mod tests {
     fn leaf_make_counts_as_full_make() {
         let mut rng = rand_pcg::Pcg64::seed_from_u64(9);
         for name in preset_names() {
-            let v: &'static Variant = Box::leak(Box::new(Variant::preset(name).expect("preset")));
+            let v: &'static Variant = crate::any_game::load_variant(name).expect("preset");
             let ctx = LeafCtx::new(&State::new_game(v));
             let mut light = 0;
             for _ in 0..25 {
