@@ -308,7 +308,7 @@ impl SkillGame {
     /// field. [`SkillGame::from_view`] reads it back.
     pub fn view_fen(&self, c: Color) -> String {
         let full = self.fen();
-        if !(self.setup && self.preset.rules.secret_setup) {
+        if !self.tiles_hidden_from(c, c.opponent()) {
             return full;
         }
         let o = c.opponent().index();
@@ -324,6 +324,13 @@ impl SkillGame {
         fields.join(" ")
     }
 
+    /// Whether `viewer` cannot see `owner`'s chosen tiles: the opponent's, under the secret
+    /// set-up while it lasts (RULES-more.md §1.5). The one rule of [`SkillGame::view_fen`] and
+    /// [`SkillGame::tile_marks`].
+    fn tiles_hidden_from(&self, viewer: Color, owner: Color) -> bool {
+        viewer != owner && self.setup && self.preset.rules.secret_setup
+    }
+
     /// The tiles in their recesses as `viewer` sees them (`None`: the full state), for pictures
     /// (RULES-more.md §1.2, §1.6; FEN field 2, docs/notation.md §5.2): each chosen tile with its
     /// number and name, except, under the secret set-up while it lasts, the opponent's, which
@@ -332,7 +339,7 @@ impl SkillGame {
         let g = self.pos.geo();
         let mut marks = Vec::new();
         for c in Color::ALL {
-            let hidden = self.setup && self.preset.rules.secret_setup && viewer.is_some_and(|v| v != c);
+            let hidden = viewer.is_some_and(|v| self.tiles_hidden_from(v, c));
             for (&sq, &t) in self.pos.recesses(c).iter().zip(self.pos.tiles(c).iter()) {
                 if t == 0 {
                     continue;
