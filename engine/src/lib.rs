@@ -13,6 +13,7 @@ pub mod nnue;
 pub mod notation;
 pub mod outcome;
 pub mod perft;
+pub mod picture;
 pub mod piece;
 pub mod position;
 pub mod repetition;

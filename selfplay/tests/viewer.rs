@@ -12,10 +12,17 @@ use selfplay::serve::session::{observe, Meta, Observation};
 use selfplay::viewer::seen::{move_seen, MoveText};
 use selfplay::tournament::game::{Outcome, Setup};
 use selfplay::tournament::pgn::{GameKey, Record};
-use selfplay::viewer::{frames, more_picture, png, svg, variant_picture, Viewpoint};
+use selfplay::viewer::{frames, picture_of, png, svg, Picture, PictureError, Viewpoint};
+use engine::more::picture::from_fen;
+use engine::picture::UNKNOWN_GLYPH;
 
 fn variant(name: &str) -> &'static Variant {
     engine::any_game::load_variant(name).expect("preset")
+}
+
+/// The picture of state `s` as `vp` sees it, drawn through the contract as every caller draws it.
+fn pic(s: &State, vp: Viewpoint, beliefs: bool) -> Picture {
+    picture_of(&VariantGameState::unbounded(s.clone()), vp, None, beliefs).expect("a variant always draws")
 }
 
 fn meta() -> Meta<'static> {
@@ -27,10 +34,10 @@ fn jieqi_start_hides_every_identity_from_both_sides_and_the_svg_names_the_square
     let v = variant("jieqi");
     let s = State::start(v, None).expect("start");
     for vp in [Viewpoint::Red, Viewpoint::Black, Viewpoint::Full] {
-        let p = variant_picture::picture(&s, vp, variant_picture::Options::default());
+        let p = pic(&s, vp, false);
         assert_eq!(p.board_field(), vfen::write(&s).split(' ').next().expect("board"), "{vp:?}");
         assert_eq!(p.tokens.iter().filter(|t| t.down).count(), 30);
-        assert!(p.tokens.iter().filter(|t| t.down).all(|t| t.glyph == variant_picture::UNKNOWN_GLYPH));
+        assert!(p.tokens.iter().filter(|t| t.down).all(|t| t.glyph == UNKNOWN_GLYPH));
         let doc = svg::document(&p, None).to_string();
         assert!(doc.contains("data-sq=\"e0\"") && doc.contains("data-glyph=\"帅\"") && doc.contains("data-glyph=\"将\""), "{doc}");
         assert_eq!(doc.matches("class=\"piece\"").count(), 32);
@@ -41,8 +48,7 @@ fn jieqi_start_hides_every_identity_from_both_sides_and_the_svg_names_the_square
 fn surprise_views_show_own_backs_and_hide_the_opponents_with_beliefs() {
     let v = variant("surprise");
     let s = State::start(v, Some(("A", "B"))).expect("start");
-    let opts = variant_picture::Options { beliefs: true, ..Default::default() };
-    let red = variant_picture::picture(&s, Viewpoint::Red, opts);
+    let red = pic(&s, Viewpoint::Red, true);
     let red_discs: Vec<_> = red.tokens.iter().filter(|t| t.back.is_some()).collect();
     assert_eq!(red_discs.len(), 12);
     for t in red_discs {
@@ -55,9 +61,9 @@ fn surprise_views_show_own_backs_and_hide_the_opponents_with_beliefs() {
             }
         }
     }
-    let full = variant_picture::picture(&s, Viewpoint::Full, opts);
+    let full = pic(&s, Viewpoint::Full, true);
     assert!(full.tokens.iter().filter_map(|t| t.back).all(|b| b != '?'));
-    assert_eq!(variant_picture::picture(&s, Viewpoint::Black, opts).viewpoint, Viewpoint::Black);
+    assert_eq!(pic(&s, Viewpoint::Black, true).viewpoint, Viewpoint::Black);
 }
 
 #[test]
@@ -67,7 +73,7 @@ fn more_boards_of_every_size_are_drawn_from_their_fens() {
         impl engine::more::presets::WithGame for Pic {
             type Output = selfplay::viewer::Picture;
             fn run<G: engine::more::presets::Playable>(self, g: G) -> Self::Output {
-                more_picture::picture(g.geometry(), &g.full_fen(), Color::Red, Viewpoint::Full, None, g.board_marks(None)).expect("picture")
+                picture_of(&g, Viewpoint::Full, None, false).expect("picture")
             }
         }
         let p = engine::more::presets::with_game(name, None, Pic).expect("preset");
@@ -76,10 +82,10 @@ fn more_boards_of_every_size_are_drawn_from_their_fens() {
         assert!(!svg::document(&p, None).to_string().is_empty());
     }
     let geo = engine::more::Geometry::missile();
-    let e = more_picture::picture(&geo, "mrnbakabnrm/11/1fc5cf1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1FC5CF1/11/MRNBAKABNRZ w", Color::Red, Viewpoint::Full, None, Default::default());
-    assert!(matches!(e, Err(more_picture::MorePictureError::Board { rank: 10, .. })), "{e:?}");
-    let e = more_picture::picture(&geo, "11/11/11/11/11/11/11/11/11/11 w", Color::Red, Viewpoint::Full, Some("z9z9"), Default::default());
-    assert!(matches!(e, Err(more_picture::MorePictureError::Last { .. })), "{e:?}");
+    let e = from_fen(&geo, "mrnbakabnrm/11/1fc5cf1/1p1p1p1p1p1/11/11/1P1P1P1P1P1/1FC5CF1/11/MRNBAKABNRZ w", Color::Red, Viewpoint::Full, None, Default::default());
+    assert!(matches!(e, Err(PictureError::Board { rank: 10, .. })), "{e:?}");
+    let e = from_fen(&geo, "11/11/11/11/11/11/11/11/11/11 w", Color::Red, Viewpoint::Full, Some("z9z9"), Default::default());
+    assert!(matches!(e, Err(PictureError::Last { .. })), "{e:?}");
 }
 
 /// RULES-more.md §1.2, §1.6: a skill game's tiles are drawn in their recesses (number and name),
@@ -119,12 +125,15 @@ fn skill_tiles_are_drawn_in_their_recesses_and_secret_ones_unnamed() {
     assert!(red.marks.len() == 2 && red.marks.iter().all(|m| m.label.starts_with('T') && !m.name.is_empty()), "{:?}", red.marks);
     let full = with_game("skill-secret", None, Pic(Viewpoint::Full, vec![3, 5])).expect("skill-secret");
     assert_eq!(full.marks, red.marks);
+    // The open twin (docs/open-twins.md §O6) hides nothing: Black sees Red's chosen tiles named.
+    let open = with_game("skill-secret+open", None, Pic(Viewpoint::Black, vec![3, 5])).expect("skill-secret+open");
+    assert_eq!(open.marks, red.marks, "an open twin's player sees every tile");
 }
 
 #[test]
 fn png_has_glyphs_or_names_the_missing_font() {
     let v = variant("xiangqi");
-    let p = variant_picture::picture(&State::start(v, None).expect("start"), Viewpoint::Full, variant_picture::Options::default());
+    let p = pic(&State::start(v, None).expect("start"), Viewpoint::Full, false);
     let text = svg::document(&p, Some("start")).to_string();
     match png::png(&text, 1.0) {
         Ok(bytes) => {

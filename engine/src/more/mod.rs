@@ -30,6 +30,7 @@ pub mod notation;
 pub mod observe;
 pub mod open;
 pub mod piece;
+pub mod picture;
 pub mod presets;
 pub mod skill;
 

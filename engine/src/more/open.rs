@@ -126,8 +126,9 @@ impl<G: Playable + ObserveAll> Playable for Open<G> {
     fn geometry(&self) -> &'static super::Geometry {
         self.inner.geometry()
     }
-    fn board(&self) -> super::presets::Board<'_> {
-        self.inner.board()
+    /// The full state's marks: a player of an open twin sees every tile.
+    fn board_marks(&self, _viewer: Option<Color>) -> super::presets::BoardMarks {
+        self.inner.board_marks(None)
     }
 }
 

@@ -12,6 +12,7 @@ use super::{MoreError, MoreVariant};
 use crate::any_game::Start;
 use crate::game::{Action, Game};
 use crate::piece::Color;
+use crate::picture::{MoveText, Picture, PictureError, PictureOptions, Viewpoint};
 
 /// A family of types indexed by a game, `F::Of<G>` (a bot for `G`, a player seated at `G`):
 /// what [`Playable::from_variant`] converts.
@@ -102,9 +103,28 @@ pub trait Playable: Scored + crate::observe::Observe {
     fn view_fen(&self, c: Color) -> String;
     /// The board: size, river and palaces (for pictures of the position).
     fn geometry(&self) -> &'static super::Geometry;
-    /// What a picture of the position is drawn from ([`Board`]).
-    fn board(&self) -> Board<'_> {
-        Board::Grid(self.geometry())
+    /// The picture of the position as `viewpoint` sees it ([`crate::picture`]): what `anqi
+    /// render`, `anqi view` and `anqi serve` draw. It holds only what that viewer sees. The
+    /// default draws the viewer's view FEN (the full FEN for the full view) on
+    /// [`Playable::geometry`] with [`Playable::board_marks`] ([`super::picture::draw`]); the
+    /// RULES.md variants draw from the side's [`crate::variant::View`]
+    /// ([`crate::variant::picture`]), with beliefs and a record's deal when asked.
+    ///
+    /// # Errors
+    /// [`PictureError`] when the FEN does not fit the board or `opts.last` is no move on it.
+    fn picture(&self, viewpoint: Viewpoint, opts: &PictureOptions<'_>) -> Result<Picture, PictureError> {
+        super::picture::draw(self, viewpoint, opts)
+    }
+    /// Player action `a`, legal here, followed by chance outcome `chance` if it led to one, which
+    /// the game recorded as `entry` ([`crate::seeded::play_ply`]), as `viewer` saw it (`None`:
+    /// the full state): the move lists of the viewer pages and the play page. The default is the
+    /// entry and [`Playable::chinese`] for every viewer (nothing in a RULES-more.md ply's text is
+    /// hidden: secret placements and tiles are written as what the mover did, which the view FEN
+    /// already shows); the RULES.md variants drop from a side's text a captured face-down
+    /// identity that side did not see (RULES.md §F6, §F8).
+    fn move_text(&self, a: Action, chance: Option<Action>, entry: &str, viewer: Option<Color>) -> MoveText {
+        let _ = (chance, viewer);
+        MoveText { iccs: entry.to_string(), chinese: self.chinese(a) }
     }
     /// The marks a picture draws besides the pieces, as `viewer` sees them (`None`: the full
     /// state): only what that viewer's view FEN holds. Default: none; the skill game's tiles.
@@ -192,23 +212,6 @@ pub struct BoardMarks {
     pub marks: Vec<BoardMark>,
     /// The FEN field the marks show, if any.
     pub fen_field: Option<usize>,
-}
-
-/// What a picture of a game's position is drawn from.
-#[derive(Clone, Copy)]
-pub enum Board<'a> {
-    /// A RULES.md variant: its full state (a side's picture is drawn from that side's
-    /// [`crate::variant::View`] of it, so it holds nothing the side does not know) and the last
-    /// player action applied, to mark.
-    Variant {
-        /// The full state.
-        state: &'a crate::variant::State,
-        /// The last player action applied.
-        last: Option<crate::variant::Action>,
-    },
-    /// A RULES-more.md board: the pieces are read from the viewer's view FEN
-    /// ([`Playable::view_fen`]) or the full FEN.
-    Grid(&'static super::Geometry),
 }
 
 /// Something done with a preset's game whatever its concrete type: [`with_game`] builds the

@@ -8,11 +8,13 @@
 use std::sync::OnceLock;
 
 use super::game::draw_outcome;
-use super::game_state::{color_of, decode, encode_chance, GameEnd, VariantGameState};
+use super::game_state::{color_of, decode, decode_chance, encode_chance, sees_captured, GameEnd, VariantGameState};
+use super::ChanceOutcome;
 use super::{fen as vfen, notation, perft as vperft, Hidden, View};
 use crate::game::{Action, Game, Turn};
 use crate::more::geometry::{Palace, River};
-use crate::more::presets::{Board, Playable};
+use crate::more::presets::Playable;
+use crate::picture::{MoveText, Picture, PictureError, PictureOptions, Viewpoint};
 use crate::more::{Geometry, MoreError};
 use crate::piece::Color;
 
@@ -145,8 +147,25 @@ impl Playable for VariantGameState {
         board()
     }
 
-    fn board(&self) -> Board<'_> {
-        Board::Variant { state: self.state(), last: self.last_action() }
+    /// Drawn from the side's [`View`] ([`super::picture`]), marking the state's last action.
+    fn picture(&self, viewpoint: Viewpoint, opts: &PictureOptions<'_>) -> Result<Picture, PictureError> {
+        Ok(super::picture::picture(self.state(), viewpoint, self.last_action(), opts))
+    }
+
+    /// The record string and the Chinese record with the revealed types (§F8); a side's text
+    /// drops a captured face-down identity that side did not see (§F6 and the variant's
+    /// capture-knowledge option, [`sees_captured`]).
+    fn move_text(&self, a: Action, chance: Option<Action>, entry: &str, viewer: Option<Color>) -> MoveText {
+        let Some(va) = decode(a) else {
+            return MoveText { iccs: entry.to_string(), chinese: self.chinese(a) };
+        };
+        let state = self.state();
+        let outcome = chance.and_then(decode_chance);
+        let seen = match (viewer, outcome) {
+            (Some(side), Some(o)) if o.captured.is_some() && !sees_captured(state, state.turn(), side) => Some(ChanceOutcome { mover: o.mover, captured: None }),
+            (_, o) => o,
+        };
+        MoveText { iccs: notation::record_string(state, va, seen), chinese: notation::chinese_record(state, va, seen) }
     }
 
     /// Surprise layouts, owner's arrangements, deals, open twins ([`super::seeded::generate`]).

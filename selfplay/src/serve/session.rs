@@ -570,11 +570,3 @@ pub fn legal_from_view<G: Playable>(g: &G, human: Color) -> Vec<LegalAction> {
     out
 }
 
-impl From<Color> for Viewpoint {
-    fn from(c: Color) -> Viewpoint {
-        match c {
-            Color::Red => Viewpoint::Red,
-            Color::Black => Viewpoint::Black,
-        }
-    }
-}

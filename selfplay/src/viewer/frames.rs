@@ -13,7 +13,7 @@ use super::seen::move_seen;
 use crate::tournament::pgn::Record;
 use engine::any_game::{with_any_game, Start};
 use engine::game::Turn;
-use engine::more::presets::{Board, Playable, WithGame};
+use engine::more::presets::{Playable, WithGame};
 use engine::seeded::play_ply;
 use serde::Serialize;
 
@@ -99,10 +99,7 @@ impl WithGame for Views<'_> {
         let rerr = |problem: String| FramesError::Replay { game: game_name(r), problem };
         // The full view of a RULES.md variant shows the identities its record's deal fixes before
         // they are revealed; the other games deal nothing in advance.
-        let deal = match g.board() {
-            Board::Variant { state, .. } => Some(r.setup.deal(state)),
-            Board::Grid(_) => None,
-        };
+        let deal = g.as_variant().map(|v| r.setup.deal(v.state()));
         let dealt = deal.as_ref().map(|d| move |sq: engine::Square| d.role(sq));
         let mut chance = g.seeded_chance(r.setup.seed);
         let mut views: Vec<ViewFrames> = VIEWPOINTS.iter().map(|&viewpoint| ViewFrames { viewpoint, pictures: Vec::new(), moves: Vec::new() }).collect();

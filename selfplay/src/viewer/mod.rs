@@ -3,32 +3,30 @@
 //! ([`frames`], [`page`]), and the files they are written to ([`write_atomic`]).
 
 pub mod frames;
-pub mod more_picture;
 pub mod page;
 pub mod picture;
 pub mod png;
 pub mod seen;
 pub mod svg;
-pub mod variant_picture;
 
-pub use picture::{Mark, Picture, Token, Viewpoint};
+pub use picture::{Mark, Picture, PictureError, Token, Viewpoint};
 
-use engine::more::presets::{Board, Playable};
+use engine::more::presets::Playable;
+use picture::PictureOptions;
 
-/// The picture of any game's position as `viewpoint` sees it ([`Playable::board`]): a RULES.md
-/// variant from its state (a side's picture from that side's view, [`variant_picture`]), a
-/// RULES-more.md game from the viewer's view FEN or the full FEN ([`more_picture`], marking the
-/// move written `last`); `beliefs` draws a side's belief over hidden identities (variants).
+/// The picture of any game's position as `viewpoint` sees it, drawn by the game itself
+/// ([`Playable::picture`]), marking the move written `last`; `beliefs` draws a side's belief
+/// over hidden identities (RULES.md variants).
 ///
 /// # Errors
-/// [`more_picture::MorePictureError`] when a RULES-more.md FEN does not fit its board.
-pub fn picture_of<G: Playable>(g: &G, viewpoint: Viewpoint, last: Option<&str>, beliefs: bool) -> Result<Picture, more_picture::MorePictureError> {
+/// [`PictureError`] when a RULES-more.md FEN does not fit its board or `last` is no move on it.
+pub fn picture_of<G: Playable>(g: &G, viewpoint: Viewpoint, last: Option<&str>, beliefs: bool) -> Result<Picture, PictureError> {
     picture_with(g, viewpoint, last, beliefs, None)
 }
 
-/// [`picture_of`], and for a RULES.md variant's full view the identities `dealt` fixes in
-/// advance but the state has not revealed yet (a record's deal; ignored for side views and for
-/// the RULES-more.md games, which deal nothing in advance).
+/// [`picture_of`], and for the full view the identities `dealt` fixes in advance but the state
+/// has not revealed yet (a RULES.md variant record's deal; ignored for side views and by the
+/// games that deal nothing in advance).
 ///
 /// # Errors
 /// As [`picture_of`].
@@ -38,21 +36,8 @@ pub fn picture_with<G: Playable>(
     last: Option<&str>,
     beliefs: bool,
     dealt: Option<&dyn Fn(engine::Square) -> Option<engine::Role>>,
-) -> Result<Picture, more_picture::MorePictureError> {
-    match g.board() {
-        Board::Variant { state, last } => {
-            let dealt = dealt.filter(|_| viewpoint == Viewpoint::Full);
-            Ok(variant_picture::picture(state, viewpoint, variant_picture::Options { last, beliefs, dealt }))
-        }
-        Board::Grid(geo) => {
-            let fen = match viewpoint.side() {
-                Some(c) => g.view_fen(c),
-                None => g.full_fen(),
-            };
-            let turn = if fen.split_whitespace().nth(1) == Some("b") { engine::Color::Black } else { engine::Color::Red };
-            more_picture::picture(geo, &fen, turn, viewpoint, last, g.board_marks(viewpoint.side()))
-        }
-    }
+) -> Result<Picture, PictureError> {
+    g.picture(viewpoint, &PictureOptions { last, beliefs, dealt })
 }
 
 use std::path::Path;

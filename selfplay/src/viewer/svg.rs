@@ -156,7 +156,7 @@ fn piece(p: &Picture, t: &Token) -> Group {
     if let Some(b) = t.back {
         g = g.set("data-back", b.to_string());
     }
-    let known_down = t.down && t.glyph != super::variant_picture::UNKNOWN_GLYPH;
+    let known_down = t.down && t.glyph != super::picture::UNKNOWN_GLYPH;
     let (fill, glyph_ink) = if t.down && !known_down { ("#7a5a33", "#f2d7a6") } else { ("#fbeed3", ink) };
     let mut disc = Circle::new().set("cx", x).set("cy", y).set("r", radius).set("fill", fill).set("stroke", ink).set("stroke-width", 2.5);
     if known_down {

@@ -1,56 +1,49 @@
-//! Pictures of the RULES-more.md games (skill-tile, camel, missile) from a FEN or a view FEN
-//! (docs/notation.md §5): the board field on the game's geometry (11x10, the 9x11 river-row
-//! board, the wider camel boards), face-down pieces (`X`/`x` in a view), camel stacks `(TB)`
-//! drawn by their top piece, and the rest of the FEN (tiles, plates, bases) as notes. A side's
-//! picture is drawn from that side's view FEN, which holds only what the side sees.
+//! Pictures of the RULES-more.md games (skill-tile, camel, missile) and their open twins: the
+//! contract's default drawing ([`Playable::picture`]). The pieces come from the viewer's view FEN
+//! (docs/notation.md §5) or the full FEN, on the game's geometry (11x10, the 9x11 river-row
+//! board, the wider camel boards): face-down pieces (`X`/`x` in a view), camel stacks `(TB)` drawn
+//! by their top piece, the game's marks ([`Playable::board_marks`]: skill tiles) on their points,
+//! and the rest of the FEN (plates, bases) as notes. A side's picture holds only what its view
+//! FEN holds.
 
-use super::picture::{color_char, Mark, Picture, RiverLine, Token, Viewpoint};
-use engine::more::presets::BoardMarks;
-use super::variant_picture::UNKNOWN_GLYPH;
-use engine::more::notation::piece_char;
-use engine::more::piece::Piece;
-use engine::more::{Geometry, River};
-use engine::Color;
+use super::notation::piece_char;
+use super::piece::Piece;
+use super::presets::{BoardMarks, Playable};
+use super::{Geometry, River};
+use crate::picture::{color_char, Mark, Picture, PictureError, PictureOptions, RiverLine, Token, Viewpoint, UNKNOWN_GLYPH};
+use crate::piece::Color;
 
-/// A FEN that cannot be drawn, naming where.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
-pub enum MorePictureError {
-    /// The board field does not fit the geometry or holds an unknown letter.
-    #[error("FEN board field, rank {rank} (from the top): {problem}")]
-    Board {
-        /// 1-based rank from the top.
-        rank: usize,
-        /// What is wrong.
-        problem: String,
-    },
-    /// The last move is not a move between two squares of this board.
-    #[error("last move {text:?}: {problem}")]
-    Last {
-        /// The action string.
-        text: String,
-        /// What is wrong.
-        problem: String,
-    },
+/// The picture of `g` as `viewpoint` sees it, drawn from that side's view FEN (the full FEN for
+/// [`Viewpoint::Full`]), marking the board move `opts.last`.
+///
+/// # Errors
+/// [`PictureError`] when the FEN does not fit the game's board or `last` is no move on it.
+pub fn draw<G: Playable + ?Sized>(g: &G, viewpoint: Viewpoint, opts: &PictureOptions<'_>) -> Result<Picture, PictureError> {
+    let fen = match viewpoint.side() {
+        Some(c) => g.view_fen(c),
+        None => g.full_fen(),
+    };
+    let turn = if fen.split_whitespace().nth(1) == Some("b") { Color::Black } else { Color::Red };
+    from_fen(g.geometry(), &fen, turn, viewpoint, opts.last, g.board_marks(viewpoint.side()))
 }
-
 /// The picture of `fen` (a full FEN, or the view FEN of `viewpoint`'s side) on `geo`;
 /// `last` is the last action string (marked when it is a move `from`+`to`); `marks` are drawn on
 /// their points, and the FEN field they show (`marks.fen_field`) is left out of the notes.
 ///
 /// # Errors
-/// [`MorePictureError`] naming the rank or the move.
-pub fn picture(geo: &Geometry, fen: &str, turn: Color, viewpoint: Viewpoint, last: Option<&str>, marks: BoardMarks) -> Result<Picture, MorePictureError> {
+/// [`PictureError`] naming the rank or the move.
+pub fn from_fen(geo: &Geometry, fen: &str, turn: Color, viewpoint: Viewpoint, last: Option<&str>, marks: BoardMarks) -> Result<Picture, PictureError> {
     let mut fields = fen.split_whitespace();
     let board = fields.next().unwrap_or("");
     let rows: Vec<&str> = board.split('/').collect();
     if rows.len() != geo.ranks as usize {
-        return Err(MorePictureError::Board { rank: rows.len(), problem: format!("{} ranks, the board has {}", rows.len(), geo.ranks) });
+        return Err(PictureError::Board { rank: rows.len(), problem: format!("{} ranks, the board has {}", rows.len(), geo.ranks) });
     }
     let mut tokens = Vec::new();
     let mut notes = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let rank = geo.ranks - 1 - i as u8;
-        let bad = |problem: String| MorePictureError::Board { rank: i + 1, problem };
+        let bad = |problem: String| PictureError::Board { rank: i + 1, problem };
         let mut file: u32 = 0;
         let mut chars = row.chars().peekable();
         while let Some(c) = chars.next() {
@@ -95,7 +88,7 @@ pub fn picture(geo: &Geometry, fen: &str, turn: Color, viewpoint: Viewpoint, las
     }
     let last = match last {
         None => None,
-        Some(text) => move_squares(geo, text).map_err(|problem| MorePictureError::Last { text: text.to_string(), problem })?,
+        Some(text) => move_squares(geo, text).map_err(|problem| PictureError::Last { text: text.to_string(), problem })?,
     };
     let river = match geo.river {
         River::Between { red_last } => RiverLine::Between(red_last),

@@ -1,49 +1,35 @@
-//! Pictures of the RULES.md games (xiangqi, Surprise, Fan-qi, Jieqi, King chess), all on the 9x10
-//! board. A side's picture is drawn from that side's [`View`] ([`View::known`]: the full state
-//! with what the side cannot see blanked), so it holds nothing the side does not know; the full
-//! picture is drawn from the state itself, with the identities a record's deal fixed in advance
-//! (random Fan-qi modes, Jieqi) when the caller has them.
+//! Pictures of the RULES.md variants (xiangqi, Surprise, Fan-qi, Jieqi, King chess), all on the
+//! 9x10 board: their drawing of the contract's [`crate::more::presets::Playable::picture`]. A
+//! side's picture is drawn from that side's [`View`] ([`View::known`]: the full state with what
+//! the side cannot see blanked), so it holds nothing the side does not know; the full picture is
+//! drawn from the state itself, with the identities a record's deal fixed in advance (random
+//! Fan-qi modes, Jieqi) when the caller has them.
 
-use super::picture::{color_char, Picture, RiverLine, Token, Viewpoint};
-use engine::notation::chinese::piece_name;
-use engine::variant::{Action, State, View};
-use engine::{Color, Role, Square};
+use super::{Action, State, View};
+use crate::notation::chinese::piece_name;
+use crate::picture::{color_char, Picture, PictureOptions, RiverLine, Token, Viewpoint, UNKNOWN_GLYPH};
+use crate::{Color, Role, Square};
 
 /// Files and ranks of every RULES.md board (§X1).
 const FILES: u8 = 9;
 const RANKS: u8 = 10;
 
-/// The glyph of a face-down piece whose identity the viewer does not know.
-pub const UNKNOWN_GLYPH: char = '暗';
-
-/// Options of a variant picture.
-#[derive(Clone, Copy, Default)]
-pub struct Options<'a> {
-    /// The last action played (a board move or a flip is marked).
-    pub last: Option<Action>,
-    /// Draw the belief over each hidden identity (side views only).
-    pub beliefs: bool,
-    /// Full view only: identities fixed in advance but not yet in the state (a record's deal).
-    pub dealt: Option<&'a dyn Fn(Square) -> Option<Role>>,
-}
-
-/// The picture of `s` as `viewpoint` sees it.
-pub fn picture(s: &State, viewpoint: Viewpoint, opts: Options<'_>) -> Picture {
+/// The picture of `s` as `viewpoint` sees it, marking `last` (the last player action applied: a
+/// board move or a flip); `opts.beliefs` draws a side's beliefs, `opts.dealt` the full view's
+/// dealt identities (`opts.last` is not read: the state's own action is marked).
+pub fn picture(s: &State, viewpoint: Viewpoint, last: Option<Action>, opts: &PictureOptions<'_>) -> Picture {
     match viewpoint.side() {
-        Some(side) => picture_of_view(&View::new(s, side), opts),
-        None => draw(s, Viewpoint::Full, opts.dealt, &[], &[Vec::new(), Vec::new()], opts.last),
+        Some(side) => picture_of_view(&View::new(s, side), last, opts.beliefs),
+        None => draw(s, Viewpoint::Full, opts.dealt, &[], &[Vec::new(), Vec::new()], last),
     }
 }
 
-/// The picture of a side's view (what `anqi serve` sends that side's page).
-pub fn picture_of_view(view: &View, opts: Options<'_>) -> Picture {
-    let vp = match view.player() {
-        Color::Red => Viewpoint::Red,
-        Color::Black => Viewpoint::Black,
-    };
+/// The picture of a side's view.
+fn picture_of_view(view: &View, last: Option<Action>, beliefs: bool) -> Picture {
+    let vp = Viewpoint::from(view.player());
     let mut surprise = Vec::new();
     let mut unseen: [Vec<(char, f32)>; 2] = [Vec::new(), Vec::new()];
-    if opts.beliefs {
+    if beliefs {
         surprise = view
             .back_beliefs()
             .into_iter()
@@ -58,7 +44,7 @@ pub fn picture_of_view(view: &View, opts: Options<'_>) -> Picture {
         }
     }
     // `known` holds no hidden identity (View::known), so no `dealt` is consulted here.
-    draw(view.known(), vp, None, &surprise, &unseen, opts.last)
+    draw(view.known(), vp, None, &surprise, &unseen, last)
 }
 
 fn sorted(it: impl Iterator<Item = (char, f32)>) -> Vec<(char, f32)> {
