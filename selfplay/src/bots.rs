@@ -12,7 +12,8 @@
 //! point one way (engine ← models ← farm ← selfplay).
 
 use engine::search::game_bot::GameBot;
-use engine::search::{Bot, Scored};
+use engine::more::presets::Playable;
+use engine::search::Bot;
 use std::sync::OnceLock;
 
 /// Builds a `net:` bot from the spec's parameters (the text after `net:`) and a seed.
@@ -28,7 +29,8 @@ pub fn set_net_factory(factory: NetFactory) -> Result<(), NetFactory> {
     NET_FACTORY.set(factory)
 }
 
-/// Builds a RULES-more game's `net:` bot (`farm::netmore::factory`), its game type erased.
+/// Loads a RULES-more game's `net:` bot (`farm::netmore::factory`), to be seated at a game by
+/// `farm::netmore::NetBuilt::into_bot`.
 ///
 /// # Errors
 /// The problem with the parameters or the checkpoint, as text.
@@ -45,23 +47,21 @@ pub fn set_game_net_factory(factory: GameNetFactory) -> Result<(), GameNetFactor
     GAME_NET_FACTORY.set(factory)
 }
 
-/// The bot of `spec` for the game of `g` (a RULES-more game, or any [`Scored`] game), checked
+/// The bot of `spec` for the game of `g` (any game of the contract, [`Playable`]), checked
 /// against that game before it plays ([`GameBot::check_game`]): `net:…` by the registered
 /// [`GameNetFactory`], anything else by `engine::search::game_bot::from_spec_for`.
 ///
 /// # Errors
 /// The spec's error; for a `net:` spec in a process without a factory, that the net bot runs
-/// only in the torch-linked `anqi-torch`; a checkpoint trained for a game of another type, or
-/// of another encoding, naming both games.
-pub fn game_bot_for<G: Scored>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
+/// only in the torch-linked `anqi-torch`; a checkpoint trained for a game of another
+/// observation encoding (`farm::netmore::NetBuilt::into_bot`), naming both games.
+pub fn game_bot_for<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
     let trimmed = spec.trim();
     if !is_net_spec(trimmed) {
         return engine::search::game_bot::from_spec_for::<G>(spec, seed, g);
     }
     let build = GAME_NET_FACTORY.get().ok_or_else(|| engine::search::game_bot::NET_NEEDS_TORCH.to_string())?;
-    let bot = build(trimmed.strip_prefix("net:").unwrap_or(""), seed)?.into_bot::<G>()?;
-    bot.check_game(g)?;
-    Ok(bot)
+    build(trimmed.strip_prefix("net:").unwrap_or(""), seed)?.into_bot(g)
 }
 
 /// Whether `spec` names the net bot (`net` or `net:…`), which only a torch-linked process builds.

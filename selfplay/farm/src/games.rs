@@ -140,7 +140,7 @@ pub trait GameLoop: Send + Sized {
     ///
     /// # Errors
     /// The spec's error.
-    fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String>;
+    fn bot(&self, spec: &str, seed: u64) -> Result<Self::Bot, String>;
     /// The bot's choice for the player to act.
     fn bot_choose(&self, bot: &mut Self::Bot) -> <Self::S as SearchGame>::Action;
     /// The bot's analysed choice as training targets for `me` (a warm-start teacher), when the
@@ -208,7 +208,7 @@ impl GameLoop for VariantLoop {
         let state = self.0.state();
         Ok(Search::reuse(prev, View::new(state, me), state.legal_actions(), cfg, noise, self.0.record(), rng))
     }
-    fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String> {
+    fn bot(&self, spec: &str, seed: u64) -> Result<Self::Bot, String> {
         engine::search::from_spec(spec, seed).map_err(|e| e.to_string())
     }
     fn bot_choose(&self, bot: &mut Self::Bot) -> engine::variant::Action {
@@ -303,8 +303,8 @@ impl<G: Playable> GameLoop for MoreLoop<G> {
     fn search(&self, prev: Option<Search<Generic<G>>>, _me: Color, cfg: &SearchConfig, noise: bool, rng: &mut impl Rng) -> Result<Search<Generic<G>>, String> {
         Search::reuse_generic(prev, self.game.clone(), self.game.in_setup(), cfg, noise, rng).map_err(|e| e.to_string())
     }
-    fn bot(spec: &str, seed: u64) -> Result<Self::Bot, String> {
-        crate::netmore::bot_from_spec::<G>(spec, seed)
+    fn bot(&self, spec: &str, seed: u64) -> Result<Self::Bot, String> {
+        crate::netmore::bot_from_spec(spec, seed, &self.game)
     }
     fn bot_choose(&self, bot: &mut Self::Bot) -> engine::game::Action {
         bot.choose(&self.game)

@@ -299,7 +299,7 @@ impl<L: GameLoop> Slot<L> {
                     if self.bots[me.index()].is_none() {
                         let seed = game_seed(&[self.job.seed, 0xB07, me.index() as u64]);
                         // A spec that does not build forfeits the game, naming the error.
-                        match L::bot(&spec, seed) {
+                        match self.game.bot(&spec, seed) {
                             Ok(b) => self.bots[me.index()] = Some(b),
                             Err(e) => return Status::Finished(Some(me.opponent()), format!("forfeit: {e}"), None),
                         }

@@ -20,14 +20,13 @@
 //! directly ([`bot_from_spec`]); `anqi`'s library, which must not call into libtorch, reaches
 //! [`factory`] through the one function the `anqi-torch` helper registers with
 //! `selfplay::bots::set_game_net_factory`. The factory reads which game the checkpoint was trained
-//! for and builds the bot for that game's type inside `engine::more::presets::with_game`;
-//! [`NetBuilt::into_bot`] refuses it for a game of another type.
+//! for and loads it with that game's encoding ([`NetBuilt`], no game type); [`NetBuilt::into_bot`]
+//! seats it at a game of any type and refuses a game of another encoding.
 
 use crate::netspec::NetSpec;
 use crate::search::{Generic, Search, SearchConfig};
 use engine::game::Action;
 use engine::search::game_bot::GameBot;
-use engine::search::Scored;
 use engine::more::presets::{with_game, Playable, WithGame};
 use crate::netcounters::{NetCounted, NetCounters};
 use engine::observe::Encoding;
@@ -66,21 +65,8 @@ impl<G: Playable> GameNetBot<G> {
     /// The spec's error ([`NetSpec::parse`]); a variant-only parameter; a checkpoint that fails to
     /// load or was trained for another encoding (naming both), as text.
     pub fn from_params(params: &str, seed: u64, game: &G) -> Result<GameNetBot<G>, String> {
-        let spec = NetSpec::parse(params)?;
-        let name = game.info().name;
-        if spec.layouts.is_some() {
-            return Err(format!("net: layouts= (Surprise layout mixtures) is for the variants, not {name:?}"));
-        }
-        if spec.hybrid.is_some() {
-            return Err(format!("net: pimc=/prior= (the PIMC root of variant positions) is for the variants, not {name:?}"));
-        }
-        if spec.mix.is_some() || spec.vdepth.is_some() {
-            return Err(format!("net: mix=/vdepth= (the expectimax leaf value of variant positions) is for the variants, not {name:?}"));
-        }
-        let (net, meta, source) = spec.load(&game.encoding()).map_err(|e| format!("{e} (checkpoint trained for {:?}, asked to play {name:?})", spec.meta().map(|m| m.variant).unwrap_or_default()))?;
-        let search = spec.search(&meta)?;
-        let label = spec.name(&meta.variant, &source, &search);
-        Ok(GameNetBot::new(net, search, spec.movetime(), seed, label, meta.variant))
+        let b = NetBuilt::load(params, seed, game.info().name, &game.encoding())?;
+        Ok(GameNetBot::new(b.net, b.search, b.movetime, b.seed, b.label, b.game))
     }
 
     /// The game the net was trained for.
@@ -138,80 +124,92 @@ impl<G: Playable> GameBot<G> for GameNetBot<G> {
     }
 }
 
-/// A `net:` bot as [`factory`] built it, its game type erased.
+/// A `net:` bot as [`factory`] loads it, before it is seated at a game: the checkpoint's net,
+/// its search and the bot's seed and name, for any game of the checkpoint's observation
+/// encoding. It has no game type: [`NetBuilt::into_bot`] seats it at a game of any type and
+/// checks that game's encoding against the net's.
 pub struct NetBuilt {
     /// The game (preset name) the checkpoint was trained for.
     pub game: String,
-    /// A `Box<dyn GameBot<H>>` for that game's type `H`, as `Any`.
-    pub bot: Box<dyn std::any::Any + Send>,
+    net: Net,
+    search: SearchConfig,
+    movetime: Option<Duration>,
+    seed: u64,
+    label: String,
 }
 
 impl NetBuilt {
-    /// The bot as a bot of game type `G`.
+    /// A bot of `net` (trained for `game`) searching with `search`, for `movetime` of wall clock
+    /// per decision when given, seeded with `seed`, named `label`.
+    pub fn new(net: Net, search: SearchConfig, movetime: Option<Duration>, seed: u64, label: String, game: String) -> NetBuilt {
+        NetBuilt { game, net, search, movetime, seed, label }
+    }
+
+    /// Loads the bot of `params` (the spec after `net:`) for games of `encoding` (the game
+    /// named `name` in errors).
     ///
     /// # Errors
-    /// The checkpoint was trained for a game of another type than `G`, naming the checkpoint's
-    /// game and `G`.
-    pub fn into_bot<G: Scored>(self) -> Result<Box<dyn GameBot<G>>, String> {
-        match self.bot.downcast::<Box<dyn GameBot<G>>>() {
-            Ok(b) => Ok(*b),
-            Err(_) => Err(format!(
-                "net: the checkpoint was trained for {:?}, a game of another kind than this one ({}); its net cannot play this game",
-                self.game,
-                short_type::<G>()
-            )),
+    /// The spec's error ([`NetSpec::parse`]); a variant-only parameter; a checkpoint that fails
+    /// to load or was trained for another encoding (naming both), as text.
+    pub fn load(params: &str, seed: u64, name: &str, encoding: &Encoding) -> Result<NetBuilt, String> {
+        let spec = NetSpec::parse(params)?;
+        if spec.layouts.is_some() {
+            return Err(format!("net: layouts= (Surprise layout mixtures) is for the variants, not {name:?}"));
         }
+        if spec.hybrid.is_some() {
+            return Err(format!("net: pimc=/prior= (the PIMC root of variant positions) is for the variants, not {name:?}"));
+        }
+        if spec.mix.is_some() || spec.vdepth.is_some() {
+            return Err(format!("net: mix=/vdepth= (the expectimax leaf value of variant positions) is for the variants, not {name:?}"));
+        }
+        let (net, meta, source) = spec.load(encoding).map_err(|e| format!("{e} (checkpoint trained for {:?}, asked to play {name:?})", spec.meta().map(|m| m.variant).unwrap_or_default()))?;
+        let search = spec.search(&meta)?;
+        let label = spec.name(&meta.variant, &source, &search);
+        Ok(NetBuilt::new(net, search, spec.movetime(), seed, label, meta.variant))
+    }
+
+    /// The bot seated at games like `g`.
+    ///
+    /// # Errors
+    /// `g`'s observation encoding is not the net's (a checkpoint of another game, or of another
+    /// preset of the same game), naming the checkpoint's game and `g`'s.
+    pub fn into_bot<G: Playable>(self, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
+        let bot = GameNetBot::<G>::new(self.net, self.search, self.movetime, self.seed, self.label, self.game);
+        bot.check_game(g)?;
+        Ok(Box::new(bot))
     }
 }
 
-/// The last path segment of a type's name (`MissileGame`, `Open<…>` kept whole past its `<`).
-fn short_type<G>() -> &'static str {
-    let full = std::any::type_name::<G>();
-    let head = full.split('<').next().unwrap_or(full);
-    let cut = head.rfind("::").map_or(0, |i| i + 2);
-    &full[cut..]
-}
-
-/// The farm's bot of `spec` for a game of type `G`: `net:…` through [`factory`], any other spec
-/// by the engine's registry (`engine::search::game_bot::from_spec`).
+/// The farm's bot of `spec` seated at games like `g`: `net:…` through [`factory`], any other spec
+/// by the engine's registry (`engine::search::game_bot::from_spec_for`).
 ///
 /// # Errors
-/// The spec's error; a checkpoint of a game of another type ([`NetBuilt::into_bot`]).
-pub fn bot_from_spec<G: Playable>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+/// The spec's error; a checkpoint of another game ([`NetBuilt::into_bot`]).
+pub fn bot_from_spec<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
     let trimmed = spec.trim();
     if trimmed == "net" || trimmed.starts_with("net:") {
-        return factory(trimmed.strip_prefix("net:").unwrap_or(""), seed)?.into_bot::<G>();
+        return factory(trimmed.strip_prefix("net:").unwrap_or(""), seed)?.into_bot(g);
     }
-    engine::search::game_bot::from_spec::<G>(spec, seed)
+    engine::search::game_bot::from_spec_for::<G>(spec, seed, g)
 }
 
 /// The factory of the RULES-more games' `net:` bots (registered by `anqi-torch` with
 /// `selfplay::bots::set_game_net_factory`; the farm calls it through [`bot_from_spec`]):
-/// reads which game the checkpoint (or published net) of `params` was trained for and builds a
-/// [`GameNetBot`] of that game's type (as `Box<dyn GameBot<_>>`, erased) with `seed`.
+/// reads which game the checkpoint (or published net) of `params` was trained for and loads it
+/// with that game's encoding, to be seated at a game by [`NetBuilt::into_bot`].
 ///
 /// # Errors
 /// The spec's or the checkpoint's error; a checkpoint trained for a variant or an unknown game
 /// (not a RULES-more preset), naming it.
 pub fn factory(params: &str, seed: u64) -> Result<NetBuilt, String> {
     let game = NetSpec::parse(params)?.meta()?.variant;
-    struct Build<'a>(&'a str, u64);
-    impl WithGame for Build<'_> {
-        type Output = Result<Box<dyn std::any::Any + Send>, String>;
-        fn run<G: Playable>(self, g: G) -> Self::Output {
-            let bot: Box<dyn GameBot<G>> = Box::new(GameNetBot::from_params(self.0, self.1, &g)?);
-            Ok(Box::new(bot))
+    struct Enc;
+    impl WithGame for Enc {
+        type Output = Encoding;
+        fn run<G: Playable>(self, g: G) -> Encoding {
+            g.encoding()
         }
     }
-    let bot = with_game(&game, None, Build(params, seed)).map_err(|e| format!("net: the checkpoint was trained for {game:?}, which is not a RULES-more game ({e})"))??;
-    Ok(NetBuilt { game, bot })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn type_names_are_shortened() {
-        assert_eq!(super::short_type::<engine::more::missile::MissileGame>(), "MissileGame");
-        assert_eq!(super::short_type::<Vec<u8>>(), "Vec<u8>");
-    }
+    let encoding = with_game(&game, None, Enc).map_err(|e| format!("net: the checkpoint was trained for {game:?}, which is not a RULES-more game ({e})"))?;
+    NetBuilt::load(params, seed, &game, &encoding)
 }

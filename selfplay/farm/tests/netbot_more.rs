@@ -55,9 +55,9 @@ impl WithGame for Match<'_> {
     fn run<G: Playable>(self, start: G) -> Self::Output {
         let (mut wins, mut draws, mut plies) = (0, 0, 0);
         for i in 0..self.games {
-            let net = from_spec::<G>(self.net, 10 + i).unwrap_or_else(|e| panic!("{}: {e}", self.net));
+            let net = from_spec(self.net, 10 + i, &start).unwrap_or_else(|e| panic!("{}: {e}", self.net));
             assert!(net.name().starts_with("net:missile@"), "{}", net.name());
-            let other = from_spec::<G>(self.other, 20 + i).expect("other bot");
+            let other = from_spec(self.other, 20 + i, &start).expect("other bot");
             let mut bots: [Box<dyn GameBot<G>>; 2] = if i % 2 == 0 { [net, other] } else { [other, net] };
             let mut g = start.clone();
             let mut n = 0;
@@ -99,13 +99,13 @@ fn net_bot_refuses_another_games_checkpoint() {
     struct Build(String);
     impl WithGame for Build {
         type Output = Result<String, String>;
-        fn run<G: Playable>(self, _: G) -> Self::Output {
-            from_spec::<G>(&self.0, 1).map(|b| b.name())
+        fn run<G: Playable>(self, g: G) -> Self::Output {
+            from_spec(&self.0, 1, &g).map(|b| b.name())
         }
     }
-    // Another game type: the registry refuses it, naming both.
+    // Another game: the registry refuses it, naming both.
     let e = with_game("missile", None, Build(format!("net:checkpoint={skill}"))).expect("preset").err().unwrap_or_default();
-    assert!(e.contains("\"skill\"") && e.contains("MissileGame"), "{e}");
+    assert!(e.contains("\"skill\"") && e.contains("\"missile\""), "{e}");
     // The checkpoint's own game builds.
     assert!(with_game("skill", None, Build(format!("net:checkpoint={skill},sims=2"))).expect("preset").is_ok());
     // Variant-only parameters and a missing checkpoint are refused.
@@ -174,8 +174,8 @@ impl WithGame for SameInformation<'_> {
                     let twin = (0..20).map(|_| g.sample_determinization(me, &mut rng)).find(|d| d.full_fen() != g.full_fen());
                     if let Some(twin) = twin {
                         assert_eq!(twin.infoset_key(me), g.infoset_key(me));
-                        let a = from_spec::<G>(self.0, 99).expect("net").choose(&g);
-                        let b = from_spec::<G>(self.0, 99).expect("net").choose(&twin);
+                        let a = from_spec(self.0, 99, &g).expect("net").choose(&g);
+                        let b = from_spec(self.0, 99, &twin).expect("net").choose(&twin);
                         assert_eq!(a, b, "ply {ply}: {} vs {}", g.full_fen(), twin.full_fen());
                         compared += 1;
                     }
