@@ -6,14 +6,13 @@
 //! binary's on fixed inputs (`check.safetensors`: positions from seeded random games).
 
 use crate::games::{load_game, GameSpec};
-use crate::search::{resolve_chance, sample_chance};
+use crate::search::resolve_chance;
 use anyhow::{bail, Context};
 use engine::game::Turn;
 use engine::more::presets::{Playable, WithGame};
-use engine::observe::Encoding;
-use engine::variant::{Variant, View};
+use engine::variant::game_state::VariantGameState;
+use engine::variant::State;
 use models::checkpoint::{self, Expect};
-use models::encoding;
 use models::net::obs_tensor_for;
 use models::zoo;
 use rand::{Rng, SeedableRng};
@@ -108,7 +107,9 @@ pub fn run(a: Options) -> anyhow::Result<()> {
     let (game, enc) = load_game(&meta.variant)?;
     enc.check_same(net.encoding()).with_context(|| format!("{}: variant {:?}", json.display(), meta.variant))?;
     let obs = match &game {
-        GameSpec::Variant(variant) => variant_check_obs(variant, &enc, a.check_positions),
+        // Every game's observation goes through its `Observe` (the variants' as a game from
+        // their set-up, layouts and deals drawn like any chance).
+        GameSpec::Variant(variant) => CheckObs { positions: a.check_positions }.run(VariantGameState::unbounded(State::new_game(variant))),
         GameSpec::More(name) => engine::more::presets::with_game(name, None, CheckObs { positions: a.check_positions })?,
     };
     let input = obs_tensor_for(&obs, &enc, Device::Cpu);
@@ -136,35 +137,7 @@ pub fn run(a: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// `positions` observations of the player to act every 7th ply along seeded random games of
-/// `variant` (`enc`'s layout, concatenated).
-fn variant_check_obs(variant: &'static Variant, enc: &Encoding, positions: usize) -> Vec<f32> {
-    let mut rng = Pcg64Mcg::seed_from_u64(0xE4_0127);
-    let mut obs = Vec::with_capacity(positions * enc.obs_len());
-    let mut n = 0;
-    while n < positions {
-        let mut s = crate::start_state(variant, &mut rng);
-        for ply in 0..60 {
-            if s.is_chance() {
-                sample_chance(&mut s, &mut rng);
-            }
-            let acts = s.legal_actions();
-            if acts.is_empty() || n >= positions {
-                break;
-            }
-            if ply % 7 == 0 {
-                let at = obs.len();
-                obs.resize(at + enc.obs_len(), 0.0);
-                encoding::encode_into(&View::new(&s, s.turn()), &mut obs[at..]);
-                n += 1;
-            }
-            s.apply(acts[rng.random_range(0..acts.len())]);
-        }
-    }
-    obs
-}
-
-/// The check positions of a RULES-more game: the observation (`Observe::observe_into`) of the
+/// The check positions of any game: the observation (`Observe::observe_into`) of the
 /// player to act every 7th ply along seeded random games from the start (set-up included).
 struct CheckObs {
     positions: usize,
