@@ -260,9 +260,16 @@ impl<W: Write + Send + 'static> Engine<W> {
     /// An engine writing to `output`.
     ///
     /// # Errors
-    /// The configured variant (a preset name or TOML file) cannot be loaded.
+    /// The configured variant (a preset name or TOML file) cannot be loaded, or is a
+    /// RULES-more.md game (refused, naming it).
     pub fn new(output: W, config: &Config) -> anyhow::Result<Engine<W>> {
         let auto = config.variant.eq_ignore_ascii_case(AUTO_VARIANT);
+        if engine::more::presets::is_spec(&config.variant) {
+            anyhow::bail!(
+                "--variant {}: a RULES-more.md game; the UCI engine plays the RULES.md variants (xiangqi, Surprise, Fan-qi, Jieqi, King chess and their rule files); `anqi play`, `serve` and tournaments play this one",
+                config.variant
+            );
+        }
         // Loaded once per process (engine::any_game::load_variant interns it), so that engines
         // made one after another (tests, the fuzz harness) do not each leak a copy.
         let variant: &'static Variant = engine::any_game::load_variant(if auto { "xiangqi" } else { &config.variant })?;
