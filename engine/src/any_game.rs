@@ -130,39 +130,99 @@ pub fn twin_of(v: &Variant, twin: Twin) -> Result<&'static Variant, VariantError
     Ok(*map.entry(key).or_insert_with(|| Box::leak(Box::new(built))))
 }
 
-/// Builds the game `spec` names at `start`, without a ply horizon, and runs `body` on it: a
-/// RULES-more.md preset or rule file ([`is_spec`]) through [`with_game_at`], otherwise a
-/// RULES.md variant (preset or TOML file) as a [`VariantGameState`].
+/// A game by name or rule file, resolved in one place ([`AnyGame::resolve`]): which rule book
+/// plays it, before any game is built. Every command, the trainer and the tournaments read
+/// `--variant`/`variant =` through it ([`with_any_game`]).
+#[derive(Clone, Debug)]
+pub enum AnyGame {
+    /// A RULES.md variant (preset or TOML file; open twins included), loaded once per process
+    /// ([`load_variant`]).
+    Variant(&'static Variant),
+    /// A RULES-more.md preset or rule file, `+open` twins included, by its spec
+    /// ([`with_game_at`] builds it).
+    More(String),
+}
+
+impl From<&'static Variant> for AnyGame {
+    fn from(v: &'static Variant) -> AnyGame {
+        AnyGame::Variant(v)
+    }
+}
+
+impl AnyGame {
+    /// The game `spec` names: a RULES-more.md preset or rule file ([`is_spec`]), else a RULES.md
+    /// preset or variant TOML file.
+    ///
+    /// # Errors
+    /// [`AnyGameError::Unknown`] naming `spec` when neither rule book knows it (the RULES.md
+    /// loader's reason, which names a bad key or file).
+    pub fn resolve(spec: &str) -> Result<AnyGame, AnyGameError> {
+        if is_spec(spec) {
+            return Ok(AnyGame::More(spec.to_string()));
+        }
+        load_variant(spec).map(AnyGame::Variant).map_err(|variant| AnyGameError::Unknown { spec: spec.to_string(), variant })
+    }
+
+    /// The name recorded in checkpoints and shards: the variant's name, or the RULES-more.md
+    /// spec as given.
+    pub fn name(&self) -> &str {
+        match self {
+            AnyGame::Variant(v) => &v.name,
+            AnyGame::More(n) => n,
+        }
+    }
+
+    /// The RULES.md variant, when the game is one.
+    pub fn variant(&self) -> Option<&'static Variant> {
+        match self {
+            AnyGame::Variant(v) => Some(*v),
+            AnyGame::More(_) => None,
+        }
+    }
+
+    /// Builds the game at `start`, without a ply horizon, and runs `body` on it: a RULES-more.md
+    /// game through [`with_game_at`], a RULES.md variant as a [`VariantGameState`].
+    ///
+    /// # Errors
+    /// The FEN's, the rule file's or the layouts' error.
+    pub fn with_game<W: WithGame>(&self, start: Start<'_>, body: W) -> Result<W::Output, AnyGameError> {
+        let v = match self {
+            AnyGame::More(spec) => return Ok(with_game_at(spec, start, body)?),
+            AnyGame::Variant(v) => *v,
+        };
+        let spec = v.name.as_str();
+        let opts = GameOptions { max_plies: u32::MAX, leaf: Leaf::Draw };
+        let g = match start {
+            Start::Setup => VariantGameState::with_options(State::new_game(v), opts),
+            Start::AfterSetup { layouts } => {
+                let bad = |problem: String| AnyGameError::Layouts { spec: spec.to_string(), layouts: layouts.unwrap_or_default().to_string(), problem };
+                let pair = match layouts {
+                    Some(l) => Some(l.split_once(',').map(|(r, b)| (r.trim(), b.trim())).ok_or_else(|| bad("expected RED,BLACK like C3,A".into()))?),
+                    None => None,
+                };
+                VariantGameState::with_options(State::start(v, pair).map_err(|e| bad(e.to_string()))?, opts)
+            }
+            Start::Fen(f) => {
+                let given = Given::parse(v, f).map_err(|problem| AnyGameError::Fen { spec: spec.to_string(), fen: f.to_string(), problem })?;
+                let g = VariantGameState::with_options(given.state(), opts);
+                match given.viewer() {
+                    Some(c) => g.given_as_view(c),
+                    None => g,
+                }
+            }
+        };
+        Ok(body.run(g))
+    }
+}
+
+/// Builds the game `spec` names at `start`, without a ply horizon, and runs `body` on it
+/// ([`AnyGame::resolve`], then [`AnyGame::with_game`]).
 ///
 /// # Errors
 /// [`AnyGameError::Unknown`] naming `spec` when neither rule book knows it; the FEN's, the rule
 /// file's or the layouts' error otherwise.
 pub fn with_any_game<W: WithGame>(spec: &str, start: Start<'_>, body: W) -> Result<W::Output, AnyGameError> {
-    if is_spec(spec) {
-        return Ok(with_game_at(spec, start, body)?);
-    }
-    let v = load_variant(spec).map_err(|variant| AnyGameError::Unknown { spec: spec.to_string(), variant })?;
-    let opts = GameOptions { max_plies: u32::MAX, leaf: Leaf::Draw };
-    let g = match start {
-        Start::Setup => VariantGameState::with_options(State::new_game(v), opts),
-        Start::AfterSetup { layouts } => {
-            let bad = |problem: String| AnyGameError::Layouts { spec: spec.to_string(), layouts: layouts.unwrap_or_default().to_string(), problem };
-            let pair = match layouts {
-                Some(l) => Some(l.split_once(',').map(|(r, b)| (r.trim(), b.trim())).ok_or_else(|| bad("expected RED,BLACK like C3,A".into()))?),
-                None => None,
-            };
-            VariantGameState::with_options(State::start(v, pair).map_err(|e| bad(e.to_string()))?, opts)
-        }
-        Start::Fen(f) => {
-            let given = Given::parse(v, f).map_err(|problem| AnyGameError::Fen { spec: spec.to_string(), fen: f.to_string(), problem })?;
-            let g = VariantGameState::with_options(given.state(), opts);
-            match given.viewer() {
-                Some(c) => g.given_as_view(c),
-                None => g,
-            }
-        }
-    };
-    Ok(body.run(g))
+    AnyGame::resolve(spec)?.with_game(start, body)
 }
 
 /// The resolved rule table of game `spec` as a rule file that loads back to the same rules
@@ -173,11 +233,10 @@ pub fn with_any_game<W: WithGame>(spec: &str, start: Start<'_>, body: W) -> Resu
 /// # Errors
 /// [`AnyGameError::Unknown`] naming `spec` when neither rule book knows it; a rule file's error.
 pub fn describe(spec: &str) -> Result<String, AnyGameError> {
-    if is_spec(spec) {
-        return Ok(crate::more::presets::describe(spec)?);
+    match AnyGame::resolve(spec)? {
+        AnyGame::More(spec) => Ok(crate::more::presets::describe(&spec)?),
+        AnyGame::Variant(v) => Ok(v.to_toml()),
     }
-    let v = load_variant(spec).map_err(|variant| AnyGameError::Unknown { spec: spec.to_string(), variant })?;
-    Ok(v.to_toml())
 }
 
 #[cfg(test)]

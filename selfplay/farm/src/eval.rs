@@ -3,7 +3,7 @@
 //! colours alternating, no root noise, a few opening plies at temperature 1 so that games differ.
 
 use super::search::SearchConfig;
-use super::games::GameSpec;
+use engine::any_game::AnyGame;
 use super::{game_seed, play_spec, GameConfig, GameJob, GameResult, Player};
 use engine::Color;
 use models::net::Net;
@@ -79,7 +79,7 @@ impl MatchResult {
 /// `on_game` sees each finished game.
 #[allow(clippy::too_many_arguments)]
 pub fn play_match(
-    game: &GameSpec,
+    game: &AnyGame,
     net: &Net,
     opponent: Opponent<'_>,
     opponent_name: &str,

@@ -17,20 +17,20 @@ use engine::observe::Observe;
 use engine::variant::game_state::{encode, VariantGameState};
 use engine::variant::{State, Variant, View};
 use engine::Color;
+use engine::any_game::{AnyGame, Start};
 use rand::Rng;
 
 /// Why a run's game cannot be played.
 #[derive(Debug, thiserror::Error)]
 pub enum GameError {
-    /// The config's `variant` names neither a variant nor a RULES-more preset.
-    #[error("config key `variant` = {value:?}: neither a variant ({variant}) nor a RULES-more preset ({more})")]
+    /// The config's `variant` names neither a variant nor a RULES-more preset, or its rule file
+    /// is broken ([`AnyGame::resolve`]).
+    #[error("config key `variant` = {value:?}: {reason}")]
     Unknown {
         /// The value given.
         value: String,
-        /// Why the variants refused it.
-        variant: String,
-        /// Why the RULES-more presets refused it.
-        more: String,
+        /// Why no rule book plays it.
+        reason: String,
     },
     /// A variant the encoding cannot lay out.
     #[error("config key `variant` = {value:?}: no encoding for this game: {reason}")]
@@ -42,54 +42,14 @@ pub enum GameError {
     },
 }
 
-/// The game of a run: a variant, or a RULES-more preset (or rule file) by name.
-#[derive(Clone, Debug)]
-pub enum GameSpec {
-    /// A variant of RULES.md, loaded for the life of the process.
-    Variant(&'static Variant),
-    /// A RULES-more preset name ([`engine::more::presets::with_game`]).
-    More(String),
-}
-
-impl GameSpec {
-    /// The name recorded in checkpoints and shards (the variant's or the preset's).
-    pub fn name(&self) -> &str {
-        match self {
-            GameSpec::Variant(v) => &v.name,
-            GameSpec::More(n) => n,
-        }
-    }
-
-    /// The variant, when the game is one.
-    pub fn variant(&self) -> Option<&'static Variant> {
-        match self {
-            GameSpec::Variant(v) => Some(*v),
-            GameSpec::More(_) => None,
-        }
-    }
-}
-
-impl From<&'static Variant> for GameSpec {
-    fn from(v: &'static Variant) -> GameSpec {
-        GameSpec::Variant(v)
-    }
-}
-
-/// Loads the game named by a config's `variant` with the encoding every size of the run follows:
-/// a variant preset or file (`Variant::load`, with `encoding_for`), else a RULES-more preset or
-/// rule file (its game's `Observe::encoding`).
+/// Loads the game named by a config's `variant` with the encoding every size of the run follows,
+/// resolved as every command resolves it ([`AnyGame::resolve`]): a RULES-more preset or rule file
+/// (its game's `Observe::encoding`), else a variant preset or file (`encoding_for`).
 ///
 /// # Errors
 /// [`GameError::Unknown`] when neither loads it, [`GameError::NoEncoding`] for a variant the
 /// encoding cannot lay out.
-pub fn load_game(spec: &str) -> Result<(GameSpec, Encoding), GameError> {
-    let variant_err = match engine::any_game::load_variant(spec) {
-        Ok(v) => {
-            let encoding = models::encoding::encoding_for(v).map_err(|e| GameError::NoEncoding { value: spec.into(), reason: e.to_string() })?;
-            return Ok((GameSpec::Variant(v), encoding));
-        }
-        Err(e) => e.to_string(),
-    };
+pub fn load_game(spec: &str) -> Result<(AnyGame, Encoding), GameError> {
     struct Enc;
     impl WithGame for Enc {
         type Output = Encoding;
@@ -97,10 +57,12 @@ pub fn load_game(spec: &str) -> Result<(GameSpec, Encoding), GameError> {
             g.encoding()
         }
     }
-    match engine::more::presets::with_game(spec, None, Enc) {
-        Ok(enc) => Ok((GameSpec::More(spec.to_string()), enc)),
-        Err(e) => Err(GameError::Unknown { value: spec.into(), variant: variant_err, more: e.to_string() }),
-    }
+    let game = AnyGame::resolve(spec).map_err(|e| GameError::Unknown { value: spec.into(), reason: e.to_string() })?;
+    let encoding = match &game {
+        AnyGame::Variant(v) => models::encoding::encoding_for(v).map_err(|e| GameError::NoEncoding { value: spec.into(), reason: e.to_string() })?,
+        AnyGame::More(_) => game.with_game(Start::Setup, Enc).map_err(|e| GameError::Unknown { value: spec.into(), reason: e.to_string() })?,
+    };
+    Ok((game, encoding))
 }
 
 /// A teacher decision's training targets: the policy over `(action, slot, probability)`, the

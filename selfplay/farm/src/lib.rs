@@ -36,7 +36,8 @@ use engine::more::presets::{Playable, WithGame};
 use engine::observe::Encoding;
 use engine::variant::{State, Variant};
 use engine::Color;
-use games::{GameLoop, GameSpec, MoreLoop, VariantLoop};
+use engine::any_game::AnyGame;
+use games::{GameLoop, MoreLoop, VariantLoop};
 use models::encoding::CompactObs;
 use models::net::Net;
 use models::shard::Sample;
@@ -464,15 +465,15 @@ pub fn play_more<G: Playable>(
 /// # Errors
 /// A RULES-more preset that does not build ([`engine::more::MoreError`]).
 pub fn play_spec(
-    game: &GameSpec,
+    game: &AnyGame,
     nets: &[&Net],
     jobs: Vec<GameJob>,
     cfg: &GameConfig,
     mut on_result: impl FnMut(&GameResult),
 ) -> Result<(Vec<GameResult>, FarmStats), engine::more::MoreError> {
     match game {
-        GameSpec::Variant(v) => Ok(play(v, nets, jobs, cfg, on_result)),
-        GameSpec::More(name) => {
+        AnyGame::Variant(v) => Ok(play(v, nets, jobs, cfg, on_result)),
+        AnyGame::More(name) => {
             struct Body<'a> {
                 nets: &'a [&'a Net],
                 jobs: Vec<GameJob>,

@@ -5,13 +5,12 @@
 //! project's `.venv` Python; it then reloads `model.pt` and checks that its outputs equal this
 //! binary's on fixed inputs (`check.safetensors`: positions from seeded random games).
 
-use crate::games::{load_game, GameSpec};
+use crate::games::load_game;
+use engine::any_game::Start;
 use crate::search::resolve_chance;
 use anyhow::{bail, Context};
 use engine::game::Turn;
 use engine::more::presets::{Playable, WithGame};
-use engine::variant::game_state::VariantGameState;
-use engine::variant::State;
 use models::checkpoint::{self, Expect};
 use models::net::obs_tensor_for;
 use models::zoo;
@@ -106,12 +105,9 @@ pub fn run(a: Options) -> anyhow::Result<()> {
     // Fixed inputs: views along seeded random games of the checkpoint's game.
     let (game, enc) = load_game(&meta.variant)?;
     enc.check_same(net.encoding()).with_context(|| format!("{}: variant {:?}", json.display(), meta.variant))?;
-    let obs = match &game {
-        // Every game's observation goes through its `Observe` (the variants' as a game from
-        // their set-up, layouts and deals drawn like any chance).
-        GameSpec::Variant(variant) => CheckObs { positions: a.check_positions }.run(VariantGameState::unbounded(State::new_game(variant))),
-        GameSpec::More(name) => engine::more::presets::with_game(name, None, CheckObs { positions: a.check_positions })?,
-    };
+    // Every game's observation goes through its `Observe` (the variants' as a game from their
+    // set-up, layouts and deals drawn like any chance).
+    let obs = game.with_game(Start::Setup, CheckObs { positions: a.check_positions })?;
     let input = obs_tensor_for(&obs, &enc, Device::Cpu);
     let (policy, value) = tch::no_grad(|| net.forward_t(&input, false));
     Tensor::write_safetensors(&[("input", &input), ("policy", &policy), ("value", &value)], a.out.join("check.safetensors"))

@@ -7,7 +7,7 @@ use super::config::RunConfig;
 use super::eval::MatchResult;
 use super::replay::Replay;
 use super::search::SearchConfig;
-use super::games::GameSpec;
+use engine::any_game::AnyGame;
 use super::{game_seed, play_spec, GameConfig, GameJob, Player};
 use anyhow::Context;
 use engine::observe::Encoding;
@@ -66,7 +66,7 @@ impl Ui {
 ///
 /// # Errors
 /// [`crate::games::GameError`]: the game does not load.
-pub fn load_run_game(cfg: &RunConfig) -> Result<(GameSpec, Encoding), crate::games::GameError> {
+pub fn load_run_game(cfg: &RunConfig) -> Result<(AnyGame, Encoding), crate::games::GameError> {
     crate::games::load_game(&cfg.variant)
 }
 
@@ -174,7 +174,7 @@ pub struct ShardStats {
 /// to `dir` (atomically).
 #[allow(clippy::too_many_arguments)]
 pub fn selfplay_shard(
-    game: &GameSpec,
+    game: &AnyGame,
     net: &Net,
     net_step: u64,
     cfg: &RunConfig,
@@ -190,7 +190,7 @@ pub fn selfplay_shard(
 
 /// Plays and writes teacher shard `seq` of the run's warm start ([`crate::config::WarmStart`]):
 /// the teacher against itself, its decisions recorded (`teacher.rs`).
-fn teacher_shard(game: &GameSpec, net: &Net, cfg: &RunConfig, seq: u64, dir: &Path, ui: &Ui) -> anyhow::Result<ShardStats> {
+fn teacher_shard(game: &AnyGame, net: &Net, cfg: &RunConfig, seq: u64, dir: &Path, ui: &Ui) -> anyhow::Result<ShardStats> {
     let ws = cfg.warmstart.as_ref().context("no [warmstart]")?;
     let games = ws.games_per_shard.min(ws.games - (seq as u32 * ws.games_per_shard).min(ws.games)).max(1);
     let game_cfg = super::GameConfig { teacher: ws.targets(), ..cfg.selfplay.game.clone() };
@@ -202,7 +202,7 @@ fn teacher_shard(game: &GameSpec, net: &Net, cfg: &RunConfig, seq: u64, dir: &Pa
 /// the shard to `dir` (atomically).
 #[allow(clippy::too_many_arguments)]
 fn play_shard(
-    game: &GameSpec,
+    game: &AnyGame,
     net: &Net,
     net_step: u64,
     cfg: &RunConfig,
@@ -304,7 +304,7 @@ fn trainer_json(iteration: u64, samples_trained: u64, last: &Losses) -> serde_js
     serde_json::json!({ "iteration": iteration, "samples_trained": samples_trained, "loss": last })
 }
 
-fn save_checkpoint(cfg: &RunConfig, game: &GameSpec, trainer: &Trainer, trainer_state: serde_json::Value) -> anyhow::Result<PathBuf> {
+fn save_checkpoint(cfg: &RunConfig, game: &AnyGame, trainer: &Trainer, trainer_state: serde_json::Value) -> anyhow::Result<PathBuf> {
     let opt = trainer.optimizer_state();
     let path = checkpoint::save(
         &cfg.checkpoint_dir(),

@@ -7,7 +7,7 @@
 use super::{eval_games, eval_search, fmt_secs, refresh_replay, save_checkpoint, selfplay_shard, teacher_shard, trainer_json, RunReport, ShardStats, Ui};
 use crate::config::{RunConfig, Source};
 use crate::eval::{play_match, MatchResult, Opponent};
-use crate::games::GameSpec;
+use engine::any_game::AnyGame;
 use crate::replay::Replay;
 use crate::search::SearchConfig;
 use crate::game_seed;
@@ -30,7 +30,7 @@ pub struct RunContext<'a> {
     /// The run's configuration.
     pub cfg: &'a RunConfig,
     /// The game it trains ([`super::load_run_game`]).
-    pub game: &'a GameSpec,
+    pub game: &'a AnyGame,
     /// The game's encoding.
     pub encoding: &'a Encoding,
     /// Where the net lives.
