@@ -12,7 +12,7 @@
 
 use engine::any_game::{with_any_game, Start};
 use engine::game::Turn;
-use engine::more::presets::{Board, Playable, WithGame};
+use engine::more::presets::{Playable, WithGame};
 use libfuzzer_sys::fuzz_target;
 
 struct Moves<'a> {
@@ -41,7 +41,8 @@ impl WithGame for Moves<'_> {
                 let s = g.action_string(a);
                 assert_eq!(g.parse_entry(&s).ok(), Some(a), "{name}: action string {s:?} does not read back at {}", g.full_fen());
             }
-            if let Board::Variant { state, .. } = g.board() {
+            if let Some(v) = g.as_variant() {
+                let state = v.state();
                 if let Ok(a) = engine::variant::notation::parse_action(state, text) {
                     assert!(state.legal_actions().contains(&a), "{name}: parse_action accepted {text:?}, not legal at {}", g.full_fen());
                 }
