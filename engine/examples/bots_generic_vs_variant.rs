@@ -1,16 +1,21 @@
-//! The yardstick for replacing a variant bot (`engine::search`) by the Game-trait bot of the
-//! same name (`engine::search::game_bot`, which plays the variants through
-//! [`engine::variant::game_state::VariantGameState`]): time per move on the same positions, then a
-//! head-to-head match, colours alternating, from random openings.
+//! The yardstick for replacing a variant bot (the variants' own implementation of a registry
+//! bot, [`engine::search::registry::variant_bot`], which the registry builds for
+//! [`engine::variant::game_state::VariantGameState`]) by the generic bot of the same name (the
+//! code every other game plays, built here directly): time per move on the same positions, then
+//! a head-to-head match, colours alternating, from random openings.
 //!
 //! `cargo run --release -p anqi-engine --example bots_generic_vs_variant -- [VARIANT] [GAMES] [ONLY]`
 //! (default `xiangqi 6`; `ONLY`: compare only the pairs whose variant spec starts with it, e.g.
 //! `alphabeta`). `random` and `greedy` are already one implementation (identical games);
 //! this compares `alphabeta`, `ismcts` and `pimc`.
-use engine::search::game_bot::{self as generic, GameBot};
-use engine::search::{self, Decision};
+use engine::search::alphabeta::{parse_limits, GameAlphaBetaBot};
+use engine::search::game_bot::{choose_variant, GameBot};
+use engine::search::ismcts::{GameIsmctsBot, IsmctsConfig};
+use engine::search::pimc::{GamePimcBot, Inner, PimcConfig};
+use engine::search::registry::BotSpec;
+use engine::search;
 use engine::variant::game::draw_outcome;
-use engine::variant::game_state::{decode, VariantGameState};
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant};
 use engine::Color;
 use rand::{Rng, SeedableRng};
@@ -25,6 +30,25 @@ const PAIRS: [(&str, &str); 4] = [
     ("ismcts:iterations=1500", "ismcts:iterations=300"),
     ("pimc:k=4,search=alphabeta:depth=2", "pimc:k=4,depth=2"),
 ];
+
+/// The generic implementation of `spec` on the variants (the copy-make alpha-beta, the generic
+/// IS-MCTS, the generic PIMC with the alpha-beta inner search), bypassing the variants' own.
+fn generic_bot(spec: &str, seed: u64) -> Box<dyn GameBot<VariantGameState>> {
+    let s = BotSpec::parse(spec).expect("spec");
+    match s.name.as_str() {
+        "alphabeta" => {
+            let (limits, hash) = parse_limits(&s.params, 4).expect("alphabeta spec");
+            Box::new(GameAlphaBetaBot::<VariantGameState>::new(limits, hash))
+        }
+        "ismcts" => Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(&s.params).expect("ismcts spec"), seed)),
+        "pimc" => {
+            let c = PimcConfig::from_params(&s.params).expect("pimc spec").for_variants();
+            let Inner::AlphaBeta(limits) = c.inner else { panic!("the generic PIMC compared here searches by alpha-beta") };
+            Box::new(GamePimcBot::<VariantGameState>::new(c.k, c.ms, limits, c.hash_mb, seed))
+        }
+        other => panic!("no generic bot {other} compared here"),
+    }
+}
 
 /// `n` positions from random games (every sixth ply from ply 6).
 fn positions(v: &'static Variant, n: usize, seed: u64) -> Vec<State> {
@@ -44,26 +68,21 @@ fn positions(v: &'static Variant, n: usize, seed: u64) -> Vec<State> {
     out
 }
 
-/// The generic bot's choice at `s`, as a variant action.
-fn generic_choice(bot: &mut Box<dyn GameBot<VariantGameState>>, s: &State) -> engine::variant::Action {
-    let g = VariantGameState::new(s.clone());
-    decode(bot.choose(&g)).expect("a player action")
-}
-
 /// Seconds per move of the variant bot and of the generic bot over `states`.
 fn time_per_move(variant_spec: &str, generic_spec: &str, states: &[State]) -> (f64, f64) {
-    let mut vb = search::from_spec(variant_spec, 1).expect("variant spec");
-    let mut gb = generic::from_spec::<VariantGameState>(generic_spec, 1).expect("generic spec");
+    let mut vb = search::from_spec::<VariantGameState>(variant_spec, 1).expect("variant spec");
+    let mut gb = generic_bot(generic_spec, 1);
+    let games: Vec<VariantGameState> = states.iter().map(|s| VariantGameState::new(s.clone())).collect();
     let t = Instant::now();
-    for s in states {
-        let a = vb.choose(&Decision::new(s));
-        assert!(s.legal_actions().contains(&a));
+    for g in &games {
+        let a = choose_variant(vb.as_mut(), g);
+        assert!(g.state().legal_actions().contains(&a));
     }
     let tv = t.elapsed().as_secs_f64() / states.len() as f64;
     let t = Instant::now();
-    for s in states {
-        let a = generic_choice(&mut gb, s);
-        assert!(s.legal_actions().contains(&a));
+    for g in &games {
+        let a = choose_variant(gb.as_mut(), g);
+        assert!(g.state().legal_actions().contains(&a));
     }
     (tv, t.elapsed().as_secs_f64() / states.len() as f64)
 }
@@ -76,8 +95,8 @@ fn head_to_head(v: &'static Variant, variant_spec: &str, generic_spec: &str, gam
     let mut plies = 0;
     for i in 0..games {
         let pair = (i / 2) as u64;
-        let mut vb = search::from_spec(variant_spec, 100 + i as u64).expect("variant spec");
-        let mut gb = generic::from_spec::<VariantGameState>(generic_spec, 200 + i as u64).expect("generic spec");
+        let mut vb = search::from_spec::<VariantGameState>(variant_spec, 100 + i as u64).expect("variant spec");
+        let mut gb = generic_bot(generic_spec, 200 + i as u64);
         let generic_color = if i % 2 == 0 { Color::Red } else { Color::Black };
         let mut opening = Pcg64Mcg::seed_from_u64(pair);
         let mut chance = Pcg64Mcg::seed_from_u64(1000 + pair);
@@ -94,9 +113,9 @@ fn head_to_head(v: &'static Variant, variant_spec: &str, generic_spec: &str, gam
                 let l = s.legal_actions();
                 l[opening.random_range(0..l.len())]
             } else if s.turn() == generic_color {
-                decode(gb.choose(&VariantGameState::new(s.clone()).with_prior(g.record()))).expect("a player action")
+                choose_variant(gb.as_mut(), &g)
             } else {
-                vb.choose(&Decision::in_game(&g))
+                choose_variant(vb.as_mut(), &g)
             };
             g.play(a, |outs| draw_outcome(outs, &mut chance));
         };

@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p anqi-engine --example ismcts_speed -- [VARIANT] [ITERATIONS] [RUNS]`
 //! (default `surprise 2000 3`).
-use engine::search::{self, Decision};
+use engine::search;
 use engine::variant::game::draw_outcome;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant};
@@ -43,9 +43,10 @@ fn main() {
         for s in &states {
             let mut best = f64::MAX;
             for _ in 0..runs {
-                let mut bot = search::from_spec(&spec, 1).expect("spec");
+                let mut bot = search::from_spec::<VariantGameState>(&spec, 1).expect("spec");
+                let g = VariantGameState::new(s.clone());
                 let t = Instant::now();
-                let an = bot.analyse(&Decision::new(s));
+                let an = bot.analyse(&g);
                 best = best.min(t.elapsed().as_secs_f64());
                 assert_eq!(an.work, iterations);
             }

@@ -6,7 +6,7 @@
 //! `cargo run --release -p anqi-engine --example pimc_ties -- VARIANT GAMES SPEC`
 //! (default `jieqi 4 pimc:ms=50`). Prints, per game and in total: decisions, decisions whose two
 //! best mean scores are equal, and those still tied after the win share.
-use engine::search::{self, Decision};
+use engine::search;
 use engine::variant::game::draw_outcome;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant};
@@ -21,13 +21,12 @@ fn main() {
     let v: &'static Variant = engine::any_game::load_variant(name).expect("variant");
     let (mut all, mut tied, mut still) = (0, 0, 0);
     for i in 0..games {
-        let mut bot = search::from_spec(spec, 10 + i).expect("spec");
+        let mut bot = search::from_spec::<VariantGameState>(spec, 10 + i).expect("spec");
         let mut chance = Pcg64Mcg::seed_from_u64(1000 + i);
         let mut g = VariantGameState::unbounded(State::start(v, None).expect("start"));
         let (mut n, mut t, mut s2) = (0, 0, 0);
         while g.outcome().is_none() && g.plies() < 200 {
-            let d = Decision::in_game(&g);
-            let an = bot.analyse(&d);
+            let an = engine::search::game_bot::analyse_variant(bot.as_mut(), &g);
             if an.stats.len() >= 2 {
                 n += 1;
                 let (a, b) = (&an.stats[0], &an.stats[1]);

@@ -11,7 +11,7 @@
 //! fingerprint: check the new behaviour, then update `PINNED` with the printed value.
 
 use engine::search::alphabeta::{Limits, Searcher};
-use engine::search::{self, Decision};
+use engine::search;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::{fen as vfen, notation, State, Variant};
 use rand::{Rng, SeedableRng};
@@ -121,7 +121,7 @@ fn variant_alphabeta_searches_are_pinned() {
         let r = searcher.search(pos, &record, &Limits::nodes(5_000), &mut |_| {});
         absorb(&mut h, &format!("{name} #{i} n5000 best={:?} raw={} depth={} nodes={}", r.best.map(|m| m.iccs()), r.raw_score, r.depth, r.nodes));
         for (j, spec) in SPECS.iter().enumerate() {
-            let an = search::from_spec(spec, 5 + j as u64).expect("spec").analyse(&Decision::in_game(game));
+            let an = engine::search::game_bot::analyse_variant(search::from_spec::<VariantGameState>(spec, 5 + j as u64).expect("spec").as_mut(), game);
             let line: String = an.stats.iter().map(|st| format!("{:?}/{}/{:.6};", st.action, st.visits, st.score)).collect();
             absorb(&mut h, &format!("{name} #{i} {spec} best={:?} work={} nodes={} {line}", an.best, an.work, an.nodes));
             searches += 1;
@@ -131,13 +131,13 @@ fn variant_alphabeta_searches_are_pinned() {
     assert_eq!(h, PINNED, "the variant alpha-beta searches changed (fingerprint {h:#018x})");
 }
 
-/// Through the Game-trait entry point (`search::game_bot::from_spec` on a `VariantGameState`) the
-/// `alphabeta` and `pimc` specs are the variant bots themselves: the same choices, record
-/// included; and the generic PIMC on a `VariantGameState` chooses as the variant PIMC does.
+/// The `alphabeta` and `pimc` specs choose the same handed the game or a game rebuilt from its
+/// state and record (`VariantGameState::with_prior`), and the plain `pimc:k=3,depth=2` is
+/// `search=alphabeta:depth=2`; and the generic PIMC on a `VariantGameState` (the code of every
+/// other game) chooses as the variants' PIMC does.
 #[test]
 fn generic_specs_on_variants_are_the_variant_bots() {
     use engine::search::game_bot::{self as generic, GameBot};
-    use engine::variant::game_state::{decode, VariantGameState};
     let pairs = [("alphabeta:depth=3", "alphabeta:depth=3"), ("alphabeta:depth=2,nodes=3000", "alphabeta:depth=2,nodes=3000"), ("pimc:k=3,search=alphabeta:depth=2", "pimc:k=3,depth=2")];
     let mut compared = 0;
     for name in ["xiangqi", "jieqi", "surprise"] {
@@ -148,19 +148,19 @@ fn generic_specs_on_variants_are_the_variant_bots() {
             let Some(game) = random_game(v, 40, &mut rng) else { continue };
             let g = VariantGameState::new(game.state().clone()).with_prior(game.record());
             for (vs, gs) in pairs {
-                let a = search::from_spec(vs, 9).expect("spec").choose(&Decision::in_game(&game));
+                let a = search::from_spec::<VariantGameState>(vs, 9).expect("spec").choose(&game);
                 let mut gb: Box<dyn GameBot<VariantGameState>> = generic::from_spec(gs, 9).expect("spec");
-                let b = decode(gb.choose(&g)).expect("a player action");
+                let b = gb.choose(&g);
                 assert_eq!(a, b, "{name}: {vs} vs {gs}");
                 compared += 1;
             }
             // The generic PIMC itself on the variant game (determinizations by
             // `Game::sample_determinization`, the oracle search per determinization) is the
             // variant PIMC with `search=alphabeta`.
-            let a = search::from_spec("pimc:k=3,search=alphabeta:depth=2", 9).expect("spec").choose(&Decision::in_game(&game));
+            let a = search::from_spec::<VariantGameState>("pimc:k=3,search=alphabeta:depth=2", 9).expect("spec").choose(&game);
             // `pimc` specs search with the family's learned evaluation by default (eval=auto).
             let b = engine::search::pimc::GamePimcBot::<VariantGameState>::new(3, None, Limits { family_eval: true, ..Limits::depth(2) }, 4, 9).choose(&g);
-            assert_eq!(Some(a), decode(b), "{name}: generic PIMC");
+            assert_eq!(a, b, "{name}: generic PIMC");
             n += 1;
         }
     }

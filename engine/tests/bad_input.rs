@@ -179,7 +179,7 @@ fn jieqi_move_with_trailing_junk_is_refused() {
 
 /// `from_spec`'s error text for `spec`, which must be refused naming `param`.
 fn bad_spec(spec: &str, param: &str) {
-    let e = engine::search::from_spec(spec, 1).err().unwrap_or_else(|| panic!("{spec} must be refused"));
+    let e = engine::search::from_spec::<engine::variant::game_state::VariantGameState>(spec, 1).err().unwrap_or_else(|| panic!("{spec} must be refused"));
     assert!(e.contains(param), "{spec}: {e:?} should name {param:?}");
     // The same parser serves the RULES-more.md games.
     let e = engine::search::game_bot::from_spec::<engine::more::missile::MissileGame>(spec, 1).err().unwrap_or_else(|| panic!("{spec} must be refused for missile"));
@@ -188,31 +188,31 @@ fn bad_spec(spec: &str, param: &str) {
 
 #[test]
 fn pimc_with_no_determinizations_is_refused() {
-    assert!(engine::search::from_spec("pimc:k=1", 1).is_ok());
+    assert!(engine::search::from_spec::<engine::variant::game_state::VariantGameState>("pimc:k=1", 1).is_ok());
     bad_spec("pimc:k=0", "k");
 }
 
 #[test]
 fn pimc_with_a_determinization_count_that_never_returns_is_refused() {
-    assert!(engine::search::from_spec("pimc:k=10000,ms=60", 1).is_ok());
+    assert!(engine::search::from_spec::<engine::variant::game_state::VariantGameState>("pimc:k=10000,ms=60", 1).is_ok());
     bad_spec("pimc:k=999999999999", "k");
 }
 
 #[test]
 fn ismcts_with_no_iterations_is_refused() {
-    assert!(engine::search::from_spec("ismcts:iterations=1", 1).is_ok());
+    assert!(engine::search::from_spec::<engine::variant::game_state::VariantGameState>("ismcts:iterations=1", 1).is_ok());
     bad_spec("ismcts:iterations=0", "iterations");
 }
 
 #[test]
 fn ismcts_with_negative_exploration_is_refused() {
-    assert!(engine::search::from_spec("ismcts:c=0", 1).is_ok());
+    assert!(engine::search::from_spec::<engine::variant::game_state::VariantGameState>("ismcts:c=0", 1).is_ok());
     bad_spec("ismcts:c=-1", "c");
 }
 
 #[test]
 fn alphabeta_depth_past_the_searchable_is_refused() {
-    assert!(engine::search::from_spec("alphabeta:depth=100", 1).is_ok());
+    assert!(engine::search::from_spec::<engine::variant::game_state::VariantGameState>("alphabeta:depth=100", 1).is_ok());
     bad_spec("alphabeta:depth=4294967295", "depth");
     bad_spec("alphabeta:depth=0", "depth");
     bad_spec("pimc:depth=4294967295", "depth");

@@ -7,7 +7,8 @@
 //! (`#[ignore]`, reported not asserted) are `strength_*` below; see `scripts/strength`.
 
 use engine::search::expectimax::{Expectimax, ExpectimaxConfig};
-use engine::search::{self, arena, eval, Decision};
+use engine::search::{self, arena, eval};
+use engine::search::game_bot::{analyse_variant, choose_variant};
 use engine::variant::config::preset_names;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::{fen as vfen, Action, State, Variant};
@@ -63,13 +64,13 @@ fn every_bot_plays_legal_actions_on_every_preset() {
         while tested < 3 && tries < 20 {
             tries += 1;
             let Some(s) = random_position(v, 60, &mut rng) else { continue };
-            let d = Decision::new(&s);
-            let legal = d.legal_actions();
+            let d = VariantGameState::new(s.clone());
+            let legal = s.legal_actions();
             for spec in SPECS {
                 // (`choose` is `analyse(..).best` for the search bots, and the baselines'
                 // `analyse` calls `choose`.)
-                let mut bot = search::from_spec(spec, 9).unwrap_or_else(|e| panic!("{spec}: {e}"));
-                let an = bot.analyse(&d);
+                let mut bot = search::from_spec::<VariantGameState>(spec, 9).unwrap_or_else(|e| panic!("{spec}: {e}"));
+                let an = analyse_variant(bot.as_mut(), &d);
                 assert!(legal.contains(&an.best), "{name}: {spec} analyse best {:?} not legal", an.best);
                 assert!(an.stats.iter().all(|st| legal.contains(&st.action)), "{name}: {spec} analysed an illegal action");
             }
@@ -84,8 +85,8 @@ fn bots_finish_games_on_every_preset() {
     // Short games with cheap bots, to the end or 120 plies: no panic, only legal actions.
     for (i, name) in preset_names().enumerate() {
         let v = variant(name);
-        let mut red = search::from_spec("ismcts:iterations=30", i as u64).expect("spec");
-        let mut black = search::from_spec("pimc:k=1,search=expectimax:depth=1,qdepth=1", i as u64).expect("spec");
+        let mut red = search::from_spec::<VariantGameState>("ismcts:iterations=30", i as u64).expect("spec");
+        let mut black = search::from_spec::<VariantGameState>("pimc:k=1,search=expectimax:depth=1,qdepth=1", i as u64).expect("spec");
         let r = arena::play(State::new_game(v), red.as_mut(), black.as_mut(), i as u64, 120);
         assert!(r.plies > 0, "{name}");
     }
@@ -106,11 +107,11 @@ fn bots_are_deterministic_given_seed() {
         }
         for spec in ["expectimax:depth=1,samples=2", "pimc:k=3,search=expectimax:depth=1", "pimc:k=2,search=mcts:iterations=50", "ismcts:iterations=200", "ismcts:iterations=200,mode=mo"] {
             let run = |seed: u64| -> Vec<(Action, Vec<(Action, u64)>)> {
-                let mut bot = search::from_spec(spec, seed).expect("spec");
+                let mut bot = search::from_spec::<VariantGameState>(spec, seed).expect("spec");
                 positions
                     .iter()
                     .map(|s| {
-                        let an = bot.analyse(&Decision::new(s));
+                        let an = analyse_variant(bot.as_mut(), &VariantGameState::new(s.clone()));
                         (an.best, an.stats.iter().map(|x| (x.action, x.visits)).collect())
                     })
                     .collect()
@@ -144,8 +145,8 @@ fn ismcts_finds_mate_in_one_with_hidden_information() {
     let others = s.legal_actions().into_iter().filter(|&a| a != flip).filter(|&a| s.child(a).legal_actions().is_empty()).count();
     assert_eq!(others, 0, "the flip should be the only mate");
     for spec in ["ismcts:iterations=400", "ismcts:iterations=400,mode=mo", "pimc:k=4", "expectimax:depth=1"] {
-        let mut bot = search::from_spec(spec, 3).expect("spec");
-        let a = bot.choose(&Decision::new(&s));
+        let mut bot = search::from_spec::<VariantGameState>(spec, 3).expect("spec");
+        let a = choose_variant(bot.as_mut(), &VariantGameState::new(s.clone()));
         assert_eq!(a, flip, "{spec} missed the flip mate");
     }
     let s = vfen::parse(variant("jieqi"), JIEQI_MATE).expect("fen");
@@ -158,8 +159,8 @@ fn ismcts_finds_mate_in_one_with_hidden_information() {
         }
     }
     assert!(!mates.is_empty(), "test position has no mate in one");
-    let mut bot = search::from_spec("ismcts:iterations=600", 1).expect("spec");
-    let an = bot.analyse(&Decision::new(&s));
+    let mut bot = search::from_spec::<VariantGameState>("ismcts:iterations=600", 1).expect("spec");
+    let an = analyse_variant(bot.as_mut(), &VariantGameState::new(s.clone()));
     assert!(mates.contains(&an.best), "ismcts chose {:?} (mates {mates:?})", an.best);
     assert!(an.stats[0].score > 0.9, "mate scored {}", an.stats[0].score);
 }
@@ -208,20 +209,20 @@ fn specs_and_toml() {
         "expectimax:depth=2",
         "ismcts:mode=mo",
     ] {
-        search::from_spec(spec, 1).unwrap_or_else(|e| panic!("{spec}: {e}"));
+        search::from_spec::<VariantGameState>(spec, 1).unwrap_or_else(|e| panic!("{spec}: {e}"));
     }
     for bad in ["ismcts:iterations=x", "pimc:search=nothing", "expectimax:foo=1", "bogus"] {
-        assert!(search::from_spec(bad, 1).is_err(), "{bad} accepted");
+        assert!(search::from_spec::<VariantGameState>(bad, 1).is_err(), "{bad} accepted");
     }
     let toml = "[bot]\nkind = \"pimc\"\nk = 8\n[bot.search]\nkind = \"alphabeta\"\ndepth = 2\n";
     assert_eq!(search::spec_from_toml(toml).expect("toml"), "pimc:k=8,search=alphabeta:depth=2");
     let toml = "[bot]\nkind = \"ismcts\"\niterations = 500\nc = 0.5\nmode = \"mo\"\n";
     let spec = search::spec_from_toml(toml).expect("toml");
     assert_eq!(spec, "ismcts:c=0.5,iterations=500,mode=mo");
-    search::from_spec(&spec, 1).expect("spec from toml");
+    search::from_spec::<VariantGameState>(&spec, 1).expect("spec from toml");
     let dir = std::env::temp_dir().join(format!("anqi-bot-{}.toml", std::process::id()));
     std::fs::write(&dir, toml).expect("write");
-    let bot = search::from_spec(dir.to_str().expect("path"), 1).expect("toml file");
+    let bot = search::from_spec::<VariantGameState>(dir.to_str().expect("path"), 1).expect("toml file");
     assert!(bot.name().starts_with("ismcts:iterations=500"), "{}", bot.name());
     let _ = std::fs::remove_file(dir);
 }
@@ -238,8 +239,8 @@ fn match_score(variant_name: &str, a: &str, b: &str, games: usize) -> (f64, usiz
     let v = variant(variant_name);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for g in 0..games {
-        let mut x = search::from_spec(a, 1000 + g as u64).expect("spec");
-        let mut y = search::from_spec(b, 2000 + g as u64).expect("spec");
+        let mut x = search::from_spec::<VariantGameState>(a, 1000 + g as u64).expect("spec");
+        let mut y = search::from_spec::<VariantGameState>(b, 2000 + g as u64).expect("spec");
         let a_red = g % 2 == 0;
         let r = if a_red {
             arena::play(State::new_game(v), x.as_mut(), y.as_mut(), g as u64, 400)
@@ -318,12 +319,12 @@ fn only_the_oracle_sees_the_hidden_truth() {
             let view = View::new(&s, s.turn());
             let (d1, d2) = (view.sample(&mut rng), view.sample(&mut rng));
             for spec in view_bots {
-                let a1 = search::from_spec(spec, 5).expect("spec").choose(&Decision::new(&d1));
-                let a2 = search::from_spec(spec, 5).expect("spec").choose(&Decision::new(&d2));
+                let a1 = search::from_spec::<VariantGameState>(spec, 5).expect("spec").choose(&VariantGameState::new(d1.clone()));
+                let a2 = search::from_spec::<VariantGameState>(spec, 5).expect("spec").choose(&VariantGameState::new(d2.clone()));
                 assert_eq!(a1, a2, "{name}: {spec} chose differently in two states of one information set: {}", vfen::write(&s));
             }
-            let o1 = search::from_spec("oracle:depth=2", 5).expect("spec").choose(&Decision::new(&d1));
-            let o2 = search::from_spec("oracle:depth=2", 5).expect("spec").choose(&Decision::new(&d2));
+            let o1 = search::from_spec::<VariantGameState>("oracle:depth=2", 5).expect("spec").choose(&VariantGameState::new(d1.clone()));
+            let o2 = search::from_spec::<VariantGameState>("oracle:depth=2", 5).expect("spec").choose(&VariantGameState::new(d2.clone()));
             oracle_differs += usize::from(o1 != o2);
             positions += 1;
         }
@@ -341,15 +342,15 @@ fn one_registry_for_every_game() {
     use engine::more::missile::MissileGame;
     use engine::search::registry::{BotSpec, BOTS};
     for b in BOTS {
-        search::from_spec(b.name, 1).unwrap_or_else(|e| panic!("{}: {e}", b.name));
+        search::from_spec::<VariantGameState>(b.name, 1).unwrap_or_else(|e| panic!("{}: {e}", b.name));
         search::game_bot::from_spec::<MissileGame>(b.name, 1).unwrap_or_else(|e| panic!("{}: {e}", b.name));
     }
-    let variant_error = search::from_spec("minimax:depth=2", 1).err().expect("unknown bot");
+    let variant_error = search::from_spec::<VariantGameState>("minimax:depth=2", 1).err().expect("unknown bot");
     let game_error = search::game_bot::from_spec::<MissileGame>("minimax:depth=2", 1).err().expect("unknown bot");
     assert_eq!(variant_error, game_error);
     assert!(variant_error.contains("\"minimax:depth=2\"") && BOTS.iter().all(|b| variant_error.contains(b.syntax)), "{variant_error}");
     for bad in ["random:depth=1", "greedy:k=2", "pimc:k=2,depth=1,search=expectimax:depth=1", "pimc:k=2,nodes=10,search=mcts:iterations=5"] {
-        assert!(search::from_spec(bad, 1).is_err(), "{bad} accepted");
+        assert!(search::from_spec::<VariantGameState>(bad, 1).is_err(), "{bad} accepted");
         assert!(search::game_bot::from_spec::<MissileGame>(bad, 1).is_err(), "{bad} accepted");
     }
     // A trained net is built above this crate (the torch-linked helper's registry); asked here
@@ -364,11 +365,11 @@ fn one_registry_for_every_game() {
     let mut compared = 0;
     while compared < 4 {
         let Some(s) = random_position(v, 30, &mut rng) else { continue };
-        let plain = search::from_spec("pimc:k=3,depth=2", 7).expect("spec");
-        let named = search::from_spec("pimc:k=3,search=alphabeta:depth=2", 7).expect("spec");
+        let plain = search::from_spec::<VariantGameState>("pimc:k=3,depth=2", 7).expect("spec");
+        let named = search::from_spec::<VariantGameState>("pimc:k=3,search=alphabeta:depth=2", 7).expect("spec");
         assert_eq!(plain.name(), named.name());
         let (mut plain, mut named) = (plain, named);
-        assert_eq!(plain.choose(&Decision::new(&s)), named.choose(&Decision::new(&s)));
+        assert_eq!(plain.choose(&VariantGameState::new(s.clone())), named.choose(&VariantGameState::new(s.clone())));
         compared += 1;
     }
 }

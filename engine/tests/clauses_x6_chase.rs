@@ -205,13 +205,13 @@ fn x6_expectimax_scores_a_move_into_a_losing_chase_cycle_as_a_loss() {
 
 #[test]
 fn x6_bots_given_the_game_avoid_the_losing_chase() {
-    // Every searching bot handed the game's record (Decision::in_game) avoids completing the
+    // Every searching bot handed the game (with its record) avoids completing the
     // perpetual chase that loses; the chariot is not worth a loss.
     let g = chase_game_before_the_last_move();
     let last = vmove("b2a2");
     for spec in ["alphabeta:depth=2", "expectimax:depth=1,qdepth=0", "pimc:k=2,search=alphabeta:depth=2", "ismcts:iterations=400"] {
-        let mut bot = engine::search::from_spec(spec, 3).expect("spec");
-        let a = bot.choose(&engine::search::Decision::in_game(&g));
+        let mut bot = engine::search::from_spec::<engine::variant::game_state::VariantGameState>(spec, 3).expect("spec");
+        let a = engine::search::game_bot::choose_variant(bot.as_mut(), &g);
         assert_ne!(a, last, "{spec} walks into the perpetual chase");
     }
 }

@@ -12,7 +12,7 @@
 //! fingerprint: check the new behaviour, then update `PINNED` with the printed value.
 
 use engine::search::expectimax::{Expectimax, ExpectimaxConfig};
-use engine::search::{self, Decision};
+use engine::search;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::{Action, State, Variant};
 use rand::{Rng, SeedableRng};
@@ -95,8 +95,14 @@ fn searches(h: &mut u64, name: &str, game: &VariantGameState, with_record: bool,
     let leaf = e.leaf_value(s);
     feed(h, &format!("{name} leaf {leaf:.9} nodes={}", e.nodes()));
     for (i, spec) in SPECS.iter().enumerate() {
-        let d = if with_record { Decision::in_game(game) } else { Decision::new(s) };
-        let an = search::from_spec(spec, seed + i as u64).expect("spec").analyse(&d);
+        let fresh;
+        let d = if with_record {
+            game
+        } else {
+            fresh = VariantGameState::new(s.clone());
+            &fresh
+        };
+        let an = engine::search::game_bot::analyse_variant(search::from_spec::<VariantGameState>(spec, seed + i as u64).expect("spec").as_mut(), d);
         let line: String = an.stats.iter().map(|st| format!("{:?}/{}/{:.9}/{:.9};", st.action, st.visits, st.score, st.share)).collect();
         // Fed under the spec text of the time the fingerprint was pinned (`pimc:k=2`, whose
         // default inner search was this expectimax; no `eval=none`, then the only evaluation),

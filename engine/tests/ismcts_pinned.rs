@@ -9,7 +9,7 @@
 //! A deliberate change of the search, the evaluation or the move generation changes the
 //! fingerprint: check the new behaviour, then update `PINNED` with the printed value.
 
-use engine::search::{self, Decision};
+use engine::search;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::{State, Variant};
 use rand::{Rng, SeedableRng};
@@ -51,7 +51,7 @@ fn variant_ismcts_analyses_are_pinned() {
         while positions < 5 {
             let Some(s) = random_position(v, 50, &mut rng) else { continue };
             for (i, spec) in SPECS.iter().enumerate() {
-                let an = search::from_spec(spec, 11 + i as u64).expect("spec").analyse(&Decision::new(&s));
+                let an = engine::search::game_bot::analyse_variant(search::from_spec::<VariantGameState>(spec, 11 + i as u64).expect("spec").as_mut(), &VariantGameState::new(s.clone()));
                 let line: String = an.stats.iter().map(|st| format!("{:?}/{}/{:.9};", st.action, st.visits, st.score)).collect();
                 // Fed under the spec text of the time the fingerprint was pinned (no `eval=none`).
                 let label = spec.trim_end_matches(",eval=none");

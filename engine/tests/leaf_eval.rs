@@ -119,6 +119,6 @@ fn leaf_eval_specs_resolve_like_alphabeta() {
     assert!(e.for_variant("jieqi").net().is_some());
     assert!(ExpectimaxConfig::from_params("eval=none").expect("expectimax").for_variant("jieqi").net().is_none());
     // The oracle's full-state search never takes the family's network by default.
-    let oracle = engine::search::from_spec("oracle:depth=1,eval=auto", 1).expect("oracle");
+    let oracle = engine::search::from_spec::<engine::variant::game_state::VariantGameState>("oracle:depth=1,eval=auto", 1).expect("oracle");
     assert!(!oracle.name().contains("eval"), "{}", oracle.name());
 }

@@ -8,7 +8,7 @@
 
 use engine::game::{PlayerId, Turn};
 use engine::more::presets::{with_game, Playable, WithGame};
-use engine::search::{self, Decision};
+use engine::search;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::{fen as vfen, Family, State, Variant, View};
 use rand::{Rng, SeedableRng};
@@ -80,12 +80,12 @@ fn no_leak_rules_md_presets() {
                 assert_eq!(a, b, "{name}: determinization stream {k} of {at}");
             }
             for spec in VARIANT_BOTS {
-                let a1 = search::from_spec(spec, 5).expect("spec").choose(&Decision::new(&s));
-                let a2 = search::from_spec(spec, 5).expect("spec").choose(&Decision::new(&d));
+                let a1 = search::from_spec::<VariantGameState>(spec, 5).expect("spec").choose(&VariantGameState::new(s.clone()));
+                let a2 = search::from_spec::<VariantGameState>(spec, 5).expect("spec").choose(&VariantGameState::new(d.clone()));
                 assert_eq!(a1, a2, "{name}: {spec} chose differently in two states of one information set: {at}");
             }
-            let o1 = search::from_spec("oracle:depth=1,qdepth=1", 5).expect("spec").choose(&Decision::new(&s));
-            let o2 = search::from_spec("oracle:depth=1,qdepth=1", 5).expect("spec").choose(&Decision::new(&d));
+            let o1 = search::from_spec::<VariantGameState>("oracle:depth=1,qdepth=1", 5).expect("spec").choose(&VariantGameState::new(s.clone()));
+            let o2 = search::from_spec::<VariantGameState>("oracle:depth=1,qdepth=1", 5).expect("spec").choose(&VariantGameState::new(d.clone()));
             oracle_differs += usize::from(o1 != o2);
             positions += 1;
         }
@@ -106,8 +106,8 @@ fn no_leak_oracles_do_see_the_hidden_truth() {
             let Some(s) = random_position(v, 60, &mut rng) else { continue };
             let d = View::new(&s, s.turn()).sample(&mut rng);
             for spec in ["alphabeta:depth=2", "oracle:depth=2"] {
-                let o1 = search::from_spec(spec, 5).expect("spec").choose(&Decision::new(&s));
-                let o2 = search::from_spec(spec, 5).expect("spec").choose(&Decision::new(&d));
+                let o1 = search::from_spec::<VariantGameState>(spec, 5).expect("spec").choose(&VariantGameState::new(s.clone()));
+                let o2 = search::from_spec::<VariantGameState>(spec, 5).expect("spec").choose(&VariantGameState::new(d.clone()));
                 here += usize::from(o1 != o2);
             }
         }

@@ -1,7 +1,7 @@
-//! Bot specs: `engine::search::from_spec` (the RULES.md variants' bots),
-//! `engine::search::game_bot::from_spec_for` on a game of either rule book picked by the first
-//! byte, `selfplay::bots::from_spec` (what the CLI, tournaments and the play page call), and the
-//! `[bot]` table of a bot file (`engine::search::spec_from_toml`) with the spec it gives.
+//! Bot specs: `engine::search::game_bot::from_spec_for` and `selfplay::bots::game_bot_for` (what
+//! the CLI, tournaments and the play page call) on a game of either rule book picked by the first
+//! byte (the RULES.md variants' own bots among them), and the `[bot]` table of a bot file
+//! (`engine::search::spec_from_toml`) with the spec it gives.
 //!
 //! A spec that parses is built, never run. The builders must refuse nonsense with a message and
 //! build anything else without panicking or allocating without bound (the validation layer caps
@@ -27,6 +27,7 @@ impl WithGame for Build<'_> {
         if let Ok(bot) = game_bot::from_spec_for(self.0, 1, &g) {
             drop(bot);
         }
+        drop(selfplay::bots::game_bot_for(self.0, 1, &g));
     }
 }
 
@@ -34,8 +35,6 @@ fn build(sel: u8, spec: &str) {
     if names_a_file(spec) {
         return;
     }
-    drop(engine::search::from_spec(spec, 1));
-    drop(selfplay::bots::from_spec(spec, 1));
     if let Ok(parsed) = engine::search::registry::BotSpec::parse(spec) {
         let _ = engine::search::parse_params(&parsed.params);
     }

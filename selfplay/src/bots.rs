@@ -1,23 +1,26 @@
-//! Bot specs for `anqi play`, `analyse`, tournaments and experiments: everything
-//! `engine::search::from_spec` knows, plus
+//! The one bot builder of the commands that seat bots (`anqi play`, `analyse`, tournaments,
+//! experiments, the play page): [`game_bot_for`] builds every bot of the engine's registry
+//! (`engine::search::game_bot::from_spec`) for any game of the contract, plus
 //! `net:checkpoint=PATH[,sims=N][,ms=N][,batch=N][,cpuct=X][,device=D][,layouts=PATH]`,
 //! the net-guided PUCT IS-MCTS of the self-play farm playing a trained checkpoint.
 //!
 //! The `net:` bot needs libtorch, which `anqi` must not call into (so that it starts without
 //! it): the torch-linked `anqi-torch` helper, the one binary above this library, registers the
-//! farm's builders here — [`set_net_factory`] (`farm::netbot::from_params`, the RULES.md
-//! variants) and [`set_game_net_factory`] (`farm::netmore::factory`, the RULES-more games,
-//! [`game_bot_for`]) — and `anqi` hands every command naming a `net:` bot ([`is_net_spec`]) to
-//! that helper. The engine's registry knows every other bot and refuses `net:`; dependencies
-//! point one way (engine ← models ← farm ← selfplay).
+//! farm's one builder of net bots here ([`set_net_factory`]: `farm::netmore::factory`, which
+//! loads a checkpoint of any game for that game), and `anqi` hands every command naming a `net:`
+//! bot ([`is_net_spec`]) to that helper. The engine's registry knows every other bot and refuses
+//! `net:`; dependencies point one way (engine ← models ← farm ← selfplay).
 
-use engine::search::game_bot::GameBot;
 use engine::more::presets::Playable;
-use engine::search::Bot;
+use engine::search::game_bot::GameBot;
 use std::sync::OnceLock;
 
-/// Builds a `net:` bot from the spec's parameters (the text after `net:`) and a seed.
-pub type NetFactory = fn(&str, u64) -> Result<Box<dyn Bot>, String>;
+/// Loads a `net:` bot from the spec's parameters (the text after `net:`) and a seed
+/// (`farm::netmore::factory`), to be seated at a game by `farm::netmore::NetBuilt::into_bot`.
+///
+/// # Errors
+/// The problem with the parameters or the checkpoint, as text.
+pub type NetFactory = fn(&str, u64) -> Result<farm::netmore::NetBuilt, String>;
 
 static NET_FACTORY: OnceLock<NetFactory> = OnceLock::new();
 
@@ -29,38 +32,21 @@ pub fn set_net_factory(factory: NetFactory) -> Result<(), NetFactory> {
     NET_FACTORY.set(factory)
 }
 
-/// Loads a RULES-more game's `net:` bot (`farm::netmore::factory`), to be seated at a game by
-/// `farm::netmore::NetBuilt::into_bot`.
-///
-/// # Errors
-/// The problem with the parameters or the checkpoint, as text.
-pub type GameNetFactory = fn(&str, u64) -> Result<farm::netmore::NetBuilt, String>;
-
-static GAME_NET_FACTORY: OnceLock<GameNetFactory> = OnceLock::new();
-
-/// Registers the builder of the RULES-more games' `net:` bots for this process (once;
-/// torch-linked binaries only).
-///
-/// # Errors
-/// A factory was already registered (it is kept; the one given is returned).
-pub fn set_game_net_factory(factory: GameNetFactory) -> Result<(), GameNetFactory> {
-    GAME_NET_FACTORY.set(factory)
-}
-
 /// The bot of `spec` for the game of `g` (any game of the contract, [`Playable`]), checked
 /// against that game before it plays ([`GameBot::check_game`]): `net:…` by the registered
-/// [`GameNetFactory`], anything else by `engine::search::game_bot::from_spec_for`.
+/// [`NetFactory`], anything else by `engine::search::game_bot::from_spec_for` (the variants'
+/// own `expectimax`, `pimc`, `ismcts` and `oracle` included, `engine::search::Scored::own_bot`).
 ///
 /// # Errors
 /// The spec's error; for a `net:` spec in a process without a factory, that the net bot runs
-/// only in the torch-linked `anqi-torch`; a checkpoint trained for a game of another
-/// observation encoding (`farm::netmore::NetBuilt::into_bot`), naming both games.
+/// only in the torch-linked `anqi-torch`; a checkpoint trained for another game (another
+/// variant, or a game of another observation encoding), naming both games.
 pub fn game_bot_for<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
     let trimmed = spec.trim();
     if !is_net_spec(trimmed) {
-        return engine::search::game_bot::from_spec_for::<G>(spec, seed, g);
+        return engine::search::game_bot::from_spec_for::<G>(spec, seed, g).map_err(|e| format!("{e}; or net:checkpoint=PATH[,sims=N]"));
     }
-    let build = GAME_NET_FACTORY.get().ok_or_else(|| engine::search::game_bot::NET_NEEDS_TORCH.to_string())?;
+    let build = NET_FACTORY.get().ok_or_else(|| engine::search::game_bot::NET_NEEDS_TORCH.to_string())?;
     build(trimmed.strip_prefix("net:").unwrap_or(""), seed)?.into_bot(g)
 }
 
@@ -69,48 +55,10 @@ pub fn is_net_spec(spec: &str) -> bool {
     spec == "net" || spec.starts_with("net:")
 }
 
-/// Builds a bot from a spec: `net:…` by the registered [`NetFactory`], anything else by
-/// `engine::search::from_spec`.
-///
-/// # Errors
-/// The problem with the spec, as text; for a `net:` spec in a process without a factory, that
-/// the net bot runs only in the torch-linked `anqi-torch`.
-pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    match spec.strip_prefix("net:") {
-        Some(params) => match NET_FACTORY.get() {
-            Some(build) => build(params, seed),
-            None => Err("net: bots need libtorch, which only the anqi-torch helper links (anqi runs it for commands naming a net: bot)".into()),
-        },
-        None if spec == "net" => Err("net: needs checkpoint=PATH".into()),
-        None => engine::search::from_spec(spec, seed).map_err(|e| format!("{e}; or net:checkpoint=PATH[,sims=N]")),
-    }
-}
-
-/// [`from_spec`] for a game of `variant` (its preset name): a bot trained for another variant
-/// ([`Bot::trained_for`], a `net:` checkpoint of another game) is refused.
-///
-/// # Errors
-/// As [`from_spec`]; a trained bot of another variant, naming both.
-pub fn for_variant(spec: &str, seed: u64, variant: &str) -> Result<Box<dyn Bot>, String> {
-    let bot = from_spec(spec, seed)?;
-    check_variant(bot.as_ref(), variant)?;
-    Ok(bot)
-}
-
-/// Refuses `bot` for a game of `variant` when it was trained for another ([`Bot::trained_for`]).
-///
-/// # Errors
-/// Text naming the bot, the variant it was trained for and `variant`.
-pub fn check_variant(bot: &dyn Bot, variant: &str) -> Result<(), String> {
-    match bot.trained_for() {
-        Some(t) if t != variant => Err(format!("{} was trained for variant {t:?}, not {variant:?}; its net cannot play this game", bot.name())),
-        _ => Ok(()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::variant::game_state::VariantGameState;
 
     #[test]
     fn net_specs_are_recognised() {
@@ -124,29 +72,26 @@ mod tests {
     #[test]
     fn a_net_spec_without_a_factory_names_the_helper() {
         // No test in this crate registers a factory.
-        let e = from_spec("net:checkpoint=nowhere", 1).err().unwrap_or_default();
+        let v: &'static engine::variant::Variant = engine::any_game::load_variant("xiangqi").expect("xiangqi");
+        let g = VariantGameState::new(engine::variant::State::start(v, None).expect("start"));
+        let e = game_bot_for("net:checkpoint=nowhere", 1, &g).err().unwrap_or_default();
         assert!(e.contains("anqi-torch"), "{e}");
-        assert!(from_spec("greedy", 1).is_ok());
-    }
-
-    struct Trained;
-    impl Bot for Trained {
-        fn name(&self) -> String {
-            "trained".into()
-        }
-        fn choose(&mut self, d: &engine::search::Decision) -> engine::variant::Action {
-            d.legal_actions()[0]
-        }
-        fn trained_for(&self) -> Option<String> {
-            Some("surprise".into())
-        }
+        let missile = engine::more::missile::MissileGame::new(engine::more::missile::MissileRules::preset("missile").expect("missile"));
+        let e = game_bot_for("net:checkpoint=nowhere", 1, &missile).err().unwrap_or_default();
+        assert!(e.contains("anqi-torch"), "{e}");
+        assert!(game_bot_for("greedy", 1, &g).is_ok());
+        assert!(game_bot_for("greedy", 1, &missile).is_ok());
+        let e = game_bot_for("minimax", 1, &g).err().unwrap_or_default();
+        assert!(e.contains("unknown bot") && e.contains("net:checkpoint=PATH"), "{e}");
     }
 
     #[test]
-    fn a_trained_bot_is_refused_in_another_variant() {
-        assert!(check_variant(&Trained, "surprise").is_ok());
-        let e = check_variant(&Trained, "jieqi").err().unwrap_or_default();
-        assert!(e.contains("\"surprise\"") && e.contains("\"jieqi\""), "{e}");
-        assert!(for_variant("greedy", 1, "jieqi").is_ok());
+    fn the_variants_play_their_own_bots_through_the_one_builder() {
+        let v: &'static engine::variant::Variant = engine::any_game::load_variant("jieqi").expect("jieqi");
+        let g = VariantGameState::new(engine::variant::State::start(v, None).expect("start"));
+        for (spec, name) in [("pimc:k=2,ties=random", "ties=random"), ("pimc:k=1,search=mcts:iterations=20", "search=mcts"), ("ismcts:iterations=20", "ismcts")] {
+            let bot = game_bot_for(spec, 1, &g).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            assert!(bot.name().contains(name), "{spec}: {}", bot.name());
+        }
     }
 }

@@ -3,10 +3,10 @@
 //! §P2) drawn from a seeded generator. Used by the layout game, the strength sanity runs and
 //! benchmarks.
 
-use super::{Bot, Decision};
+use super::GameBot;
 use crate::piece::Color;
 use crate::variant::game::{draw_outcome, VariantEnd};
-use crate::variant::game_state::VariantGameState;
+use crate::variant::game_state::{decode, VariantGameState};
 use crate::variant::State;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -38,7 +38,7 @@ impl GameResult {
 
 /// Plays `state` to the end between `red` and `black` (at most `max_plies` plies); chance
 /// outcomes are drawn with their probabilities from a generator seeded with `chance_seed`.
-pub fn play(state: State, red: &mut dyn Bot, black: &mut dyn Bot, chance_seed: u64, max_plies: usize) -> GameResult {
+pub fn play(state: State, red: &mut dyn GameBot<VariantGameState>, black: &mut dyn GameBot<VariantGameState>, chance_seed: u64, max_plies: usize) -> GameResult {
     let mut rng = Pcg64Mcg::seed_from_u64(chance_seed);
     let mut game = VariantGameState::unbounded(state);
     loop {
@@ -48,9 +48,8 @@ pub fn play(state: State, red: &mut dyn Bot, black: &mut dyn Bot, chance_seed: u
         if game.plies() as usize >= max_plies {
             return GameResult { end: None, plies: game.plies() as usize };
         }
-        let s = game.state();
-        let d = Decision::in_game(&game);
-        let a = if s.turn() == Color::Red { red.choose(&d) } else { black.choose(&d) };
+        let code = if game.state().turn() == Color::Red { red.choose(&game) } else { black.choose(&game) };
+        let a = decode(code).expect("a bot plays a player action");
         game.play(a, |outs| draw_outcome(outs, &mut rng));
     }
 }

@@ -13,13 +13,11 @@
 
 use crate::game::Action;
 use crate::search::alphabeta::GameAlphaBetaBot;
-use crate::search::Bot;
 use crate::search::expectimax::{ExpectimaxConfig, GameExpectimaxBot};
 use crate::search::ismcts::{GameIsmctsBot, IsmctsConfig};
 use crate::search::pimc::{GamePimcBot, Inner, PimcConfig};
 use crate::search::registry::{unknown_bot, BotSpec};
-use crate::search::{Decision, GreedyBot, RandomBot, Scored};
-use crate::variant::game_state::{encode, VariantGameState};
+use crate::search::{GameAnalysis, GreedyBot, RandomBot, Scored};
 
 /// A move chooser over any [`Scored`] game, handed the full game state: it reads only what the
 /// acting player may know (its determinizations are drawn from that player's information; the
@@ -39,6 +37,14 @@ pub trait GameBot<G: Scored>: Send {
     /// Why the bot cannot play `g`, as text naming both games.
     fn check_game(&self, _g: &G) -> Result<(), String> {
         Ok(())
+    }
+    /// Chooses as [`GameBot::choose`] and reports the distribution behind the choice (visit
+    /// shares, scores; `anqi analyse`, the farm's teacher targets). The default reports the
+    /// chosen action alone ([`crate::search::Analysis::chosen`]).
+    fn analyse(&mut self, g: &G) -> GameAnalysis {
+        let start = std::time::Instant::now();
+        let a = self.choose(g);
+        GameAnalysis::chosen(a, start)
     }
 }
 
@@ -105,22 +111,6 @@ impl<G: Scored> GameBot<G> for GameAlphaBetaBot<G> {
     }
 }
 
-/// Any bot of the RULES.md variants ([`Bot`]: the search bots, a trained net, an engine) as a
-/// bot of [`VariantGameState`]: at each decision it is handed the [`Decision`] of the state with
-/// the game's public record, as a variant game hands it ([`Decision::in_game`]), and its action is
-/// encoded ([`encode`]). The variants' `alphabeta` is this adapter around [`crate::search::alphabeta::AlphaBetaBot`]
-/// ([`Scored::alphabeta_bot`]).
-pub struct VariantBot(pub Box<dyn Bot>);
-
-impl GameBot<VariantGameState> for VariantBot {
-    fn name(&self) -> String {
-        self.0.name()
-    }
-    fn choose(&mut self, g: &VariantGameState) -> Action {
-        encode(self.0.choose(&Decision::with_record(g.state(), g.record())))
-    }
-}
-
 /// The one PIMC with the alpha-beta inner search ([`crate::search::pimc`]) on any [`Scored`] game.
 impl<G: Scored> GameBot<G> for GamePimcBot<G> {
     fn name(&self) -> String {
@@ -151,6 +141,8 @@ pub const NET_NEEDS_TORCH: &str = "net: bots need libtorch, which only the anqi-
 ///   or the alpha-beta on each ([`GamePimcBot`]; `search=alphabeta:...` or the plain
 ///   `depth=N,nodes=N,hash=N`; the default of the RULES.md variants, [`Scored::pimc_config`]);
 ///   `search=mcts` plays the variants only ([`crate::search::pimc::PimcBot`]);
+/// - a game may play a spec by its own implementation of the bot ([`Scored::own_bot`]: the
+///   RULES.md variants' `expectimax`, `oracle`, `pimc` and `ismcts`, [`crate::search::registry::variant_bot`]);
 /// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]`
 ///   ([`IsmctsConfig::from_params`]; `ms`: milliseconds per move);
 /// - not `net:…`: a trained net needs libtorch, which this crate never links; the bot
@@ -166,6 +158,9 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
         return Err(NET_NEEDS_TORCH.into());
     }
     let s = BotSpec::parse(spec)?;
+    if let Some(own) = G::own_bot(&s, seed) {
+        return own;
+    }
     let params = s.params.as_str();
     match s.name.as_str() {
         "random" => s.no_params().map(|_| Box::new(RandomBot::new(seed)) as Box<dyn GameBot<G>>),
@@ -190,4 +185,23 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
         "oracle" => Ok(Box::new(GameExpectimaxBot::oracle(ExpectimaxConfig::from_params(params)?, seed))),
         _ => Err(unknown_bot(spec)),
     }
+}
+
+/// The variants' typed action that `bot` chooses in `g` ([`GameBot::choose`], decoded by
+/// [`crate::variant::game_state::decode`]): for callers that play the variants by their typed
+/// actions (the arena, tools, tests).
+///
+/// # Panics
+/// If the bot answers with a chance outcome, which no bot of the contract does (it chooses one
+/// of `g.legal_actions()`, at a decision).
+pub fn choose_variant(bot: &mut dyn GameBot<crate::variant::game_state::VariantGameState>, g: &crate::variant::game_state::VariantGameState) -> crate::variant::Action {
+    crate::variant::game_state::decode(bot.choose(g)).expect("a bot chooses a player action at a decision")
+}
+
+/// [`GameBot::analyse`] in the variants' typed actions (decoded as in [`choose_variant`]).
+///
+/// # Panics
+/// As [`choose_variant`].
+pub fn analyse_variant(bot: &mut dyn GameBot<crate::variant::game_state::VariantGameState>, g: &crate::variant::game_state::VariantGameState) -> crate::search::Analysis {
+    bot.analyse(g).map(|a| crate::variant::game_state::decode(a).expect("a bot analyses player actions at a decision"))
 }

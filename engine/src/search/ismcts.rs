@@ -5,7 +5,7 @@
 //!
 //! One implementation serves every game: [`search`] runs on any [`Scored`] game (the variants
 //! through [`VariantGameState`], the RULES-more.md games on their own states); [`IsmctsBot`] is
-//! the variants' [`Bot`] and [`GameIsmctsBot`] the same search for any [`Scored`] game
+//! the variants' own [`GameBot`] and [`GameIsmctsBot`] the same search for any [`Scored`] game
 //! ([`crate::search::game_bot::from_spec`]).
 //!
 //! Each iteration draws a *determinization* — a full state consistent with the searching
@@ -48,10 +48,10 @@
 //! seed when no time budget is set.
 
 use crate::repetition::RecordPly;
-use super::{ActionStat, Analysis, Bot, Decision, Rank, Scored};
+use super::{ActionStat, Analysis, GameBot, Rank, Scored};
 use crate::game::{Action as GameAction, PlayerId, Turn};
-use crate::variant::game_state::{decode, player_of, public_hash, GameOptions, Leaf, VariantGameState};
-use crate::variant::{Action, State};
+use crate::variant::game_state::{decode, encode, player_of, public_hash, GameOptions, Leaf, VariantGameState};
+use crate::variant::{Action, State, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::Instant;
@@ -469,10 +469,10 @@ impl GameIsmctsBot {
     }
 }
 
-/// IS-MCTS as a [`Bot`]: determinizes from its view every iteration and plays the most visited
+/// IS-MCTS as the variants' [`GameBot`]: determinizes from its view every iteration and plays the most visited
 /// root action (ties: higher mean).
 ///
-/// Its searched games start with the game's public record ([`Decision::record`]), so third
+/// Its searched games start with the game's public record ([`VariantGameState::record`]), so third
 /// repetitions, perpetual checks and chases (RULES.md §X6) that reach back before the search root
 /// are seen. A decision without a record falls back on the bot's memory of the public positions
 /// of the game it is playing (each position it is asked to decide in and the one its own move
@@ -539,22 +539,31 @@ pub fn root_stats(out: &SearchOutput, legal: &[Action]) -> Vec<ActionStat> {
         .collect()
 }
 
-impl Bot for IsmctsBot {
+/// The variants' IS-MCTS, handed the game: it searches determinizations of the mover's view
+/// with the game's record (or, with none, the record it remembers of its own decisions).
+impl GameBot<VariantGameState> for IsmctsBot {
     fn name(&self) -> String {
         self.cfg.spec("ismcts")
     }
 
-    fn choose(&mut self, d: &Decision) -> Action {
-        self.analyse(d).best
+    fn choose(&mut self, g: &VariantGameState) -> crate::game::Action {
+        encode(self.analyse_variant(g).best)
     }
 
-    fn analyse(&mut self, d: &Decision) -> Analysis {
+    fn analyse(&mut self, g: &VariantGameState) -> crate::search::GameAnalysis {
+        self.analyse_variant(g).map(encode)
+    }
+}
+
+impl IsmctsBot {
+    /// [`GameBot::analyse`] in the variants' typed actions.
+    pub fn analyse_variant(&mut self, g: &VariantGameState) -> Analysis {
         let start = Instant::now();
-        let legal = d.legal_actions();
+        let legal = g.state().legal_actions();
         if let Some(a) = super::setup_choice(&legal, &mut self.rng) {
             return a;
         }
-        let view = d.view();
+        let view = View::new(g.state(), g.state().turn());
         let known = view.known().clone();
         self.remember_decision(&known);
         if legal.len() == 1 {
@@ -565,8 +574,8 @@ impl Bot for IsmctsBot {
         let cfg = self.cfg.for_variant(&known.variant().name);
         let opts = cfg.game_options();
         // The game's public record when the decision carries it, else what the bot remembers.
-        let prior = if d.record().is_empty() { self.memory.clone() } else { d.record().to_vec() };
-        let out = search(player_of(d.player()), &cfg, &mut self.rng, |r| VariantGameState::with_options(view.sample(r), opts).with_prior(&prior));
+        let prior = if g.record().is_empty() { self.memory.clone() } else { g.record().to_vec() };
+        let out = search(player_of(g.state().turn()), &cfg, &mut self.rng, |r| VariantGameState::with_options(view.sample(r), opts).with_prior(&prior));
         let stats = root_stats(&out, &legal);
         let an = Analysis::from_stats(&legal, stats, Rank::Share, "value", out.iterations, "iterations", out.nodes, start);
         self.remember_move(&known, an.best);

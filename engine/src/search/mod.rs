@@ -1,7 +1,9 @@
-//! Bots behind one [`Bot`] trait. A bot is handed a [`Decision`]: the deciding player's legal
-//! actions, the public position and that player's [`View`]. The full state, with every hidden
-//! identity, is reachable only through [`Decision::oracle_full_state`], which by name marks the
-//! cheating oracle (docs/architecture.md: "the oracle bot is the one place that is handed the full state").
+//! Bots behind one trait, [`GameBot`]: a bot of any game of the contract ([`Scored`], the
+//! RULES.md variants included as [`crate::variant::game_state::VariantGameState`]) is handed the
+//! game and reads only what its player may know: determinizing bots draw the hidden part from the
+//! player's view; only the bots named oracles (`alphabeta`, `oracle`) read the full state
+//! (docs/architecture.md: "the oracle bot is the one place that is handed the full state").
+//! [`registry`] holds the one table of bot names and [`game_bot::from_spec`] builds them.
 
 pub mod alphabeta;
 pub mod arena;
@@ -14,98 +16,13 @@ pub mod registry;
 pub mod scored;
 
 pub use game_bot::GameBot;
-pub use registry::from_spec;
+pub use game_bot::from_spec;
 pub use scored::Scored;
 
-use crate::piece::{Color, Role};
-use crate::position::Position;
-use crate::repetition::RecordPly;
-use crate::variant::game_state::VariantGameState;
-use crate::variant::{Action, State, View};
+use crate::piece::Role;
+use crate::variant::Action;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-
-/// What a bot is handed at a decision.
-pub struct Decision<'a> {
-    state: &'a State,
-    record: &'a [RecordPly],
-}
-
-impl<'a> Decision<'a> {
-    /// A decision for the side to move in `state` (a decision node, not chance), with no
-    /// history: the game is taken to start here.
-    pub fn new(state: &'a State) -> Decision<'a> {
-        Decision { state, record: &[] }
-    }
-
-    /// A decision at the current state of `game`, with the game's public record, so that the
-    /// searches see repetitions, perpetual checks and chases and the 60-move count (RULES.md §X6).
-    pub fn in_game(game: &'a VariantGameState) -> Decision<'a> {
-        Decision { state: game.state(), record: game.record() }
-    }
-
-    /// A decision at `state` after the public record `record` ([`Decision::record`]), e.g. that of
-    /// a [`crate::variant::game_state::VariantGameState`].
-    pub fn with_record(state: &'a State, record: &'a [RecordPly]) -> Decision<'a> {
-        Decision { state, record }
-    }
-
-    /// The public record of the game up to this decision ([`VariantGameState::record`]; empty when
-    /// the decision was made without history). Public: hashes of what both sides see, checks,
-    /// quiet core moves.
-    pub fn record(&self) -> &'a [RecordPly] {
-        self.record
-    }
-
-    /// The deciding player.
-    pub fn player(&self) -> Color {
-        self.state.turn()
-    }
-
-    /// The legal actions (public: they depend only on what both sides see, RULES.md §F7).
-    pub fn legal_actions(&self) -> Vec<Action> {
-        self.state.legal_actions()
-    }
-
-    /// The public position: every piece by the type it moves as (visible faces; face-down
-    /// pieces as their point's type). Holds no hidden identity.
-    pub fn public_position(&self) -> &Position {
-        self.state.position()
-    }
-
-    /// The deciding player's view (its information set), from which determinizations are drawn.
-    pub fn view(&self) -> View {
-        View::new(self.state, self.player())
-    }
-
-    /// The full state with every hidden identity: for the cheating oracle only.
-    pub fn oracle_full_state(&self) -> &'a State {
-        self.state
-    }
-}
-
-/// A move chooser. Deterministic given its seed.
-pub trait Bot: Send {
-    /// Name for records and reports.
-    fn name(&self) -> String;
-    /// Chooses one of `d.legal_actions()` (non-empty).
-    fn choose(&mut self, d: &Decision) -> Action;
-    /// Chooses as [`Bot::choose`] and reports the distribution behind the choice (visit shares,
-    /// scores). The default reports the chosen action alone.
-    fn analyse(&mut self, d: &Decision) -> Analysis {
-        let start = std::time::Instant::now();
-        let a = self.choose(d);
-        let stat = ActionStat { action: a, share: 1.0, score: 0.0, visits: 1 };
-        Analysis::from_stats(&d.legal_actions(), vec![stat], Rank::Share, "-", 1, "decisions", 0, start)
-    }
-    /// The variant (its RULES.md preset name, as `anqi variants` lists it) this bot was trained
-    /// for, when it plays only that one: a trained net's input planes and policy mean nothing in
-    /// another game. `None` (the default) for the search bots, which play every variant.
-    /// Callers that seat a bot in a game refuse a mismatch (`selfplay::bots::for_variant`).
-    fn trained_for(&self) -> Option<String> {
-        None
-    }
-}
 
 /// At a set-up decision (a secret Surprise layout §S2, an owner's-choice placement §F3) the search
 /// bots have no evaluation that tells the choices apart (every choice shows the same board), so
@@ -124,11 +41,12 @@ pub fn setup_choice(legal: &[Action], rng: &mut impl Rng) -> Option<Analysis> {
     Some(out)
 }
 
-/// One action in an [`Analysis`].
+/// One action in an [`Analysis`]: `A` is the variants' typed [`Action`] inside their bots and
+/// the contract's [`crate::game::Action`] at [`GameBot::analyse`].
 #[derive(Clone, Debug, PartialEq)]
-pub struct ActionStat {
+pub struct ActionStat<A = Action> {
     /// The action.
-    pub action: Action,
+    pub action: A,
     /// Share of the bot's preference: IS-MCTS visit share, PIMC share of determinizations in
     /// which the action was best, expectimax share of samples in which it was best.
     pub share: f64,
@@ -147,13 +65,14 @@ pub enum Rank {
     Score,
 }
 
-/// A bot's move distribution at one decision, best first.
+/// A bot's move distribution at one decision, best first ([`GameBot::analyse`]; `A` as in
+/// [`ActionStat`]).
 #[derive(Clone, Debug)]
-pub struct Analysis {
+pub struct Analysis<A = Action> {
     /// The action the bot plays.
-    pub best: Action,
+    pub best: A,
     /// Analysed actions, best first.
-    pub stats: Vec<ActionStat>,
+    pub stats: Vec<ActionStat<A>>,
     /// Unit of [`ActionStat::score`]: `cp` (centipawns) or `value` (expected result in [-1, 1]).
     pub score_unit: &'static str,
     /// Units of work done: iterations, determinizations.
@@ -164,6 +83,32 @@ pub struct Analysis {
     pub nodes: u64,
     /// Wall time in milliseconds.
     pub elapsed_ms: f64,
+}
+
+/// An analysis at the contract: actions of [`crate::game::Action`].
+pub type GameAnalysis = Analysis<crate::game::Action>;
+
+impl<A: Copy> Analysis<A> {
+    /// This analysis with every action mapped by `f` (e.g. a variant's typed actions encoded for
+    /// the contract, [`crate::variant::game_state::encode`]).
+    pub fn map<B>(self, f: impl Fn(A) -> B) -> Analysis<B> {
+        Analysis {
+            best: f(self.best),
+            stats: self.stats.into_iter().map(|s| ActionStat { action: f(s.action), share: s.share, score: s.score, visits: s.visits }).collect(),
+            score_unit: self.score_unit,
+            work: self.work,
+            work_unit: self.work_unit,
+            nodes: self.nodes,
+            elapsed_ms: self.elapsed_ms,
+        }
+    }
+
+    /// The analysis of a bot that reports only its choice `best` (one stat, share 1): the
+    /// default of [`GameBot::analyse`].
+    pub fn chosen(best: A, start: std::time::Instant) -> Analysis<A> {
+        let stat = ActionStat { action: best, share: 1.0, score: 0.0, visits: 1 };
+        Analysis { best, stats: vec![stat], score_unit: "-", work: 1, work_unit: "decisions", nodes: 0, elapsed_ms: start.elapsed().as_secs_f64() * 1e3 }
+    }
 }
 
 impl Analysis {
@@ -195,8 +140,7 @@ impl Analysis {
     }
 }
 
-/// Uniformly random legal actions: the one `random` bot of every game, the variants here
-/// ([`Bot`]) and any [`crate::game::Game`] with [`GameBot`].
+/// Uniformly random legal actions: the one `random` bot of every game ([`GameBot`]).
 pub struct RandomBot {
     rng: Pcg64Mcg,
 }
@@ -210,15 +154,6 @@ impl RandomBot {
     /// One of `legal` (non-empty), uniformly.
     pub fn pick<A: Copy>(&mut self, legal: &[A]) -> A {
         legal[self.rng.random_range(0..legal.len())]
-    }
-}
-
-impl Bot for RandomBot {
-    fn name(&self) -> String {
-        "random".into()
-    }
-    fn choose(&mut self, d: &Decision) -> Action {
-        self.pick(&d.legal_actions())
     }
 }
 
@@ -236,9 +171,9 @@ pub fn material(role: Role) -> i32 {
 }
 
 /// One-ply material greedy: the action that wins the most material, random among equals. The
-/// one `greedy` bot of every game: for the variants ([`Bot`]) a capture scores the captured
-/// piece's [`material`] (face-down pieces count as the type they move as); for any
-/// [`Scored`] game ([`GameBot`]) an action scores its [`Scored::gain_cp`].
+/// one `greedy` bot of every game ([`GameBot`]): an action scores its [`Scored::gain_cp`] (in
+/// the variants the captured piece's [`material`], face-down pieces counting as the type they
+/// move as).
 pub struct GreedyBot {
     rng: Pcg64Mcg,
 }
@@ -255,19 +190,6 @@ impl GreedyBot {
         let best = scores.iter().copied().max().unwrap_or(0);
         let top: Vec<A> = legal.iter().zip(&scores).filter(|(_, &s)| s == best).map(|(a, _)| *a).collect();
         top[self.rng.random_range(0..top.len())]
-    }
-}
-
-impl Bot for GreedyBot {
-    fn name(&self) -> String {
-        "greedy".into()
-    }
-    fn choose(&mut self, d: &Decision) -> Action {
-        let pos = d.public_position();
-        self.pick(&d.legal_actions(), |a: &Action| match *a {
-            Action::Move { to, .. } => pos.piece_at(to).map(|p| material(p.role)).unwrap_or(0),
-            _ => 0,
-        })
     }
 }
 

@@ -27,10 +27,10 @@ use super::alphabeta::{GameSearch, Limits};
 use super::expectimax::ExpectimaxConfig;
 use super::ismcts::{self, IsmctsConfig, Observers};
 use super::Scored;
-use super::{ActionStat, Analysis, Bot, Decision, Rank};
+use super::{ActionStat, Analysis, GameBot, Rank};
 use crate::game::{Action as GameAction, Turn};
 use crate::variant::game_state::{encode, player_of, VariantGameState};
-use crate::variant::Action;
+use crate::variant::{Action, View};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::time::Instant;
@@ -200,7 +200,7 @@ impl PimcConfig {
     }
 }
 
-/// PIMC as a [`Bot`] of the variants: the one PIMC ([`alphabeta_votes`], [`determinizations`])
+/// PIMC as the variants' own [`GameBot`]: the one PIMC ([`alphabeta_votes`], [`determinizations`])
 /// handed the deciding player's view and the game's record.
 pub struct PimcBot {
     cfg: PimcConfig,
@@ -221,7 +221,9 @@ impl PimcBot {
     }
 }
 
-impl Bot for PimcBot {
+/// The variants' PIMC, handed the game: determinizations of the mover's view, searched with the
+/// game's record.
+impl GameBot<VariantGameState> for PimcBot {
     fn name(&self) -> String {
         let mut s = format!("pimc:k={}", self.cfg.k);
         if let Some(m) = self.cfg.ms {
@@ -233,12 +235,19 @@ impl Bot for PimcBot {
         format!("{s},search={}", self.cfg.inner_spec)
     }
 
-    fn choose(&mut self, d: &Decision) -> Action {
-        self.analyse(d).best
+    fn choose(&mut self, g: &VariantGameState) -> GameAction {
+        encode(self.analyse_variant(g).best)
     }
 
-    fn analyse(&mut self, d: &Decision) -> Analysis {
-        let mut an = self.analyse_first(d);
+    fn analyse(&mut self, g: &VariantGameState) -> crate::search::GameAnalysis {
+        self.analyse_variant(g).map(encode)
+    }
+}
+
+impl PimcBot {
+    /// [`GameBot::analyse`] in the variants' typed actions (`ties=random` drawn here).
+    pub fn analyse_variant(&mut self, g: &VariantGameState) -> Analysis {
+        let mut an = self.analyse_first(g);
         if self.cfg.random_ties {
             let by_score = matches!(self.cfg.inner, Inner::Expectimax(_));
             if let Some(top) = an.stats.first().cloned() {
@@ -257,19 +266,19 @@ impl Bot for PimcBot {
 
 impl PimcBot {
     /// The analysis with the first of the level best actions as `best` (`ties=first`).
-    fn analyse_first(&mut self, d: &Decision) -> Analysis {
+    fn analyse_first(&mut self, g: &VariantGameState) -> Analysis {
         let start = Instant::now();
-        let legal = d.legal_actions();
+        let legal = g.state().legal_actions();
         if let Some(a) = super::setup_choice(&legal, &mut self.rng) {
             return a;
         }
         let (k, ms) = (self.cfg.k, self.cfg.ms);
-        let view = d.view();
-        let record = d.record();
+        let view = View::new(g.state(), g.state().turn());
+        let record = g.record();
         let sample = |rng: &mut Pcg64Mcg| VariantGameState::new(view.sample(rng)).with_prior(record);
         let (votes, rank, unit) = match &self.cfg.inner {
             // PIMC averaging the expectimax is the expectimax bot with `k` samples: one code.
-            Inner::Expectimax(cfg) => return super::expectimax::variant::analyse_determinizations(cfg, k, ms, false, &mut self.rng, d),
+            Inner::Expectimax(cfg) => return super::expectimax::variant::analyse_determinizations(cfg, k, ms, false, &mut self.rng, g),
             Inner::AlphaBeta(_) => {
                 // The inner alpha-beta reads only what every determinization shares: the core
                 // position (face-down pieces move as their point's type, discs by their visible
@@ -287,7 +296,7 @@ impl PimcBot {
                 let opts = cfg.game_options();
                 votes.done = determinizations(k, ms, start, |_| {
                     let g = VariantGameState::with_options(view.sample(&mut *rng), opts.clone()).with_prior(record);
-                    let out = ismcts::search(player_of(d.player()), cfg, &mut *rng, |_| g.clone());
+                    let out = ismcts::search(player_of(g.state().turn()), cfg, &mut *rng, |_| g.clone());
                     votes.nodes += out.nodes;
                     let total: u32 = out.stats.iter().map(|s| s.visits).sum();
                     for s in ismcts::root_stats(&out, &legal) {
@@ -435,9 +444,9 @@ mod ties_tests {
     use super::*;
     use crate::variant::{State, Variant};
 
-    fn decision() -> Decision<'static> {
+    fn decision() -> VariantGameState {
         let v: &'static Variant = crate::any_game::load_variant("jieqi").expect("jieqi");
-        Decision::new(Box::leak(Box::new(State::start(v, None).expect("start"))))
+        VariantGameState::new(State::start(v, None).expect("start"))
     }
 
     /// `ties=random` draws among the actions level with the best mean score (and only among
@@ -449,10 +458,10 @@ mod ties_tests {
         let mut seen = std::collections::HashSet::new();
         for seed in 0..6 {
             let mut first = PimcBot::new(PimcConfig::from_params("k=1,search=expectimax:depth=2,eval=none").expect("spec"), seed);
-            let an = first.analyse(&d);
+            let an = first.analyse_variant(&d);
             assert_eq!(an.best, an.stats[0].action, "ties=first plays the first of the ranking");
             let mut random = PimcBot::new(PimcConfig::from_params("k=1,ties=random,search=expectimax:depth=2,eval=none").expect("spec"), seed);
-            let r = random.analyse(&d);
+            let r = random.analyse_variant(&d);
             let top = r.stats[0].score;
             let best = r.stats.iter().find(|s| s.action == r.best).expect("best is analysed");
             assert_eq!(best.score, top, "the drawn action is level with the best");
@@ -460,7 +469,7 @@ mod ties_tests {
         }
         assert!(seen.len() > 1, "the level start moves are drawn, not always the first: {seen:?}");
         assert!(PimcConfig::from_params("ties=maybe").unwrap_err().contains("ties"));
-        let generic = crate::search::game_bot::from_spec::<crate::variant::game_state::VariantGameState>("pimc:ties=random", 1);
-        assert!(generic.err().is_some_and(|e| e.contains("ties=random")), "the generic PIMC refuses what it does not do");
+        let one = crate::search::game_bot::from_spec::<VariantGameState>("pimc:ties=random", 1).expect("the registry builds the variants' PIMC");
+        assert!(one.name().contains("ties=random"), "{}", one.name());
     }
 }

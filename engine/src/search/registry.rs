@@ -1,16 +1,16 @@
-//! The one bot registry: the table of bot names with their parameters ([`BOTS`]), the one spec
-//! parser ([`BotSpec::parse`]: a `.toml` file's `[bot]` table, then `name:params`), and the two
-//! builders that share them, so that a spec means the same bot in every game: [`from_spec`] for
-//! the RULES.md variants (a [`Bot`] handed the deciding player's [`super::Decision`]) and
-//! [`super::game_bot::from_spec`] for any [`super::Scored`] game (a [`super::game_bot::GameBot`],
-//! the variants included as [`crate::variant::game_state::VariantGameState`]). Each bot parses its
+//! The one bot registry: the table of bot names with their parameters ([`BOTS`]) and the one spec
+//! parser ([`BotSpec::parse`]: a `.toml` file's `[bot]` table, then `name:params`), read by the
+//! one builder, [`super::game_bot::from_spec`], for every [`super::Scored`] game (the RULES.md
+//! variants included as [`VariantGameState`], which play four of the bots by their own
+//! implementations, [`variant_bot`]). Each bot parses its
 //! own parameters ([`super::alphabeta::parse_limits`], [`super::expectimax::ExpectimaxConfig`],
 //! [`super::pimc::PimcConfig`], [`super::ismcts::IsmctsConfig`]) whichever builder asks.
 //!
 //! A caller with bots of its own (a trained net, `net:…`) matches its names before asking the
 //! registry, and the registry's error texts list the engine's bots from [`BOTS`].
 
-use super::{alphabeta, expectimax, ismcts, pimc, Bot, GreedyBot, RandomBot};
+use super::{expectimax, ismcts, pimc, GameBot};
+use crate::variant::game_state::VariantGameState;
 
 /// One bot of the registry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,34 +83,30 @@ impl BotSpec {
     }
 }
 
-/// Builds a bot of the RULES.md variants from a spec ([`BOTS`]), seeded:
+/// The RULES.md variants' own implementations of registry bots ([`super::Scored::own_bot`] of
+/// [`VariantGameState`], asked first by [`super::game_bot::from_spec`]), seeded; `None` for the
+/// bots the variants play by the generic code (`random`, `greedy`, `alphabeta`, which is
+/// [`super::alphabeta::AlphaBetaBot`] through [`super::Scored::alphabeta_bot`]):
 ///
-/// - `random`, `greedy`;
-/// - `alphabeta[:depth=N,nodes=N,ms=N,hash=N]` (the cheating oracle, deterministic);
 /// - `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` ([`expectimax`]);
 /// - `oracle[:depth=N,...]`: expectimax on the full state, a cheating oracle that (unlike
 ///   `alphabeta`) uses the hidden faces and identities and plays flips ([`expectimax`]);
-/// - `pimc[:k=N,ms=N,search=SPEC]` with `SPEC` one of `alphabeta:...` (the default on the
-///   RULES.md variants since issue 36: [`pimc::PimcConfig::for_variants`]), `expectimax:...`
-///   (the default before, and on the RULES-more.md games), `mcts:...`, or the alpha-beta's plain
-///   `depth=N,nodes=N,hash=N` ([`pimc::PimcConfig::from_params`]); `search=` takes the rest of
-///   the string;
-/// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` ([`ismcts`]);
-/// - a path ending in `.toml` whose `[bot]` table names the bot ([`super::spec_from_toml`]).
+/// - `pimc[:k=N,ms=N,ties=first|random,search=SPEC]` with `SPEC` one of `alphabeta:...` (the
+///   default on the RULES.md variants since issue 36: [`pimc::PimcConfig::for_variants`]),
+///   `expectimax:...`, `mcts:...`, or the alpha-beta's plain `depth=N,nodes=N,hash=N`
+///   ([`pimc::PimcConfig::from_params`]); `search=` takes the rest of the string;
+/// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]` ([`ismcts`]).
 ///
 /// # Errors
-/// The unknown spec ([`unknown_bot`]) or parameter, as text.
-pub fn from_spec(spec: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    let s = BotSpec::parse(spec)?;
-    let params = s.params.as_str();
-    match s.name.as_str() {
-        "random" => s.no_params().map(|_| Box::new(RandomBot::new(seed)) as Box<dyn Bot>),
-        "greedy" => s.no_params().map(|_| Box::new(GreedyBot::new(seed)) as Box<dyn Bot>),
-        "alphabeta" => Ok(Box::new(alphabeta::AlphaBetaBot::from_params(params)?)),
-        "expectimax" => Ok(Box::new(expectimax::ExpectimaxBot::new(expectimax::ExpectimaxConfig::from_params(params)?, seed))),
-        "oracle" => Ok(Box::new(expectimax::ExpectimaxBot::oracle(expectimax::ExpectimaxConfig::from_params(params)?, seed))),
-        "pimc" => Ok(Box::new(pimc::PimcBot::new(pimc::PimcConfig::from_params(params)?, seed))),
-        "ismcts" => Ok(Box::new(ismcts::IsmctsBot::new(ismcts::IsmctsConfig::from_params(params)?, seed))),
-        _ => Err(unknown_bot(spec)),
-    }
+/// A bad parameter, as text.
+pub fn variant_bot(spec: &BotSpec, seed: u64) -> Option<Result<Box<dyn GameBot<VariantGameState>>, String>> {
+    let params = spec.params.as_str();
+    let bot: Result<Box<dyn GameBot<VariantGameState>>, String> = match spec.name.as_str() {
+        "expectimax" => expectimax::ExpectimaxConfig::from_params(params).map(|c| Box::new(expectimax::ExpectimaxBot::new(c, seed)) as _),
+        "oracle" => expectimax::ExpectimaxConfig::from_params(params).map(|c| Box::new(expectimax::ExpectimaxBot::oracle(c, seed)) as _),
+        "pimc" => pimc::PimcConfig::from_params(params).map(|c| Box::new(pimc::PimcBot::new(c, seed)) as _),
+        "ismcts" => ismcts::IsmctsConfig::from_params(params).map(|c| Box::new(ismcts::IsmctsBot::new(c, seed)) as _),
+        _ => return None,
+    };
+    Some(bot)
 }

@@ -83,6 +83,22 @@ pub trait Scored: Game + Send + 'static {
         Box::new(GameAlphaBetaBot::new(limits, hash_mb))
     }
 
+    /// This game's own implementation of the bot of `spec` ([`crate::search::game_bot::from_spec`]
+    /// asks it first), or `None` (the default) for the registry's generic bot. The RULES.md
+    /// variants play `expectimax`, `oracle`, `pimc` and `ismcts` by their bots on the typed
+    /// state ([`crate::search::registry::variant_bot`]), which also read `ties=random` and
+    /// `search=mcts`.
+    ///
+    /// # Errors
+    /// The spec's parameter error, as text.
+    fn own_bot(spec: &crate::search::registry::BotSpec, seed: u64) -> Option<Result<Box<dyn GameBot<Self>>, String>>
+    where
+        Self: Sized,
+    {
+        let _ = (spec, seed);
+        None
+    }
+
     /// The one alpha-beta's search of this game as PIMC runs it on each determinization
     /// ([`crate::search::pimc::GamePimcBot`]), within `limits`, table `hash_mb` MiB. The default
     /// is [`GameAlphaBetaBot`] on the copy-make adapter; the variants search their core position.
@@ -160,7 +176,12 @@ impl Scored for VariantGameState {
     /// The variants' oracle [`crate::search::alphabeta::AlphaBetaBot`] (the searcher on the core
     /// position), so that a spec means the same bot through either entry point.
     fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>> {
-        Box::new(crate::search::game_bot::VariantBot(Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))))
+        Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
+    }
+
+    /// The variants' `expectimax`, `oracle`, `pimc` and `ismcts` ([`crate::search::registry::variant_bot`]).
+    fn own_bot(spec: &crate::search::registry::BotSpec, seed: u64) -> Option<Result<Box<dyn GameBot<Self>>, String>> {
+        crate::search::registry::variant_bot(spec, seed)
     }
 
     /// The variants' search on the core position (with the game's record), valuing face-down

@@ -36,7 +36,7 @@ pub struct LayoutTable {
 /// Options of an estimate.
 #[derive(Clone, Debug)]
 pub struct LayoutOptions {
-    /// Bot spec playing both sides ([`crate::search::from_spec`]).
+    /// Bot spec playing both sides ([`crate::search::from_spec`] for the variants).
     pub bot: String,
     /// Games per pair of layouts.
     pub games: u32,
@@ -64,7 +64,7 @@ pub fn estimate(variant: &'static Variant, opts: &LayoutOptions, progress: &(dyn
     if variant.caps.setup != SetupKind::Layouts {
         return Err(format!("the layout game needs a Surprise variant, not {}", variant.name));
     }
-    from_spec(&opts.bot, 0)?;
+    from_spec::<crate::variant::game_state::VariantGameState>(&opts.bot, 0)?;
     let n = LAYOUT_NAMES.len();
     let next = AtomicUsize::new(0);
     let cells: Mutex<Vec<(usize, f64, f64, u64)>> = Mutex::new(Vec::new());

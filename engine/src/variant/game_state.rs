@@ -323,7 +323,7 @@ impl VariantGameState {
     /// The public record of the repetition rules (RULES.md §X6), one entry per ply since the game
     /// began (after [`VariantGameState::with_prior`]'s prior record): what both players saw of
     /// each ply (the position's public hash, check, the quiet core move). Bots are handed it
-    /// ([`crate::search::Decision::in_game`]) to search with the game's history.
+    /// (the [`crate::search::GameBot`] handed this game reads it) to search with the game's history.
     pub fn record(&self) -> &[RecordPly] {
         &self.history
     }

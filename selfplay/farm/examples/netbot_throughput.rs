@@ -6,7 +6,6 @@
 //! [sims] [plies] [threads]` (defaults: surprise 4 32 128 30 1, the quick run's net). The net is
 //! untrained: throughput does not depend on the weights.
 
-use engine::search::{Bot, Decision};
 use engine::variant::game_state::VariantGameState;
 use engine::variant::{Variant, View};
 use farm::netbot::NetBot;
@@ -68,7 +67,7 @@ fn main() {
                 game = VariantGameState::unbounded(farm::start_state(variant, &mut rng));
             }
             let side = game.state().turn().index();
-            let a = bots[side].choose(&Decision::in_game(&game));
+            let a = bots[side].choose_variant(&game);
             game.play(a, |outs| engine::variant::game::draw_outcome(outs, &mut rng));
             played += 1;
         }

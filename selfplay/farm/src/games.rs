@@ -131,7 +131,7 @@ impl VariantLoop {
 
 impl GameLoop for VariantLoop {
     type S = VariantSearch;
-    type Bot = Box<dyn engine::search::Bot>;
+    type Bot = Box<dyn engine::search::GameBot<VariantGameState>>;
 
     fn outcome(&self) -> Option<(Option<Color>, String)> {
         self.0.outcome().map(|end| (end.winner(), end.reason().to_string()))
@@ -171,13 +171,13 @@ impl GameLoop for VariantLoop {
         Ok(Search::reuse(prev, View::new(state, me), state.legal_actions(), cfg, noise, self.0.record(), rng))
     }
     fn bot(&self, spec: &str, seed: u64) -> Result<Self::Bot, String> {
-        engine::search::from_spec(spec, seed).map_err(|e| e.to_string())
+        engine::search::from_spec::<VariantGameState>(spec, seed)
     }
     fn bot_choose(&self, bot: &mut Self::Bot) -> engine::variant::Action {
-        bot.choose(&engine::search::Decision::in_game(&self.0))
+        engine::search::game_bot::choose_variant(bot.as_mut(), &self.0)
     }
     fn teach(&self, bot: &mut Self::Bot, me: Color, t: &TeacherTargets) -> Option<Teaching<engine::variant::Action>> {
-        let an = bot.analyse(&engine::search::Decision::in_game(&self.0));
+        let an = engine::search::game_bot::analyse_variant(bot.as_mut(), &self.0);
         let (policy, q) = teacher::targets(&an, me, t);
         Some((policy, q, an.best))
     }

@@ -32,7 +32,8 @@
 
 use crate::search::{sample_chance, terminal_value};
 use engine::search::pimc::{PimcBot, PimcConfig};
-use engine::search::{Analysis, Bot, Decision};
+use engine::search::Analysis;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{encoding, Action, View};
 use models::net::Net;
 use rand::SeedableRng;
@@ -95,12 +96,11 @@ pub fn value_cp(v: f64) -> f64 {
 /// negated when that player is the opponent. This is how the farm's search values a leaf.
 /// One batched net call; values in the order of `actions`.
 ///
-/// Information: a function of `d.view()`, `actions` and `seed` only.
+/// Information: a function of `view` (the mover's), `actions` and `seed` only.
 ///
 /// # Panics
 /// When `net` is not of the variant encoding ([`encoding::encoding`]); callers load it for it.
-pub fn root_values(net: &Net, d: &Decision, actions: &[Action], samples: u32, seed: u64) -> Vec<(Action, f64)> {
-    let view = d.view();
+pub fn root_values(net: &Net, view: &View, actions: &[Action], samples: u32, seed: u64) -> Vec<(Action, f64)> {
     let me = view.player();
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let len = net.encoding().obs_len();
@@ -148,36 +148,37 @@ impl HybridRoot {
     pub const UNTIMED_K: u32 = 8;
 }
 
-/// Runs the PIMC half on `d` (`pimc:search=expectimax:depth=2`): `k` determinizations, stopping early after `ms` milliseconds (at
+/// Runs the PIMC half on `g` (`pimc:search=expectimax:depth=2`: determinizations of the mover's
+/// view, searched with the game's record): `k` determinizations, stopping early after `ms` milliseconds (at
 /// least one determinization) when a budget is given.
-pub fn pimc_scores(d: &Decision, ms: Option<u64>, k: u32, seed: u64) -> Analysis {
+pub fn pimc_scores(g: &VariantGameState, ms: Option<u64>, k: u32, seed: u64) -> Analysis {
     // The expectimax inner search by name: the root's mean scores over determinizations are what
     // `combine` ranks (the published hybrids were measured with it; `pimc`'s default on the
     // variants became the alpha-beta in issue 36).
     let mut cfg = PimcConfig::from_params("search=expectimax:depth=2").expect("a valid pimc spec");
     cfg.k = k;
     cfg.ms = ms.map(|m| m.max(1));
-    PimcBot::new(cfg, seed).analyse(d)
+    PimcBot::new(cfg, seed).analyse_variant(g)
 }
 
-/// The PIMC root's choice at `d` after the net's search (`policy`, as in [`combine`]): PIMC
+/// The PIMC root's choice in `g` after the net's search (`policy`, as in [`combine`]): PIMC
 /// ([`pimc_scores`] with `seed`) until `deadline` (at most `h.k` determinizations;
 /// [`HybridRoot::UNTIMED_K`] without a deadline); when `h.value_weight > 0`, PIMC stops
 /// [`VALUE_RESERVE`] of the time left earlier and the net values PIMC's [`VALUE_TOP`] best
 /// actions ([`root_values`], [`VALUE_SAMPLES`] determinizations drawn from `seed`); combined by
 /// [`combine`]. With `h.value_weight = 0` the net is not called and the choice is [`combine`] of
 /// PIMC's scores alone.
-pub fn choose(net: &Net, d: &Decision, policy: &[(Action, f32, u32, Option<f32>)], h: &HybridRoot, deadline: Option<Instant>, seed: u64) -> Option<Action> {
+pub fn choose(net: &Net, g: &VariantGameState, policy: &[(Action, f32, u32, Option<f32>)], h: &HybridRoot, deadline: Option<Instant>, seed: u64) -> Option<Action> {
     let on = h.value_weight > 0.0;
     let left = deadline.map(|t| t.saturating_duration_since(Instant::now()));
     let left = left.map(|l| if on { l.mul_f64(1.0 - VALUE_RESERVE) } else { l }.as_millis() as u64);
     let k = if left.is_some() { h.k } else { HybridRoot::UNTIMED_K };
-    let pimc = pimc_scores(d, left, k, seed);
+    let pimc = pimc_scores(g, left, k, seed);
     let values = on.then(|| {
         let mut ranked: Vec<(Action, f64)> = pimc.stats.iter().map(|s| (s.action, s.score)).collect();
         ranked.sort_by(|x, y| y.1.total_cmp(&x.1));
         let top: Vec<Action> = ranked.into_iter().take(VALUE_TOP).map(|x| x.0).collect();
-        root_values(net, d, &top, VALUE_SAMPLES, seed ^ 0x76_6d69_78)
+        root_values(net, &View::new(g.state(), g.state().turn()), &top, VALUE_SAMPLES, seed ^ 0x76_6d69_78)
     });
     combine(policy, &pimc, h.prior_cp, values.as_deref().map(|v| (v, h.value_weight)))
 }
@@ -286,8 +287,8 @@ mod tests {
             let a = acts[rand::Rng::random_range(&mut rng, 0..acts.len())];
             g.play(a, |outs| outs[0].0);
         }
-        let d = Decision::new(g.state());
-        let legal = d.legal_actions();
+        let d = View::new(g.state(), g.state().turn());
+        let legal = g.state().legal_actions();
         let vals = root_values(&net, &d, &legal, 3, 9);
         assert_eq!(vals.iter().map(|x| x.0).collect::<Vec<_>>(), legal);
         assert!(vals.iter().all(|x| (-1.0..=1.0).contains(&x.1)), "{vals:?}");

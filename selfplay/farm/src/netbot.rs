@@ -17,16 +17,18 @@
 //! since the bot's last decision ([`SearchConfig::reuse_tree`], on by default).
 //! layouts`, [`LayoutMixture`]) for its secret layout choice; without it, set-up decisions are
 //! drawn from the net's policy over the set-up actions (`search/setup.rs`).
-//! It lives here, with torch, rather than in `selfplay::bots`: the `anqi-torch` helper registers
-//! [`from_params`] with `selfplay::bots::set_net_factory`, and `anqi` hands every command that
-//! names a `net:` bot to that helper.
+//! It lives here, with torch, rather than in `selfplay::bots`: the farm's one net factory
+//! (`crate::netmore::factory`, which the `anqi-torch` helper registers with
+//! `selfplay::bots::set_net_factory`) builds it for a variant's checkpoint, and `anqi` hands
+//! every command that names a `net:` bot to that helper.
 
 use crate::hybrid::{self, HybridRoot};
 use crate::netcounters::{NetCounted, NetCounters};
 use crate::netspec::NetSpec;
 use crate::search::{LayoutMixture, Search, SearchConfig};
-use engine::search::{Bot, Decision};
-use engine::variant::Action;
+use engine::search::GameBot;
+use engine::variant::game_state::{encode, VariantGameState};
+use engine::variant::{Action, View};
 use models::net::Net;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -50,7 +52,7 @@ pub struct NetBot {
     counters: NetCounters,
     /// The PIMC root, if `pimc=` was given ([`crate::hybrid`]).
     hybrid: Option<HybridRoot>,
-    /// The variant the checkpoint was trained for ([`Bot::trained_for`]).
+    /// The variant the checkpoint was trained for ([`GameBot::check_game`]).
     variant: Option<String>,
 }
 
@@ -79,7 +81,7 @@ impl NetBot {
         self
     }
 
-    /// Records the variant the net was trained for ([`Bot::trained_for`]).
+    /// Records the variant the net was trained for ([`GameBot::check_game`] refuses others).
     pub fn trained_for_variant(mut self, variant: String) -> NetBot {
         self.variant = Some(variant);
         self
@@ -113,20 +115,36 @@ impl NetCounted for NetBot {
     }
 }
 
-impl Bot for NetBot {
+/// The net bot at a game of the RULES.md variants: it searches from the mover's view with the
+/// game's record, and refuses a game of another variant than its checkpoint's before the game
+/// starts ([`GameBot::check_game`]).
+impl GameBot<VariantGameState> for NetBot {
     fn name(&self) -> String {
         self.name.clone()
     }
 
-    fn trained_for(&self) -> Option<String> {
-        self.variant.clone()
+    fn check_game(&self, g: &VariantGameState) -> Result<(), String> {
+        let here = &g.state().variant().name;
+        match &self.variant {
+            Some(t) if t != here => Err(format!("{} was trained for variant {t:?}, not {here:?}; its net cannot play this game", self.name)),
+            _ => Ok(()),
+        }
     }
 
-    fn choose(&mut self, d: &Decision) -> Action {
+    fn choose(&mut self, g: &VariantGameState) -> engine::game::Action {
+        encode(self.choose_variant(g))
+    }
+}
+
+impl NetBot {
+    /// [`GameBot::choose`] in the variants' typed actions.
+    pub fn choose_variant(&mut self, g: &VariantGameState) -> Action {
         // The tree of the last decision, if the record since leads into it (Search::reuse).
         let prev = self.last.take();
         let start = Instant::now();
-        let mut s = Search::reuse(prev, d.view(), d.legal_actions(), &self.search, false, d.record(), &mut self.rng);
+        let state = g.state();
+        let view = View::new(state, state.turn());
+        let mut s = Search::reuse(prev, view, state.legal_actions(), &self.search, false, g.record(), &mut self.rng);
         // With a PIMC root the net's search gets the first `1 - share` of the time (at least the
         // root's evaluation); PIMC the rest.
         let hybrid = self.hybrid.filter(|_| !s.is_setup());
@@ -142,7 +160,7 @@ impl Bot for NetBot {
             // With a time budget, PIMC draws determinizations until it is spent; without one, a
             // fixed number after the net's `sims` simulations (`vmix=`: the net's root values first).
             let deadline = self.movetime.map(|t| start + t);
-            if let Some(b) = hybrid::choose(&self.net, d, &s.root_policy(), &h, deadline, rand::Rng::random(&mut self.rng)) {
+            if let Some(b) = hybrid::choose(&self.net, g, &s.root_policy(), &h, deadline, rand::Rng::random(&mut self.rng)) {
                 a = b;
             }
         }
@@ -152,13 +170,4 @@ impl Bot for NetBot {
         }
         a
     }
-}
-
-/// [`NetBot::from_params`] boxed as a bot: the factory for `selfplay::bots::set_net_factory`
-/// (`params` is the spec after `net:`).
-///
-/// # Errors
-/// As [`NetBot::from_params`].
-pub fn from_params(params: &str, seed: u64) -> Result<Box<dyn Bot>, String> {
-    Ok(Box::new(NetBot::from_params(params, seed)?))
 }

@@ -19,15 +19,19 @@
 //! The engine builds every bot but this one (it never links libtorch). The farm builds it
 //! directly ([`bot_from_spec`]); `anqi`'s library, which must not call into libtorch, reaches
 //! [`factory`] through the one function the `anqi-torch` helper registers with
-//! `selfplay::bots::set_game_net_factory`. The factory reads which game the checkpoint was trained
-//! for and loads it with that game's encoding ([`NetBuilt`], no game type); [`NetBuilt::into_bot`]
-//! seats it at a game of any type and refuses a game of another encoding.
+//! `selfplay::bots::set_net_factory`. The factory, the one builder of `net:` bots for every game,
+//! reads which game the checkpoint was trained for and loads it for that game ([`NetBuilt`], no
+//! game type: the variants' [`NetBot`] for a RULES.md variant's checkpoint, else the net with that
+//! game's encoding); [`NetBuilt::into_bot`] seats it at a game of any type and refuses another
+//! game.
 
 use crate::netspec::NetSpec;
 use crate::search::{Generic, Search, SearchConfig};
 use engine::game::Action;
 use engine::search::game_bot::GameBot;
-use engine::more::presets::{with_game, Playable, WithGame};
+use crate::netbot::NetBot;
+use engine::any_game::AnyGame;
+use engine::more::presets::{GameFamily, Playable, WithGame};
 use crate::netcounters::{NetCounted, NetCounters};
 use engine::observe::Encoding;
 use models::net::Net;
@@ -65,8 +69,10 @@ impl<G: Playable> GameNetBot<G> {
     /// The spec's error ([`NetSpec::parse`]); a variant-only parameter; a checkpoint that fails to
     /// load or was trained for another encoding (naming both), as text.
     pub fn from_params(params: &str, seed: u64, game: &G) -> Result<GameNetBot<G>, String> {
-        let b = NetBuilt::load(params, seed, game.info().name, &game.encoding())?;
-        Ok(GameNetBot::new(b.net, b.search, b.movetime, b.seed, b.label, b.game))
+        match NetBuilt::load(params, seed, game.info().name, &game.encoding())? {
+            NetBuilt { game, built: Built::Generic { net, search, movetime, seed, label } } => Ok(GameNetBot::new(net, search, movetime, seed, label, game)),
+            NetBuilt { game, .. } => Err(format!("net bot trained for the variant {game:?} is not a bot of the generic search")),
+        }
     }
 
     /// The game the net was trained for.
@@ -124,25 +130,41 @@ impl<G: Playable> GameBot<G> for GameNetBot<G> {
     }
 }
 
-/// A `net:` bot as [`factory`] loads it, before it is seated at a game: the checkpoint's net,
-/// its search and the bot's seed and name, for any game of the checkpoint's observation
-/// encoding. It has no game type: [`NetBuilt::into_bot`] seats it at a game of any type and
-/// checks that game's encoding against the net's.
+/// A `net:` bot as [`factory`] loads it, before it is seated at a game: for a RULES.md variant's
+/// checkpoint the variants' net bot ([`NetBot`], their search with its PIMC root and layout
+/// mixtures); for any other game the checkpoint's net, its search and the bot's seed and name,
+/// for any game of the checkpoint's observation encoding. It has no game type:
+/// [`NetBuilt::into_bot`] seats it at a game of any type and checks that game against the net's.
 pub struct NetBuilt {
     /// The game (preset name) the checkpoint was trained for.
     pub game: String,
-    net: Net,
-    search: SearchConfig,
-    movetime: Option<Duration>,
-    seed: u64,
-    label: String,
+    built: Built,
+}
+
+/// What [`NetBuilt`] holds for each kind of checkpoint.
+enum Built {
+    /// A RULES.md variant's net bot.
+    Variant(Box<NetBot>),
+    /// Any other game's net, to be seated as a [`GameNetBot`].
+    Generic { net: Net, search: SearchConfig, movetime: Option<Duration>, seed: u64, label: String },
+}
+
+/// Bots for a game, as a [`GameFamily`] ([`Playable::from_variant`]).
+struct Bots;
+impl GameFamily for Bots {
+    type Of<G: Playable> = Box<dyn GameBot<G>>;
 }
 
 impl NetBuilt {
-    /// A bot of `net` (trained for `game`) searching with `search`, for `movetime` of wall clock
-    /// per decision when given, seeded with `seed`, named `label`.
+    /// A bot of `net` (trained for `game`, not a RULES.md variant) searching with `search`, for
+    /// `movetime` of wall clock per decision when given, seeded with `seed`, named `label`.
     pub fn new(net: Net, search: SearchConfig, movetime: Option<Duration>, seed: u64, label: String, game: String) -> NetBuilt {
-        NetBuilt { game, net, search, movetime, seed, label }
+        NetBuilt { game, built: Built::Generic { net, search, movetime, seed, label } }
+    }
+
+    /// The variants' net bot `bot`, trained for the variant `game`.
+    pub fn variant(bot: NetBot, game: String) -> NetBuilt {
+        NetBuilt { game, built: Built::Variant(Box::new(bot)) }
     }
 
     /// Loads the bot of `params` (the spec after `net:`) for games of `encoding` (the game
@@ -168,15 +190,29 @@ impl NetBuilt {
         Ok(NetBuilt::new(net, search, spec.movetime(), seed, label, meta.variant))
     }
 
-    /// The bot seated at games like `g`.
+    /// The bot seated at games like `g`: a variant's net bot at a game of that variant (found by
+    /// [`Playable::as_variant`], handed back as `G`'s bot by [`Playable::from_variant`]), any
+    /// other net as a [`GameNetBot`].
     ///
     /// # Errors
-    /// `g`'s observation encoding is not the net's (a checkpoint of another game, or of another
-    /// preset of the same game), naming the checkpoint's game and `g`'s.
+    /// `g` is another game than the net's: another variant, not a variant at all, or a game of
+    /// another observation encoding (a checkpoint of another game, or of another preset of the
+    /// same game), naming the checkpoint's game and `g`'s.
     pub fn into_bot<G: Playable>(self, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
-        let bot = GameNetBot::<G>::new(self.net, self.search, self.movetime, self.seed, self.label, self.game);
-        bot.check_game(g)?;
-        Ok(Box::new(bot))
+        match self.built {
+            Built::Variant(bot) => {
+                let Some(v) = g.as_variant() else {
+                    return Err(format!("net bot trained for the variant {:?} cannot play {:?}, which is not a RULES.md variant", self.game, g.info().name));
+                };
+                bot.check_game(v)?;
+                G::from_variant::<Bots>(bot).ok_or_else(|| "this game's as_variant and from_variant hooks disagree".to_string())
+            }
+            Built::Generic { net, search, movetime, seed, label } => {
+                let bot = GameNetBot::<G>::new(net, search, movetime, seed, label, self.game);
+                bot.check_game(g)?;
+                Ok(Box::new(bot))
+            }
+        }
     }
 }
 
@@ -193,16 +229,21 @@ pub fn bot_from_spec<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dy
     engine::search::game_bot::from_spec_for::<G>(spec, seed, g)
 }
 
-/// The factory of the RULES-more games' `net:` bots (registered by `anqi-torch` with
-/// `selfplay::bots::set_game_net_factory`; the farm calls it through [`bot_from_spec`]):
-/// reads which game the checkpoint (or published net) of `params` was trained for and loads it
-/// with that game's encoding, to be seated at a game by [`NetBuilt::into_bot`].
+/// The one factory of `net:` bots (registered by `anqi-torch` with
+/// `selfplay::bots::set_net_factory`; the farm calls it through [`bot_from_spec`]): reads which
+/// game the checkpoint (or published net) of `params` was trained for (resolved as every game
+/// name is, `engine::any_game::AnyGame::resolve`) and loads it for that game — a RULES.md
+/// variant's as the variants' [`NetBot`] ([`NetBot::from_params`]), any other with that game's
+/// encoding —, to be seated at a game by [`NetBuilt::into_bot`].
 ///
 /// # Errors
-/// The spec's or the checkpoint's error; a checkpoint trained for a variant or an unknown game
-/// (not a RULES-more preset), naming it.
+/// The spec's or the checkpoint's error; a checkpoint trained for an unknown game, naming it.
 pub fn factory(params: &str, seed: u64) -> Result<NetBuilt, String> {
     let game = NetSpec::parse(params)?.meta()?.variant;
+    let any = AnyGame::resolve(&game).map_err(|e| format!("net: the checkpoint was trained for {game:?}, which is no game here ({e})"))?;
+    if any.variant().is_some() {
+        return Ok(NetBuilt::variant(NetBot::from_params(params, seed)?, game));
+    }
     struct Enc;
     impl WithGame for Enc {
         type Output = Encoding;
@@ -210,6 +251,6 @@ pub fn factory(params: &str, seed: u64) -> Result<NetBuilt, String> {
             g.encoding()
         }
     }
-    let encoding = with_game(&game, None, Enc).map_err(|e| format!("net: the checkpoint was trained for {game:?}, which is not a RULES-more game ({e})"))?;
+    let encoding = any.with_game(engine::any_game::Start::Setup, Enc).map_err(|e| format!("net: the checkpoint's game {game:?}: {e}"))?;
     NetBuilt::load(params, seed, &game, &encoding)
 }

@@ -2,7 +2,8 @@
 //! tournament's `ms=` budget appends it), `batch=` gathers leaves per net call, and a bad
 //! parameter is an error that names it.
 
-use engine::search::{Bot, Decision};
+use engine::variant::game_state::VariantGameState;
+use engine::search::GameBot;
 use engine::variant::{State, Variant};
 use farm::netcounters::NetCounted;
 use std::time::Instant;
@@ -22,7 +23,7 @@ fn net_bot_params() {
     tch::set_num_threads(1);
 
     for (bad, names) in [("sims=x", "sims"), ("ms=-3", "ms"), ("batch=0", "batch"), ("speed=3", "speed"), ("layouts=/nonexistent/mix.txt", "layouts"), ("mix=1.5", "mix"), ("mix=a", "mix"), ("vdepth=-1", "vdepth"), ("pimc=0", "pimc"), ("pimc=1.5", "pimc"), ("pimc=x", "pimc"), ("prior=10", "prior"), ("pimc=1,prior=-1", "prior"), ("pimc=1,prior=x", "prior"), ("vmix=1", "vmix"), ("pimc=1,vmix=-1", "vmix"), ("pimc=1,vmix=x", "vmix"), ("pimc=1,vmix=inf", "vmix")] {
-        let e = farm::netbot::from_params(&format!("checkpoint={ck},{bad}"), 1).err().unwrap_or_default();
+        let e = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},{bad}"), 1).err().unwrap_or_default();
         assert!(e.contains(names), "{bad}: {e}");
     }
 
@@ -31,10 +32,10 @@ fn net_bot_params() {
     let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=150"), 1).expect("ms bot");
     assert!(bot.name().contains("ms=150"), "{}", bot.name());
     // libtorch's first call sets itself up (it can take the whole budget): warm up once.
-    bot.choose(&Decision::new(&s));
+    bot.choose_variant(&VariantGameState::new(s.clone()));
     let before = bot.evaluations();
     let t = Instant::now();
-    let a = bot.choose(&Decision::new(&s));
+    let a = bot.choose_variant(&VariantGameState::new(s.clone()));
     let took = t.elapsed().as_secs_f64();
     let evals = bot.evaluations() - before;
     assert!(s.legal_actions().contains(&a));
@@ -48,20 +49,23 @@ fn net_bot_params() {
     let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=150,pimc=0.5,prior=30"), 1).expect("pimc bot");
     assert!(bot.name().contains("pimc=0.5,prior=30"), "{}", bot.name());
     let t = Instant::now();
-    let a = bot.choose(&Decision::new(&s));
+    let a = bot.choose_variant(&VariantGameState::new(s.clone()));
     let took = t.elapsed().as_secs_f64();
     assert!(s.legal_actions().contains(&a));
     // PIMC may finish its determinizations before the clock runs out, so only the upper bound
     // (the bot answers in time) is a property; a lower bound failed CI at 92 ms.
     assert!(took < 3.0, "a 150 ms hybrid decision took {took:.3}s");
-    assert_eq!(bot.trained_for().as_deref(), Some("xiangqi"));
+    assert!(bot.check_game(&VariantGameState::new(s.clone())).is_ok(), "a xiangqi net plays xiangqi");
+    let jieqi = State::start(engine::any_game::load_variant("jieqi").expect("jieqi"), None).expect("start");
+    let e = bot.check_game(&VariantGameState::new(jieqi)).err().unwrap_or_default();
+    assert!(e.contains("\"xiangqi\"") && e.contains("\"jieqi\""), "a xiangqi net is refused in jieqi naming both: {e}");
     // vmix=: the net's root values join PIMC's score; named when on, silent at 0.
-    let name = |p: &str| farm::netbot::from_params(&format!("checkpoint={ck},sims=4,pimc=1,prior=0{p}"), 1).expect("bot").name();
+    let name = |p: &str| farm::netbot::NetBot::from_params(&format!("checkpoint={ck},sims=4,pimc=1,prior=0{p}"), 1).expect("bot").name();
     assert!(name(",vmix=0.5").contains("pimc=1,prior=0,vmix=0.5"), "{}", name(",vmix=0.5"));
     assert!(!name(",vmix=0").contains("vmix"), "{}", name(",vmix=0"));
     let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=150,pimc=1,prior=0,vmix=1"), 1).expect("vmix bot");
     let t = Instant::now();
-    let a = bot.choose(&Decision::new(&s));
+    let a = bot.choose_variant(&VariantGameState::new(s.clone()));
     let took = t.elapsed().as_secs_f64();
     assert!(s.legal_actions().contains(&a));
     assert!(took < 3.0, "a 150 ms vmix decision took {took:.3}s");
@@ -69,7 +73,7 @@ fn net_bot_params() {
     // ms with sims: sims caps it.
     let mut bot = farm::netbot::NetBot::from_params(&format!("checkpoint={ck},ms=5000,sims=20,batch=4"), 1).expect("capped bot");
     let t = Instant::now();
-    bot.choose(&Decision::new(&s));
+    bot.choose_variant(&VariantGameState::new(s.clone()));
     assert!(t.elapsed().as_secs_f64() < 4.0, "sims=20 did not cap a 5 s budget");
     assert!(bot.evaluations() <= 20 + 4, "{} evaluations past sims=20", bot.evaluations());
 
@@ -78,11 +82,11 @@ fn net_bot_params() {
     let config = serde_json::json!({ "search": { "simulations": 8, "value_mix": 0.75, "value_depth": 1 } });
     common::save_checkpoint(&mixed, &net, "xiangqi", config);
     let m = mixed.display();
-    let name = |p: &str| farm::netbot::from_params(&format!("checkpoint={m},sims=4{p}"), 1).expect("bot").name();
+    let name = |p: &str| farm::netbot::NetBot::from_params(&format!("checkpoint={m},sims=4{p}"), 1).expect("bot").name();
     assert!(name("").contains("mix=0.75,vdepth=1"), "{}", name(""));
     assert!(name(",mix=1,vdepth=0").contains("mix=1,vdepth=0"), "{}", name(",mix=1,vdepth=0"));
     assert!(!name(",mix=0").contains("mix="), "{}", name(",mix=0"));
-    let a = farm::netbot::from_params(&format!("checkpoint={m},sims=16"), 1).expect("bot").choose(&Decision::new(&s));
+    let a = farm::netbot::NetBot::from_params(&format!("checkpoint={m},sims=16"), 1).expect("bot").choose_variant(&VariantGameState::new(s.clone()));
     assert!(s.legal_actions().contains(&a));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -101,9 +105,9 @@ fn vmix_zero_plays_as_without_it() {
     let (mut positions, mut differ) = (0, 0);
     while positions < 12 {
         let s = common::random_decision(v, 30, &mut rng);
-        let a = plain.choose(&Decision::new(&s));
-        assert_eq!(a, zero.choose(&Decision::new(&s)), "vmix=0 chose differently");
-        differ += usize::from(on.choose(&Decision::new(&s)) != a);
+        let a = plain.choose_variant(&VariantGameState::new(s.clone()));
+        assert_eq!(a, zero.choose_variant(&VariantGameState::new(s.clone())), "vmix=0 chose differently");
+        differ += usize::from(on.choose_variant(&VariantGameState::new(s.clone())) != a);
         positions += 1;
     }
     // The value term is live: with a weight of 100 it overrules PIMC somewhere.

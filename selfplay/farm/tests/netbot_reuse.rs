@@ -4,7 +4,7 @@
 //! self-play keeping one tree per player.
 
 use engine::search::arena;
-use engine::search::{Bot, Decision};
+use engine::search::GameBot;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::game_state::public_hash;
 use engine::variant::{Variant, View};
@@ -91,8 +91,8 @@ fn net_bot_with_reuse_decides_alike_in_one_information_set() {
             let (s0, s1) = (g[0].state(), g[1].state());
             assert!(View::new(s0, Color::Red) == View::new(s1, Color::Red), "one view of Red");
             let a = if s0.turn() == Color::Red {
-                let a0 = bots[0].choose(&Decision::in_game(&g[0]));
-                let a1 = bots[1].choose(&Decision::in_game(&g[1]));
+                let a0 = bots[0].choose_variant(&g[0]);
+                let a1 = bots[1].choose_variant(&g[1]);
                 assert_eq!(a0, a1, "game {game}: two decisions in one information set");
                 assert_eq!(bots[0].root_visits(), bots[1].root_visits(), "game {game}");
                 a0
@@ -106,7 +106,7 @@ fn net_bot_with_reuse_decides_alike_in_one_information_set() {
                 if both.is_empty() {
                     break;
                 }
-                let b = black.choose(&Decision::in_game(&g[0]));
+                let b = black.choose_variant(&g[0]);
                 if both.contains(&b) {
                     b
                 } else {

@@ -2,7 +2,8 @@
 //! `$ANQI_ZOO`, one move played; a bad combination, an unknown name and a tampered net are
 //! errors that say so.
 
-use engine::search::{Bot, Decision};
+use engine::variant::game_state::VariantGameState;
+use engine::search::GameBot;
 use engine::variant::{State, Variant};
 use farm::netcounters::NetCounted;
 use models::checkpoint::{self, SaveInfo};
@@ -26,13 +27,13 @@ fn net_bot_plays_a_published_net() {
     for spec in [format!("zoo=tiny,zoo_dir={zd},sims=4"), format!("zoo={},zoo_dir={zd},sims=4,batch=2", e.stem)] {
         let mut bot = farm::netbot::NetBot::from_params(&spec, 1).unwrap_or_else(|err| panic!("{spec}: {err}"));
         assert!(bot.name().contains(&format!("zoo:{}", e.stem)), "{}", bot.name());
-        let a = bot.choose(&Decision::new(&s));
+        let a = bot.choose_variant(&VariantGameState::new(s.clone()));
         assert!(s.legal_actions().contains(&a));
         assert!(bot.evaluations() > 0);
     }
     // $ANQI_ZOO when no zoo_dir is given (only this test in this binary reads it).
     std::env::set_var(zoo::ENV_DIR, &z);
-    let bot = farm::netbot::from_params("zoo=tiny,sims=2", 1);
+    let bot = farm::netbot::NetBot::from_params("zoo=tiny,sims=2", 1);
     std::env::remove_var(zoo::ENV_DIR);
     assert!(bot.is_ok(), "{:?}", bot.err());
 
@@ -43,13 +44,13 @@ fn net_bot_plays_a_published_net() {
         (format!("zoo=nope,zoo_dir={zd}"), &e.stem),
         ("sims=3".to_owned(), "zoo=NAME"),
     ] {
-        let err = farm::netbot::from_params(&spec, 1).err().unwrap_or_default();
+        let err = farm::netbot::NetBot::from_params(&spec, 1).err().unwrap_or_default();
         assert!(err.contains(says), "{spec}: {err}");
     }
     let mut bytes = std::fs::read(&e.weights).expect("weights");
     let k = bytes.len() - 5;
     bytes[k] ^= 1;
     std::fs::write(&e.weights, &bytes).expect("tamper");
-    let err = farm::netbot::from_params(&format!("zoo=tiny,zoo_dir={zd}"), 1).err().unwrap_or_default();
+    let err = farm::netbot::NetBot::from_params(&format!("zoo=tiny,zoo_dir={zd}"), 1).err().unwrap_or_default();
     assert!(err.contains("SHA-256 mismatch") && err.contains(&checkpoint::sha256_hex(&bytes)), "{err}");
 }

@@ -3,7 +3,7 @@
 //! checkpoint, the net bot chooses alike in two full states of one information set of the player
 //! to move, over random Surprise and Jieqi positions.
 
-use engine::search::Decision;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::{fen as vfen, Variant, View};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -40,8 +40,8 @@ fn no_leak_net_bot_chooses_alike_in_one_information_set() {
         while positions < 20 {
             let s = common::random_decision(v, 40, &mut rng);
             let d = View::new(&s, s.turn()).sample(&mut rng);
-            let a1 = farm::netbot::from_params(&params, 5).expect("net bot").choose(&Decision::new(&s));
-            let a2 = farm::netbot::from_params(&params, 5).expect("net bot").choose(&Decision::new(&d));
+            let a1 = farm::netbot::NetBot::from_params(&params, 5).expect("net bot").choose_variant(&VariantGameState::new(s.clone()));
+            let a2 = farm::netbot::NetBot::from_params(&params, 5).expect("net bot").choose_variant(&VariantGameState::new(d.clone()));
             assert_eq!(a1, a2, "{name}: the net bot chose differently in one information set: {}", vfen::write(&s));
             positions += 1;
         }

@@ -10,10 +10,9 @@ use selfplay::cli::app::{self, Cli, Command};
 
 fn main() {
     app::reset_sigpipe();
-    // The net: bot of play, analyse, tournaments and experiments.
-    let _ = selfplay::bots::set_net_factory(farm::netbot::from_params);
-    // The same in the RULES-more games (selfplay::bots::game_bot_for).
-    let _ = selfplay::bots::set_game_net_factory(farm::netmore::factory);
+    // The net: bot of play, analyse, tournaments and experiments, in every game
+    // (selfplay::bots::game_bot_for).
+    let _ = selfplay::bots::set_net_factory(farm::netmore::factory);
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Doctor(a) => doctor::run(a),

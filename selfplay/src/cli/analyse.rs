@@ -12,7 +12,8 @@
 
 use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
-use engine::search::Decision;
+use engine::search::game_bot::analyse_variant;
+use engine::variant::game_state::VariantGameState;
 use engine::variant::notation::action_string;
 use engine::variant::View;
 use engine::Color;
@@ -71,11 +72,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             bail!("--bot {}: an oracle reads the full state, and a view FEN gives only {viewer}'s view", a.bot);
         }
     }
-    let mut bot = crate::bots::for_variant(&a.bot, a.seed, &v.name).map_err(anyhow::Error::msg).context("--bot")?;
-    let d = Decision::new(&state);
+    let d = VariantGameState::new(state.clone());
+    let mut bot = crate::bots::game_bot_for(&a.bot, a.seed, &d).map_err(anyhow::Error::msg).context("--bot")?;
     println!("analyse: variant {} bot {} as {}", v.name, bot.name(), to_move);
     println!("view {}", View::new(&state, to_move).fen());
-    let an = bot.analyse(&d);
+    let an = analyse_variant(bot.as_mut(), &d);
     println!("{:<10} {:>7} {:>10} {:>8}", "action", "share", format!("score({})", an.score_unit), "visits");
     let n = if a.top == 0 { an.stats.len() } else { a.top.min(an.stats.len()) };
     for s in &an.stats[..n] {

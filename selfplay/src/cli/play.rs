@@ -114,7 +114,7 @@ impl WithGame for PublicDeal {
     }
 }
 
-/// The game itself: two bots of the game's own registry ([`crate::tournament::players::bot_for`]:
+/// The game itself: two bots of the game's own registry ([`crate::bots::game_bot_for`]:
 /// the variants' own bots for a RULES.md variant, the contract's for the rest), chance from
 /// `--seed` as tournaments draw it ([`Playable::seeded_chance`], so that the record's start and
 /// `[ChanceSeed]` replay it in `anqi view`), each ply written as the game writes its record
@@ -130,7 +130,7 @@ impl WithGame for Body<'_> {
         if let Some(c) = g.given_view() {
             bail!("--fen is {c}'s view FEN: a game between two bots starts from a full-state FEN (what {c} cannot see would be made up)");
         }
-        let bot = |spec: &str, seed: u64, side: &str| crate::tournament::players::bot_for(spec, seed, &g).map_err(anyhow::Error::msg).with_context(|| format!("--{side} {spec:?}"));
+        let bot = |spec: &str, seed: u64, side: &str| crate::bots::game_bot_for(spec, seed, &g).map_err(anyhow::Error::msg).with_context(|| format!("--{side} {spec:?}"));
         let mut bots = [bot(&a.red, a.seed.wrapping_mul(2), "red")?, bot(&a.black, a.seed.wrapping_mul(2) + 1, "black")?];
         let mut chance = g.seeded_chance(a.seed);
         // The record starts after the set-up phase, as a tournament's does: its FEN holds the

@@ -6,7 +6,7 @@ use clap::Args as ClapArgs;
 use engine::any_game::{with_any_game, Start};
 use engine::game::{draw_weighted, PlayerId, Turn};
 use engine::more::presets::{Playable, WithGame};
-use engine::search::{Bot, Decision, RandomBot};
+use engine::search::RandomBot;
 use engine::variant::game_state::VariantGameState;
 use engine::variant::View;
 use engine::Color;
@@ -52,7 +52,7 @@ fn midgame(variant: &str, seed: u64, plies: usize) -> anyhow::Result<engine::var
         if game.outcome().is_some() {
             break;
         }
-        let a = bot.choose(&Decision::new(game.state()));
+        let a = bot.pick(&game.state().legal_actions());
         game.play(a, |outs| outs[rng.random_range(0..outs.len())].0);
     }
     Ok(game.state().clone())

@@ -82,7 +82,7 @@ pub enum LadderError {
 pub struct LadderPlayer {
     /// Display name (unique in the ladder; also part of the PGN file names).
     pub name: String,
-    /// Bot spec (`engine::search::from_spec`, `net:…`) or `uci:<program> [args…]`.
+    /// Bot spec (`selfplay::bots::game_bot_for`: the engine registry, `net:…`) or `uci:<program> [args…]`.
     pub spec: String,
     /// Reads the full state: rated apart, never part of the reference scale. Default: whether
     /// the spec names a full-state bot (`alphabeta…`, `oracle…`).

@@ -252,7 +252,7 @@ impl WithGame for Begin<'_> {
 
     fn run<G: Playable>(self, g: G) -> Self::Output {
         let ask = self.ask;
-        let bot = crate::tournament::players::bot_for(&self.bot_spec, ask.seed, &g).map_err(|problem| SessionError::Bot { spec: self.bot_spec.clone(), problem })?;
+        let bot = crate::bots::game_bot_for(&self.bot_spec, ask.seed, &g).map_err(|problem| SessionError::Bot { spec: self.bot_spec.clone(), problem })?;
         let pre = g.in_setup().then(|| g.clone());
         let chance = g.seeded_chance(ask.seed);
         let mut s = ServedGame {

@@ -19,7 +19,7 @@
 //! nodes = 20000
 //!
 //! [[player]]
-//! spec = "greedy"                # any bot spec (search::from_spec, or net:checkpoint=RUN_DIR,sims=N), or "uci:/path/to/engine [args]"
+//! spec = "greedy"                # any bot spec (selfplay::bots::game_bot_for: the engine registry, or net:checkpoint=RUN_DIR,sims=N), or "uci:/path/to/engine [args]"
 //! [[player]]
 //! name = "ab"                    # optional display name (default: the spec)
 //! spec = "alphabeta"

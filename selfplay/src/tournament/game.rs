@@ -94,8 +94,7 @@ pub use engine::variant::open::Deal;
 /// How a player is built: a bot spec (with the budget folded in) or a UCI engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerKind {
-    /// A bot spec ([`players::bot_for`]: the variants' own bots, `net:` checkpoints included, for
-    /// the RULES.md variants; [`crate::bots::game_bot_for`] for the RULES-more.md presets).
+    /// A bot spec ([`crate::bots::game_bot_for`]).
     Bot(String),
     /// External engine (RULES.md variants only).
     Uci(UciSpec),

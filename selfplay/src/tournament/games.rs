@@ -87,7 +87,7 @@ impl GameSpec {
         Ok(Setup::seeded(s, seed))
     }
 
-    /// Checks that `spec` builds a bot of this game ([`super::players::bot_for`]).
+    /// Checks that `spec` builds a bot of this game ([`crate::bots::game_bot_for`]).
     ///
     /// # Errors
     /// The spec's error text.
@@ -96,7 +96,7 @@ impl GameSpec {
         impl WithGame for Check<'_> {
             type Output = Result<(), String>;
             fn run<G: Playable>(self, g: G) -> Self::Output {
-                super::players::bot_for(self.0, 0, &g).map(|_| ())
+                crate::bots::game_bot_for(self.0, 0, &g).map(|_| ())
             }
         }
         with_any_game(&self.spec, Start::Setup, Check(spec)).map_err(|e| e.to_string())?

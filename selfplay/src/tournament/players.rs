@@ -1,11 +1,9 @@
 //! The players of a tournament or study game ([`super::game::play`]), for any game `G` of the
 //! contract ([`Playable`]): a bot or a UCI engine.
 //!
-//! - **Bots** ([`bot_for`]): the RULES.md variants are played by their own bots
-//!   ([`engine::search::Bot`], built by [`crate::bots::for_variant`], `net:` checkpoints
-//!   included), seated at the game through [`VariantBot`], so that a spec means the bot it has
-//!   always meant there (its move order, its tie-breaks); every other game by the bots of
-//!   [`crate::bots::game_bot_for`].
+//! - **Bots** ([`crate::bots::game_bot_for`], the one builder for every game: the RULES.md
+//!   variants play the registry's bots by their own implementations where they have one,
+//!   `engine::search::Scored::own_bot`, and their `net:` checkpoints by the farm's net bot).
 //! - **UCI engines** speak the RULES.md variants only: a [`UciPlayer`] sits at a
 //!   [`VariantGameState`] and is sent what its side may know ([`super::engine_view`]); for any
 //!   other game it is refused ([`SeatError::Uci`]).
@@ -21,7 +19,7 @@ use super::engine_view;
 use super::uci_client::UciClient;
 use engine::game::Action;
 use engine::more::presets::{GameFamily, Playable};
-use engine::search::game_bot::{GameBot, VariantBot};
+use engine::search::game_bot::GameBot;
 use engine::variant::game::Ply as RecordEntry;
 use engine::variant::game_state::{decode, decode_chance, encode, VariantGameState};
 use engine::variant::{notation, State};
@@ -81,11 +79,10 @@ pub fn as_variant<G: Playable>(g: &G) -> Option<&VariantGameState> {
     g.as_variant()
 }
 
-/// Bots for a game, as a [`GameFamily`] ([`Playable::from_variant`]).
-struct Bots;
-impl GameFamily for Bots {
-    type Of<G: Playable> = Box<dyn GameBot<G>>;
-}
+/// The error of a game that says it is the variants' game ([`Playable::as_variant`]) but does
+/// not convert a value made for it ([`Playable::from_variant`]): a game type's two hooks
+/// disagree.
+const HOOKS_DISAGREE: &str = "this game's as_variant and from_variant hooks disagree";
 
 /// Seated players for a game, as a [`GameFamily`].
 struct Players;
@@ -93,33 +90,12 @@ impl GameFamily for Players {
     type Of<G: Playable> = Box<dyn Player<G>>;
 }
 
-/// The error of a game that says it is the variants' game ([`Playable::as_variant`]) but does
-/// not convert a value made for it ([`Playable::from_variant`]): a game type's two hooks
-/// disagree.
-const HOOKS_DISAGREE: &str = "this game's as_variant and from_variant hooks disagree";
-
-/// The bot of `spec` for the game of `g`, seeded `seed` (module docs: the variants' own bots
-/// for the RULES.md variants, a bot trained for another variant refused).
+/// Seats the bot of `spec` at the game of `g` ([`crate::bots::game_bot_for`]).
 ///
 /// # Errors
-/// The spec's error text; a bot that cannot play this game.
-pub fn bot_for<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
-    match as_variant(g) {
-        Some(v) => {
-            let bot = crate::bots::for_variant(spec, seed, &v.state().variant().name)?;
-            let bot: Box<dyn GameBot<VariantGameState>> = Box::new(VariantBot(bot));
-            G::from_variant::<Bots>(bot).ok_or_else(|| HOOKS_DISAGREE.to_string())
-        }
-        None => crate::bots::game_bot_for::<G>(spec, seed, g),
-    }
-}
-
-/// Seats the bot of `spec` at the game of `g` ([`bot_for`]).
-///
-/// # Errors
-/// As [`bot_for`].
+/// As [`crate::bots::game_bot_for`].
 pub fn bot_player<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn Player<G>>, String> {
-    Ok(Box::new(BotPlayer(bot_for(spec, seed, g)?)))
+    Ok(Box::new(BotPlayer(crate::bots::game_bot_for(spec, seed, g)?)))
 }
 
 /// How a UCI engine is started and asked.
@@ -244,7 +220,7 @@ mod tests {
     impl WithGame for Seat {
         type Output = (bool, String, bool);
         fn run<G: Playable>(self, g: G) -> (bool, String, bool) {
-            let bot = bot_for("greedy", 1, &g).expect("greedy plays every game");
+            let bot = crate::bots::game_bot_for("greedy", 1, &g).expect("greedy plays every game");
             let uci = UciSpec {
                 program: "/nonexistent/engine".into(),
                 args: vec![],
@@ -264,7 +240,7 @@ mod tests {
 
     #[test]
     fn the_games_hooks_seat_the_variants_own_players_and_refuse_uci_elsewhere() {
-        // The variants' game: its own bot (through VariantBot and from_variant), and a UCI
+        // The variants' game: its own bot (the one builder and from_variant), and a UCI
         // engine is not refused as the wrong game (it fails to start instead).
         let (variant, _, refused) = with_any_game("jieqi", Start::Setup, Seat).expect("jieqi");
         assert!(variant && !refused);

@@ -2,7 +2,6 @@
 
 use super::{HiddenValues, Limits, Searcher, MAX_DEPTH};
 use crate::moves::Move;
-use crate::search::Bot;
 use crate::variant::game_state::{encode, VariantGameState};
 use crate::variant::{Action, State};
 use std::sync::atomic::Ordering;
@@ -30,7 +29,7 @@ pub fn action_for_move(state: &State, m: Move) -> Option<Action> {
     acts.into_iter().find(|a| matches!(*a, Action::Move { from, to, .. } if from == m.from && to == m.to))
 }
 
-/// Alpha-beta as a [`Bot`]: the **cheating oracle** for hidden-information variants (see the
+/// Alpha-beta as a [`crate::search::GameBot`] of the variants: the **cheating oracle** for hidden-information variants (see the
 /// module documentation). It searches `state.position()` within its [`Limits`] and plays the
 /// matching [`Action::Move`]. Without such a move (only flips or negotiation answers are legal)
 /// it answers a demand with `refuse` and otherwise takes the first legal action. It never flips
@@ -167,23 +166,24 @@ impl super::GameSearch<VariantGameState> for AlphaBetaBot {
     }
 }
 
-impl Bot for AlphaBetaBot {
+/// The variants' `alphabeta`, a cheating oracle by name (issue #4): it searches the full state
+/// of the game it is handed, with the game's record.
+impl crate::search::GameBot<VariantGameState> for AlphaBetaBot {
     fn name(&self) -> String {
         limits_name(&self.limits)
     }
 
-    fn choose(&mut self, d: &crate::search::Decision) -> Action {
-        // The cheating oracle (issue #4): it searches the full state by name.
-        let state = d.oracle_full_state();
+    fn choose(&mut self, g: &VariantGameState) -> crate::game::Action {
+        let state = g.state();
         let acts = state.legal_actions();
         let limits = self.limits.clone();
-        if let (Some((a, _)), _) = self.oracle_search(state, d.record(), &limits) {
-            return a;
+        if let (Some((a, _)), _) = self.oracle_search(state, g.record(), &limits) {
+            return encode(a);
         }
         if acts.contains(&Action::Answer(crate::variant::state::Answer::Refuse)) {
-            return Action::Answer(crate::variant::state::Answer::Refuse);
+            return encode(Action::Answer(crate::variant::state::Answer::Refuse));
         }
-        acts[0]
+        encode(acts[0])
     }
 }
 

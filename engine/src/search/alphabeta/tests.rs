@@ -5,7 +5,8 @@ use super::searcher::CHECK_EVERY;
 use crate::piece::Color;
 use crate::position::Position;
 use crate::repetition::RecordPly;
-use crate::search::Bot;
+use crate::search::game_bot::choose_variant;
+use crate::variant::game_state::VariantGameState;
 use crate::variant::State;
 use std::sync::atomic::Ordering;
 use crate::notation::fen;
@@ -227,7 +228,7 @@ fn bot_plays_legal_actions_in_variants() {
             if acts.is_empty() {
                 break;
             }
-            let a = bot.choose(&crate::search::Decision::new(&state));
+            let a = choose_variant(&mut bot, &VariantGameState::new(state.clone()));
             assert!(acts.contains(&a), "{name}: {a:?} not legal");
             state.apply(a);
         }

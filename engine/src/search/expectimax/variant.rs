@@ -9,11 +9,11 @@
 
 use super::{ExpectiGame, Expectimax, ExpectimaxConfig, Next, MATE};
 use crate::search::eval;
-use crate::search::{ActionStat, Analysis, Bot, Decision, Rank};
+use crate::search::{ActionStat, Analysis, GameBot, Rank};
 use crate::piece::Color;
 use crate::repetition::RecordPly;
-use crate::variant::game_state::public_hash;
-use crate::variant::{Action, ChanceOutcome, State};
+use crate::variant::game_state::{encode, public_hash, VariantGameState};
+use crate::variant::{Action, ChanceOutcome, State, View};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::time::Instant;
@@ -152,11 +152,11 @@ impl ExpectiGame for State {
     }
 }
 
-/// Expectimax as a [`Bot`]: searches `samples` determinizations of its view and plays the
+/// Expectimax as the variants' own [`GameBot`]: searches `samples` determinizations of its view and plays the
 /// action with the highest mean score. Deterministic given its seed (without a time budget).
 ///
 /// As the **oracle** ([`ExpectimaxBot::oracle`], spec `oracle:...`) it searches the full state
-/// itself ([`Decision::oracle_full_state`]: true back faces and identities; reveals still chance
+/// itself (the full state of the game it is handed: true back faces and identities; reveals still chance
 /// where the pool is undetermined) — the same search as the honest bot with the hidden
 /// information given away, so the difference between the two measures what the information is
 /// worth.
@@ -179,7 +179,9 @@ impl ExpectimaxBot {
     }
 }
 
-impl Bot for ExpectimaxBot {
+/// The variants' expectimax, handed the game: `samples` determinizations of the mover's view
+/// (the full state for the `oracle`), each searched with the game's record.
+impl GameBot<VariantGameState> for ExpectimaxBot {
     fn name(&self) -> String {
         if self.oracle {
             self.cfg.spec().replacen("expectimax", "oracle", 1)
@@ -188,16 +190,23 @@ impl Bot for ExpectimaxBot {
         }
     }
 
-    fn choose(&mut self, d: &Decision) -> Action {
-        self.analyse(d).best
+    fn choose(&mut self, g: &VariantGameState) -> crate::game::Action {
+        encode(self.analyse_variant(g).best)
     }
 
-    fn analyse(&mut self, d: &Decision) -> Analysis {
-        let legal = d.legal_actions();
+    fn analyse(&mut self, g: &VariantGameState) -> crate::search::GameAnalysis {
+        self.analyse_variant(g).map(encode)
+    }
+}
+
+impl ExpectimaxBot {
+    /// [`GameBot::analyse`] in the variants' typed actions.
+    pub fn analyse_variant(&mut self, g: &VariantGameState) -> Analysis {
+        let legal = g.state().legal_actions();
         if let Some(a) = crate::search::setup_choice(&legal, &mut self.rng) {
             return a;
         }
-        analyse_determinizations(&self.cfg, self.cfg.samples, self.cfg.ms, self.oracle, &mut self.rng, d)
+        analyse_determinizations(&self.cfg, self.cfg.samples, self.cfg.ms, self.oracle, &mut self.rng, g)
     }
 }
 
@@ -207,10 +216,10 @@ impl Bot for ExpectimaxBot {
 /// ranked by score. No determinization starts after `ms` milliseconds. The one implementation
 /// behind [`ExpectimaxBot`] (`k` = `samples`) and PIMC with its default expectimax inner search
 /// ([`crate::search::pimc`]), which are the same bot.
-pub(crate) fn analyse_determinizations(cfg: &ExpectimaxConfig, k: u32, ms: Option<u64>, oracle: bool, rng: &mut Pcg64Mcg, d: &Decision) -> Analysis {
+pub(crate) fn analyse_determinizations(cfg: &ExpectimaxConfig, k: u32, ms: Option<u64>, oracle: bool, rng: &mut Pcg64Mcg, g: &VariantGameState) -> Analysis {
     let start = Instant::now();
-    let legal = d.legal_actions();
-    let view = d.view();
+    let legal = g.state().legal_actions();
+    let view = View::new(g.state(), g.state().turn());
     let mut sum = vec![0.0; legal.len()];
     let mut seen = vec![0u32; legal.len()];
     let mut wins = vec![0u32; legal.len()];
@@ -219,8 +228,8 @@ pub(crate) fn analyse_determinizations(cfg: &ExpectimaxConfig, k: u32, ms: Optio
     let cfg = if oracle { cfg.clone() } else { cfg.for_variant(&view.known().variant().name) };
     let mut e = Expectimax::new(cfg);
     for _ in 0..k {
-        let det = if oracle { d.oracle_full_state().clone() } else { view.sample(rng) };
-        let r = e.search_in_game(&det, d.record());
+        let det = if oracle { g.state().clone() } else { view.sample(rng) };
+        let r = e.search_in_game(&det, g.record());
         nodes += r.nodes;
         done += 1;
         for &(a, v) in &r.values {
