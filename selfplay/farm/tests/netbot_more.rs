@@ -119,13 +119,14 @@ fn net_bot_refuses_another_games_checkpoint() {
         let e = with_game("skill", None, Build(spec.clone())).expect("preset").err().unwrap_or_default();
         assert!(e.contains(says), "{spec}: {e}");
     }
-    // A variant's checkpoint is not a RULES-more game's.
+    // A variant's checkpoint plays its variant only (the one factory builds it as the variants'
+    // net bot), not a RULES-more game.
     let run = tmp.path().join("xq");
     let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
     let info = SaveInfo { step: 0, variant: "xiangqi", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
     checkpoint::save(&run, &net, None, info).expect("save");
     let e = with_game("skill", None, Build(format!("net:checkpoint={}", run.display()))).expect("preset").err().unwrap_or_default();
-    assert!(e.contains("\"xiangqi\"") && e.contains("not a RULES-more game"), "{e}");
+    assert!(e.contains("\"xiangqi\"") && e.contains("\"skill\"") && e.contains("not a RULES.md variant"), "{e}");
     // A preset of the same game type but another encoding: refused when built for a state of it.
     let missile = checkpoint_of(tmp.path(), "missile").display().to_string();
     struct ForState(String);
