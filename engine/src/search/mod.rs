@@ -28,6 +28,7 @@ registry::bots! {
     "oracle" "oracle[:depth=N,...]" => game_bot::build_oracle,
     "pimc" "pimc[:k=N,ms=N,depth=N,nodes=N,ties=first|random,search=SPEC]" => game_bot::build_pimc,
     "ismcts" "ismcts[:iterations=N,ms=N,c=X,mode=so|mo]" => game_bot::build_ismcts,
+    mod noisy: "noisy" "noisy[:p=X,search=SPEC]" => noisy::build,
 }
 
 use crate::piece::Role;
