@@ -69,6 +69,15 @@ pub enum AnyGameError {
         /// What is wrong, naming the field.
         problem: ViewError,
     },
+    /// A RULES.md variant that the nets' observation encoding cannot lay out (its board is not
+    /// the standard 9x10, [`crate::variant::encoding::encoding_for`]).
+    #[error("{spec}: {problem}")]
+    NoEncoding {
+        /// The variant.
+        spec: String,
+        /// Why the encoding refuses it.
+        problem: crate::variant::encoding::EncodingError,
+    },
     /// Surprise layouts that are malformed or not §S2 names.
     #[error("{spec}: layouts {layouts:?}: {problem}")]
     Layouts {
@@ -178,6 +187,26 @@ impl AnyGame {
             AnyGame::Variant(v) => Some(*v),
             AnyGame::More(_) => None,
         }
+    }
+
+    /// The observation encoding of this game's nets ([`crate::observe::Observe::encoding`] of
+    /// its start): for a RULES.md variant [`crate::variant::encoding::encoding_for`], which
+    /// refuses a variant the encoding cannot lay out.
+    ///
+    /// # Errors
+    /// [`AnyGameError::NoEncoding`] for such a variant; the game's own error at its start.
+    pub fn encoding(&self) -> Result<crate::observe::Encoding, AnyGameError> {
+        if let AnyGame::Variant(v) = self {
+            return crate::variant::encoding::encoding_for(v).map_err(|problem| AnyGameError::NoEncoding { spec: v.name.clone(), problem });
+        }
+        struct Enc;
+        impl WithGame for Enc {
+            type Output = crate::observe::Encoding;
+            fn run<G: crate::more::presets::Playable>(self, g: G) -> Self::Output {
+                g.encoding()
+            }
+        }
+        self.with_game(Start::Setup, Enc)
     }
 
     /// Builds the game at `start`, without a ply horizon, and runs `body` on it: a RULES-more.md

@@ -126,25 +126,14 @@ impl<G: Scored> GameBot<G> for GamePimcBot<G> {
 pub const NET_NEEDS_TORCH: &str = "net: bots need libtorch, which only the anqi-torch helper links (anqi runs it for commands naming a net: bot)";
 
 /// Builds a bot of any [`Scored`] game from a spec of the one registry
-/// ([`crate::search::registry::BOTS`], parsed by [`BotSpec::parse`]; each bot's parameters by its
-/// own parser, as [`crate::search::registry::from_spec`] reads them for the variants, so one spec
-/// means the same bot in a variant and in a preset):
+/// ([`crate::search::BOTS`], parsed by [`BotSpec::parse`]; each bot's parameters by its own
+/// parser, so one spec means the same bot in a variant and in a preset):
 ///
-/// - `random`, `greedy`;
-/// - `alphabeta[:depth=N,nodes=N,ms=N,hash=N]` (default depth 4 when no limit is given;
-///   [`Scored::alphabeta_bot`]);
-/// - `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]` ([`ExpectimaxConfig::from_params`]:
-///   the one expectimax on `samples` determinizations) and `oracle[:...]` (on the full state: a
-///   cheating oracle);
-/// - `pimc[:k=N,ms=N,search=SPEC]` ([`PimcConfig::from_params`]): the expectimax averaged over
-///   `k` determinizations ([`GameExpectimaxBot::pimc`], the default of the RULES-more.md games),
-///   or the alpha-beta on each ([`GamePimcBot`]; `search=alphabeta:...` or the plain
-///   `depth=N,nodes=N,hash=N`; the default of the RULES.md variants, [`Scored::pimc_config`]);
-///   `search=mcts` plays the variants only ([`crate::search::pimc::PimcBot`]);
 /// - a game may play a spec by its own implementation of the bot ([`Scored::own_bot`]: the
-///   RULES.md variants' `expectimax`, `oracle`, `pimc` and `ismcts`, [`crate::search::registry::variant_bot`]);
-/// - `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]`
-///   ([`IsmctsConfig::from_params`]; `ms`: milliseconds per move);
+///   RULES.md variants' `expectimax`, `oracle`, `pimc` and `ismcts`,
+///   [`crate::search::registry::variant_bot`]); it is asked first;
+/// - every other bot by its builder in the registry's list ([`crate::search::build_bot`]): the
+///   builders below, and each further bot's own;
 /// - not `net:…`: a trained net needs libtorch, which this crate never links; the bot
 ///   registry of the torch-linked processes (`selfplay::bots::game_bot_for`, and the farm's
 ///   `farm::netmore::bot_from_spec`) builds it and hands every other spec here;
@@ -161,30 +150,80 @@ pub fn from_spec<G: Scored>(spec: &str, seed: u64) -> Result<Box<dyn GameBot<G>>
     if let Some(own) = G::own_bot(&s, seed) {
         return own;
     }
-    let params = s.params.as_str();
-    match s.name.as_str() {
-        "random" => s.no_params().map(|_| Box::new(RandomBot::new(seed)) as Box<dyn GameBot<G>>),
-        "greedy" => s.no_params().map(|_| Box::new(GreedyBot::new(seed)) as Box<dyn GameBot<G>>),
-        "alphabeta" => {
-            let (limits, hash) = crate::search::alphabeta::parse_limits(params, 4)?;
-            Ok(G::alphabeta_bot(limits, hash))
-        }
-        "pimc" => {
-            let c = G::pimc_config(PimcConfig::from_params(params)?);
-            if c.random_ties {
-                return Err("pimc: ties=random plays the RULES.md variants only (crate::search::pimc::PimcBot)".into());
-            }
-            match c.inner {
-                Inner::Expectimax(e) => Ok(Box::new(GameExpectimaxBot::pimc(e, c.k, c.ms, seed))),
-                Inner::AlphaBeta(limits) => Ok(Box::new(GamePimcBot::<G>::new(c.k, c.ms, limits, c.hash_mb, seed))),
-                Inner::Mcts(_) => Err("pimc: search=mcts plays the RULES.md variants only; here search=expectimax[:...] or search=alphabeta[:...]".into()),
-            }
-        }
-        "ismcts" => Ok(Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(params)?, seed))),
-        "expectimax" => Ok(Box::new(GameExpectimaxBot::new(ExpectimaxConfig::from_params(params)?, seed))),
-        "oracle" => Ok(Box::new(GameExpectimaxBot::oracle(ExpectimaxConfig::from_params(params)?, seed))),
-        _ => Err(unknown_bot(spec)),
+    crate::search::build_bot::<G>(&s, seed).unwrap_or_else(|| Err(unknown_bot(spec)))
+}
+
+/// The registry's `random` ([`RandomBot`]; no parameters).
+///
+/// # Errors
+/// Any parameter.
+pub fn build_random<G: Scored>(spec: &BotSpec, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    spec.no_params().map(|_| Box::new(RandomBot::new(seed)) as Box<dyn GameBot<G>>)
+}
+
+/// The registry's `greedy` ([`GreedyBot`]; no parameters).
+///
+/// # Errors
+/// Any parameter.
+pub fn build_greedy<G: Scored>(spec: &BotSpec, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    spec.no_params().map(|_| Box::new(GreedyBot::new(seed)) as Box<dyn GameBot<G>>)
+}
+
+/// The registry's `alphabeta[:depth=N,nodes=N,ms=N,hash=N]` (default depth 4 when no limit is
+/// given; [`Scored::alphabeta_bot`]).
+///
+/// # Errors
+/// A bad parameter ([`crate::search::alphabeta::parse_limits`]).
+pub fn build_alphabeta<G: Scored>(spec: &BotSpec, _seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    let (limits, hash) = crate::search::alphabeta::parse_limits(&spec.params, 4)?;
+    Ok(G::alphabeta_bot(limits, hash))
+}
+
+/// The registry's `pimc[:k=N,ms=N,search=SPEC]` ([`PimcConfig::from_params`]): the expectimax
+/// averaged over `k` determinizations ([`GameExpectimaxBot::pimc`], the default of the
+/// RULES-more.md games), or the alpha-beta on each ([`GamePimcBot`]; `search=alphabeta:...` or
+/// the plain `depth=N,nodes=N,hash=N`; the default of the RULES.md variants,
+/// [`Scored::pimc_config`]). `ties=random` and `search=mcts` play the variants only
+/// ([`crate::search::pimc::PimcBot`], through [`Scored::own_bot`]).
+///
+/// # Errors
+/// A bad parameter; `ties=random` or `search=mcts` here.
+pub fn build_pimc<G: Scored>(spec: &BotSpec, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    let c = G::pimc_config(PimcConfig::from_params(&spec.params)?);
+    if c.random_ties {
+        return Err("pimc: ties=random plays the RULES.md variants only (crate::search::pimc::PimcBot)".into());
     }
+    match c.inner {
+        Inner::Expectimax(e) => Ok(Box::new(GameExpectimaxBot::pimc(e, c.k, c.ms, seed))),
+        Inner::AlphaBeta(limits) => Ok(Box::new(GamePimcBot::<G>::new(c.k, c.ms, limits, c.hash_mb, seed))),
+        Inner::Mcts(_) => Err("pimc: search=mcts plays the RULES.md variants only; here search=expectimax[:...] or search=alphabeta[:...]".into()),
+    }
+}
+
+/// The registry's `ismcts[:iterations=N,ms=N,c=X,mode=so|mo,rollout=N,scale=X,horizon=N]`
+/// ([`IsmctsConfig::from_params`]; `ms`: milliseconds per move).
+///
+/// # Errors
+/// A bad parameter.
+pub fn build_ismcts<G: Scored>(spec: &BotSpec, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    Ok(Box::new(GameIsmctsBot::new(IsmctsConfig::from_params(&spec.params)?, seed)))
+}
+
+/// The registry's `expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]`
+/// ([`ExpectimaxConfig::from_params`]: the one expectimax on `samples` determinizations).
+///
+/// # Errors
+/// A bad parameter.
+pub fn build_expectimax<G: Scored>(spec: &BotSpec, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    Ok(Box::new(GameExpectimaxBot::new(ExpectimaxConfig::from_params(&spec.params)?, seed)))
+}
+
+/// The registry's `oracle[:depth=N,...]`: the expectimax on the full state, a cheating oracle.
+///
+/// # Errors
+/// A bad parameter.
+pub fn build_oracle<G: Scored>(spec: &BotSpec, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
+    Ok(Box::new(GameExpectimaxBot::oracle(ExpectimaxConfig::from_params(&spec.params)?, seed)))
 }
 
 /// The variants' typed action that `bot` chooses in `g` ([`GameBot::choose`], decoded by

@@ -19,6 +19,18 @@ pub use game_bot::GameBot;
 pub use game_bot::from_spec;
 pub use scored::Scored;
 
+// The registry: one line per bot (`registry::bots!`; a new bot is its file and one line here).
+registry::bots! {
+    "random" "random" => game_bot::build_random,
+    "greedy" "greedy" => game_bot::build_greedy,
+    "alphabeta" "alphabeta[:depth=N,nodes=N,ms=N,hash=N]" => game_bot::build_alphabeta,
+    "expectimax" "expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]" => game_bot::build_expectimax,
+    "oracle" "oracle[:depth=N,...]" => game_bot::build_oracle,
+    "pimc" "pimc[:k=N,ms=N,depth=N,nodes=N,ties=first|random,search=SPEC]" => game_bot::build_pimc,
+    "ismcts" "ismcts[:iterations=N,ms=N,c=X,mode=so|mo]" => game_bot::build_ismcts,
+    mod noisy: "noisy" "noisy[:p=X,search=SPEC]" => noisy::build,
+}
+
 use crate::piece::Role;
 use crate::variant::Action;
 use rand::{Rng, SeedableRng};

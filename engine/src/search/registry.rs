@@ -1,8 +1,8 @@
-//! The one bot registry: the table of bot names with their parameters ([`BOTS`]) and the one spec
-//! parser ([`BotSpec::parse`]: a `.toml` file's `[bot]` table, then `name:params`), read by the
-//! one builder, [`super::game_bot::from_spec`], for every [`super::Scored`] game (the RULES.md
-//! variants included as [`VariantGameState`], which play four of the bots by their own
-//! implementations, [`variant_bot`]). Each bot parses its
+//! The one bot registry: the list of bots (the `bots!` line of each in `search/mod.rs`: name,
+//! spec syntax, builder; [`BOTS`]) and the one spec parser ([`BotSpec::parse`]: a `.toml` file's
+//! `[bot]` table, then `name:params`), read by the one builder, [`super::game_bot::from_spec`],
+//! for every [`super::Scored`] game (the RULES.md variants included as [`VariantGameState`],
+//! which play four of the bots by their own implementations, [`variant_bot`]). Each bot parses its
 //! own parameters ([`super::alphabeta::parse_limits`], [`super::expectimax::ExpectimaxConfig`],
 //! [`super::pimc::PimcConfig`], [`super::ismcts::IsmctsConfig`]) whichever builder asks.
 //!
@@ -21,16 +21,36 @@ pub struct BotEntry {
     pub syntax: &'static str,
 }
 
-/// Every bot of the engine, in the order error texts list them.
-pub const BOTS: &[BotEntry] = &[
-    BotEntry { name: "random", syntax: "random" },
-    BotEntry { name: "greedy", syntax: "greedy" },
-    BotEntry { name: "alphabeta", syntax: "alphabeta[:depth=N,nodes=N,ms=N,hash=N]" },
-    BotEntry { name: "expectimax", syntax: "expectimax[:depth=N,qdepth=N,nodes=N,ms=N,samples=N]" },
-    BotEntry { name: "oracle", syntax: "oracle[:depth=N,...]" },
-    BotEntry { name: "pimc", syntax: "pimc[:k=N,ms=N,depth=N,nodes=N,ties=first|random,search=SPEC]" },
-    BotEntry { name: "ismcts", syntax: "ismcts[:iterations=N,ms=N,c=X,mode=so|mo]" },
-];
+pub use super::BOTS;
+
+/// Declares the registry's bots, one line each, in the order error texts list them:
+/// `[mod FILE:] "name" "syntax" => builder`, where `builder` is a generic function
+/// `fn<G: Scored>(&BotSpec, seed: u64) -> Result<Box<dyn GameBot<G>>, String>` that parses the
+/// spec's parameters and builds the bot for any game, and the optional `mod FILE:` declares the
+/// bot's own file `engine/src/search/FILE.rs` (so a new bot is that file and its one line). It
+/// expands, in `search`, to the modules, [`BOTS`] and [`super::build_bot`].
+macro_rules! bots {
+    ($( $(mod $m:ident :)? $name:literal $syntax:literal => $build:path ),* $(,)?) => {
+        $( $(pub mod $m;)? )*
+
+        /// Every bot of the engine, in the order error texts list them (declared by
+        /// [`registry::bots!`](crate::search::registry)).
+        pub const BOTS: &[registry::BotEntry] = &[$(registry::BotEntry { name: $name, syntax: $syntax }),*];
+
+        /// The bot of the registry that `spec` names, built for game `G` by its builder (`None`
+        /// for a name not in [`BOTS`]).
+        ///
+        /// # Errors
+        /// The builder's: a bad parameter, as text.
+        pub fn build_bot<G: Scored>(spec: &registry::BotSpec, seed: u64) -> Option<Result<Box<dyn GameBot<G>>, String>> {
+            match spec.name.as_str() {
+                $($name => Some($build(spec, seed)),)*
+                _ => None,
+            }
+        }
+    };
+}
+pub(crate) use bots;
 
 /// The engine's bots as error texts list them: each [`BotEntry::syntax`] of [`BOTS`], then the
 /// `.toml` form.

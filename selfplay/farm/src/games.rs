@@ -11,13 +11,13 @@ use crate::search::{resolve_chance, sample_chance, Generic, Search, SearchConfig
 use crate::teacher::{self, TeacherTargets};
 use engine::game::{PlayerId, Turn};
 use engine::search::GameBot;
-use engine::more::presets::{Playable, WithGame};
+use engine::more::presets::Playable;
 use engine::observe::Encoding;
 use engine::observe::Observe;
 use engine::variant::game_state::{encode, VariantGameState};
 use engine::variant::{State, Variant, View};
 use engine::Color;
-use engine::any_game::{AnyGame, Start};
+use engine::any_game::{AnyGame, AnyGameError};
 use rand::Rng;
 
 /// Why a run's game cannot be played.
@@ -50,18 +50,11 @@ pub enum GameError {
 /// [`GameError::Unknown`] when neither loads it, [`GameError::NoEncoding`] for a variant the
 /// encoding cannot lay out.
 pub fn load_game(spec: &str) -> Result<(AnyGame, Encoding), GameError> {
-    struct Enc;
-    impl WithGame for Enc {
-        type Output = Encoding;
-        fn run<G: Playable>(self, g: G) -> Encoding {
-            g.encoding()
-        }
-    }
     let game = AnyGame::resolve(spec).map_err(|e| GameError::Unknown { value: spec.into(), reason: e.to_string() })?;
-    let encoding = match &game {
-        AnyGame::Variant(v) => models::encoding::encoding_for(v).map_err(|e| GameError::NoEncoding { value: spec.into(), reason: e.to_string() })?,
-        AnyGame::More(_) => game.with_game(Start::Setup, Enc).map_err(|e| GameError::Unknown { value: spec.into(), reason: e.to_string() })?,
-    };
+    let encoding = game.encoding().map_err(|e| match e {
+        AnyGameError::NoEncoding { problem, .. } => GameError::NoEncoding { value: spec.into(), reason: problem.to_string() },
+        e => GameError::Unknown { value: spec.into(), reason: e.to_string() },
+    })?;
     Ok((game, encoding))
 }
 

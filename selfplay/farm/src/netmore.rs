@@ -31,7 +31,7 @@ use engine::game::Action;
 use engine::search::game_bot::GameBot;
 use crate::netbot::NetBot;
 use engine::any_game::AnyGame;
-use engine::more::presets::{GameFamily, Playable, WithGame};
+use engine::more::presets::{GameFamily, Playable};
 use crate::netcounters::{NetCounted, NetCounters};
 use engine::observe::Encoding;
 use models::net::Net;
@@ -244,13 +244,6 @@ pub fn factory(params: &str, seed: u64) -> Result<NetBuilt, String> {
     if any.variant().is_some() {
         return Ok(NetBuilt::variant(NetBot::from_params(params, seed)?, game));
     }
-    struct Enc;
-    impl WithGame for Enc {
-        type Output = Encoding;
-        fn run<G: Playable>(self, g: G) -> Encoding {
-            g.encoding()
-        }
-    }
-    let encoding = any.with_game(engine::any_game::Start::Setup, Enc).map_err(|e| format!("net: the checkpoint's game {game:?}: {e}"))?;
+    let encoding = any.encoding().map_err(|e| format!("net: the checkpoint's game {game:?}: {e}"))?;
     NetBuilt::load(params, seed, &game, &encoding)
 }
