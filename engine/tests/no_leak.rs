@@ -18,7 +18,7 @@ const POSITIONS: usize = 50;
 
 /// The view-playing bots of the variants, with small budgets; each search also with the learned
 /// evaluation (issue #36: `eval=zoo:jieqi` in every hidden preset, not only Jieqi's own).
-const VARIANT_BOTS: [&str; 9] = [
+const VARIANT_BOTS: [&str; 10] = [
     "random",
     "greedy",
     "expectimax:depth=1,qdepth=1",
@@ -28,10 +28,20 @@ const VARIANT_BOTS: [&str; 9] = [
     "expectimax:depth=1,qdepth=1,eval=zoo:jieqi",
     "ismcts:iterations=40,eval=zoo:jieqi",
     "pimc:search=alphabeta:depth=3,eval=zoo:jieqi",
+    "noisy:p=0.5,search=ismcts:iterations=40",
 ];
 /// The view-playing bots of the RULES-more.md games (IS-MCTS in both its single- and
 /// multiple-observer forms: the one search of `engine::search::ismcts`).
-const MORE_BOTS: [&str; 5] = ["random", "greedy", "pimc:k=2,depth=1", "ismcts:iterations=40", "ismcts:iterations=40,mode=mo,rollout=4"];
+const MORE_BOTS: [&str; 8] = [
+    "random",
+    "greedy",
+    "pimc:k=2,depth=1",
+    "ismcts:iterations=40",
+    "ismcts:iterations=40,mode=mo,rollout=4",
+    "pimc:k=2,search=mcts:iterations=30",
+    "pimc:k=2,ties=random,depth=1",
+    "noisy:p=0.5,search=pimc:k=2,depth=1",
+];
 
 fn variant(name: &str) -> &'static Variant {
     Box::leak(Box::new(Variant::load(name).unwrap_or_else(|e| panic!("{name}: {e}"))))

@@ -183,20 +183,19 @@ pub fn build_alphabeta<G: Scored>(spec: &BotSpec, _seed: u64) -> Result<Box<dyn 
 /// averaged over `k` determinizations ([`GameExpectimaxBot::pimc`], the default of the
 /// RULES-more.md games), or the alpha-beta on each ([`GamePimcBot`]; `search=alphabeta:...` or
 /// the plain `depth=N,nodes=N,hash=N`; the default of the RULES.md variants,
-/// [`Scored::pimc_config`]). `ties=random` and `search=mcts` play the variants only
-/// ([`crate::search::pimc::PimcBot`], through [`Scored::own_bot`]).
+/// [`Scored::pimc_config`]), or UCT on each (`search=mcts:...`, [`GamePimcBot::mcts`]);
+/// `ties=random` draws among the level best ([`PimcConfig::random_ties`]). (The RULES.md
+/// variants play their own PIMC, [`crate::search::pimc::PimcBot`], through [`Scored::own_bot`].)
 ///
 /// # Errors
-/// A bad parameter; `ties=random` or `search=mcts` here.
+/// A bad parameter.
 pub fn build_pimc<G: Scored>(spec: &BotSpec, seed: u64) -> Result<Box<dyn GameBot<G>>, String> {
     let c = G::pimc_config(PimcConfig::from_params(&spec.params)?);
-    if c.random_ties {
-        return Err("pimc: ties=random plays the RULES.md variants only (crate::search::pimc::PimcBot)".into());
-    }
+    let ties = c.random_ties;
     match c.inner {
-        Inner::Expectimax(e) => Ok(Box::new(GameExpectimaxBot::pimc(e, c.k, c.ms, seed))),
-        Inner::AlphaBeta(limits) => Ok(Box::new(GamePimcBot::<G>::new(c.k, c.ms, limits, c.hash_mb, seed))),
-        Inner::Mcts(_) => Err("pimc: search=mcts plays the RULES.md variants only; here search=expectimax[:...] or search=alphabeta[:...]".into()),
+        Inner::Expectimax(ref e) => Ok(Box::new(GameExpectimaxBot::pimc(e.clone(), c.k, c.ms, seed).with_random_ties(ties))),
+        Inner::AlphaBeta(ref limits) => Ok(Box::new(GamePimcBot::<G>::new(c.k, c.ms, limits.clone(), c.hash_mb, seed).with_random_ties(ties))),
+        Inner::Mcts(ref m) => Ok(Box::new(GamePimcBot::<G>::mcts(c.k, c.ms, m.clone(), c.inner_spec().to_string(), seed).with_random_ties(ties))),
     }
 }
 

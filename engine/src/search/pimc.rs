@@ -88,6 +88,12 @@ impl Default for PimcConfig {
 pub const MAX_K: u64 = 100_000;
 
 impl PimcConfig {
+    /// The inner search's spec as the bot's name writes it (`alphabeta:depth=2`,
+    /// `mcts:iterations=200`).
+    pub fn inner_spec(&self) -> &str {
+        &self.inner_spec
+    }
+
     /// Parses `k=N,ms=N,ties=random|first,search=SPEC` (`search=` last: it takes the rest of the string), the one
     /// `pimc` spec of every game. `SPEC` is `expectimax[:...]` (the default),
     /// `alphabeta[:depth=N,nodes=N,ms=N]` (its limits per determinization; depth 2 when none is
@@ -351,6 +357,28 @@ impl Votes {
         Votes { acc: vec![(0.0, 0.0, 0); n], done: 0, nodes: 0 }
     }
 
+    /// Adds one determinization's UCT visit shares and mean values (`out`, over the caller's
+    /// `legal` order).
+    fn add_visits(&mut self, out: &ismcts::SearchOutput, legal: &[GameAction]) {
+        self.nodes += out.nodes;
+        let total: u32 = out.stats.iter().map(|s| s.visits).sum();
+        for s in &out.stats {
+            if let Some(i) = legal.iter().position(|x| *x == s.action) {
+                self.acc[i].0 += s.visits as f64 / total.max(1) as f64;
+                self.acc[i].1 += s.mean;
+                self.acc[i].2 += 1;
+            }
+        }
+    }
+
+    /// The actions level with action `best` in votes and mean score (`ties=random` draws among
+    /// them), `best` included, in the caller's order.
+    fn level_with(&self, best: usize) -> Vec<usize> {
+        let key = |(votes, sum, n): (f64, f64, u64)| (votes, sum / n.max(1) as f64);
+        let top = key(self.acc[best]);
+        (0..self.acc.len()).filter(|&i| self.acc[i].2 > 0 && key(self.acc[i]) == top).collect()
+    }
+
     /// The action PIMC with `search=alphabeta` plays: the most votes, ties by the mean score of the
     /// searches that chose it, then the first legal (the order of [`Analysis::from_stats`] with
     /// [`Rank::Share`]); `None` when no search chose any.
@@ -406,15 +434,41 @@ fn alphabeta_votes<G>(search: &mut dyn GameSearch<G>, k: u32, ms: Option<u64>, r
 pub struct GamePimcBot<G: Scored> {
     k: u32,
     ms: Option<u64>,
-    inner: Box<dyn GameSearch<G>>,
+    inner: GameInner<G>,
     rng: Pcg64Mcg,
+    /// `ties=random` ([`PimcConfig::random_ties`]).
+    random_ties: bool,
+}
+
+/// The inner search of [`GamePimcBot`].
+enum GameInner<G: Scored> {
+    /// The one alpha-beta (votes).
+    AlphaBeta(Box<dyn GameSearch<G>>),
+    /// UCT on each fixed determinization (the one IS-MCTS whose sampler returns it; visit
+    /// shares), with its spec for the name.
+    Mcts(IsmctsConfig, String),
 }
 
 impl<G: Scored> GamePimcBot<G> {
     /// `k` determinizations (at least 1), an optional time budget in milliseconds for the whole
     /// decision, the inner search's `limits` and table size in MiB, `seed`.
     pub fn new(k: u32, ms: Option<u64>, limits: Limits, hash_mb: usize, seed: u64) -> GamePimcBot<G> {
-        GamePimcBot { k: k.max(1), ms, inner: G::alphabeta_search(limits, hash_mb), rng: Pcg64Mcg::seed_from_u64(seed) }
+        GamePimcBot { k: k.max(1), ms, inner: GameInner::AlphaBeta(G::alphabeta_search(limits, hash_mb)), rng: Pcg64Mcg::seed_from_u64(seed), random_ties: false }
+    }
+
+    /// PIMC with `search=mcts:...` on any game: `k` determinizations (at least 1), each searched
+    /// by UCT within `cfg` (the one IS-MCTS with a sampler that always returns the
+    /// determinization; chance is still sampled), visit shares summed; `ms` as in
+    /// [`GamePimcBot::new`]. `spec` names the inner search (`mcts:iterations=200`).
+    pub fn mcts(k: u32, ms: Option<u64>, cfg: IsmctsConfig, spec: String, seed: u64) -> GamePimcBot<G> {
+        GamePimcBot { k: k.max(1), ms, inner: GameInner::Mcts(cfg, spec), rng: Pcg64Mcg::seed_from_u64(seed), random_ties: false }
+    }
+
+    /// This bot with `ties=random`: the action is drawn uniformly (from the bot's seed) among
+    /// those level with the best in votes (visit shares) and mean score.
+    pub fn with_random_ties(mut self, random_ties: bool) -> GamePimcBot<G> {
+        self.random_ties = random_ties;
+        self
     }
 
     /// The spec of this bot, `pimc:k=4,search=alphabeta:depth=2`.
@@ -423,7 +477,13 @@ impl<G: Scored> GamePimcBot<G> {
         if let Some(m) = self.ms {
             s += &format!(",ms={m}");
         }
-        format!("{s},search={}", super::alphabeta::limits_name(self.inner.limits()))
+        if self.random_ties {
+            s += ",ties=random";
+        }
+        match &self.inner {
+            GameInner::AlphaBeta(search) => format!("{s},search={}", super::alphabeta::limits_name(search.limits())),
+            GameInner::Mcts(_, spec) => format!("{s},search={spec}"),
+        }
     }
 
     /// The action at `g` (a player's turn with legal actions).
@@ -434,8 +494,25 @@ impl<G: Scored> GamePimcBot<G> {
             return legal[self.rng.random_range(0..legal.len())];
         }
         let mut draw = g.determinizer(me);
-        let votes = alphabeta_votes(self.inner.as_mut(), self.k, self.ms, &mut self.rng, &legal, |rng| draw(rng));
-        votes.most_voted().map_or_else(|| g.fallback_action(&legal), |i| legal[i])
+        let votes = match &mut self.inner {
+            GameInner::AlphaBeta(search) => alphabeta_votes(search.as_mut(), self.k, self.ms, &mut self.rng, &legal, |rng| draw(rng)),
+            GameInner::Mcts(cfg, _) => {
+                let mut votes = Votes::new(legal.len());
+                let rng = &mut self.rng;
+                votes.done = determinizations(self.k, self.ms, Instant::now(), |_| {
+                    let det = draw(&mut *rng);
+                    let out = ismcts::search(me, cfg, &mut *rng, |_| det.clone());
+                    votes.add_visits(&out, &legal);
+                });
+                votes
+            }
+        };
+        let Some(best) = votes.most_voted() else { return g.fallback_action(&legal) };
+        if !self.random_ties {
+            return legal[best];
+        }
+        let level = votes.level_with(best);
+        legal[level[self.rng.random_range(0..level.len())]]
     }
 }
 
@@ -471,5 +548,33 @@ mod ties_tests {
         assert!(PimcConfig::from_params("ties=maybe").unwrap_err().contains("ties"));
         let one = crate::search::game_bot::from_spec::<VariantGameState>("pimc:ties=random", 1).expect("the registry builds the variants' PIMC");
         assert!(one.name().contains("ties=random"), "{}", one.name());
+    }
+
+    /// `ties=random` and `search=mcts` are PIMC's in every game (here missile xiangqi after its
+    /// set-up): seeded, legal, and `ties=random` draws among level actions where `ties=first`
+    /// keeps one.
+    #[test]
+    fn pimc_ties_random_and_mcts_play_every_game() {
+        use crate::game::Game;
+        use crate::more::missile::{fen, MissileGame, MissilePosition, MissileRules, SetupMethod};
+        let preset = MissileRules::preset("missile").expect("missile");
+        let open = MissileRules { setup: SetupMethod::Open, ..preset.rules };
+        let g = MissileGame::from_fen(preset, &fen::write(&MissilePosition::start(open))).expect("start");
+        let legal = g.legal_actions();
+        for spec in ["pimc:k=2,ties=random,search=expectimax:depth=1,eval=none", "pimc:k=2,ties=random,depth=1", "pimc:k=2,search=mcts:iterations=40", "pimc:k=2,ties=random,search=mcts:iterations=40"] {
+            let mut a = crate::search::from_spec::<MissileGame>(spec, 3).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            let mut b = crate::search::from_spec::<MissileGame>(spec, 3).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            for part in ["ties=random", "search=mcts"] {
+                assert_eq!(a.name().contains(part), spec.contains(part), "{spec}: {}", a.name());
+            }
+            let x = a.choose(&g);
+            assert!(legal.contains(&x), "{spec}: legal");
+            assert_eq!(x, b.choose(&g), "{spec}: seeded");
+        }
+        let picks = |spec: &str| -> std::collections::HashSet<crate::game::Action> {
+            (0..8).map(|seed| crate::search::from_spec::<MissileGame>(spec, seed).expect("spec").choose(&g)).collect()
+        };
+        assert_eq!(picks("pimc:k=1,search=expectimax:depth=1,eval=none").len(), 1, "ties=first keeps one action");
+        assert!(picks("pimc:k=1,ties=random,search=expectimax:depth=1,eval=none").len() > 1, "ties=random draws among the level ones");
     }
 }

@@ -115,12 +115,14 @@ pub struct GameExpectimaxBot {
     pimc: Option<(u32, Option<u64>, String)>,
     /// The cheating oracle: searches the full state itself.
     oracle: bool,
+    /// `ties=random` (PIMC): draw among the actions level with the best mean score.
+    random_ties: bool,
 }
 
 impl GameExpectimaxBot {
     /// A bot with `cfg` and `seed`.
     pub fn new(cfg: ExpectimaxConfig, seed: u64) -> GameExpectimaxBot {
-        GameExpectimaxBot { decision_ms: cfg.ms, cfg, rng: Pcg64Mcg::seed_from_u64(seed), pimc: None, oracle: false }
+        GameExpectimaxBot { decision_ms: cfg.ms, cfg, rng: Pcg64Mcg::seed_from_u64(seed), pimc: None, oracle: false, random_ties: false }
     }
 
     /// PIMC with the expectimax inner search `inner` (its `samples` ignored): `k`
@@ -133,7 +135,15 @@ impl GameExpectimaxBot {
             (a, b) => a.or(b),
         };
         let cfg = ExpectimaxConfig { samples: k, ms: search_ms, ..inner.clone() };
-        GameExpectimaxBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), decision_ms: ms, pimc: Some((k, ms, inner.spec())), oracle: false }
+        GameExpectimaxBot { cfg, rng: Pcg64Mcg::seed_from_u64(seed), decision_ms: ms, pimc: Some((k, ms, inner.spec())), oracle: false, random_ties: false }
+    }
+
+    /// This bot with `ties=random` (PIMC's, [`crate::search::pimc::PimcConfig::random_ties`]):
+    /// the action is drawn uniformly (from the bot's seed) among those level with the best mean
+    /// score, instead of the one with the most wins among them.
+    pub fn with_random_ties(mut self, random_ties: bool) -> GameExpectimaxBot {
+        self.random_ties = random_ties;
+        self
     }
 
     /// The cheating oracle with `cfg` (spec `oracle[:depth=N,...]`, as the variants'
@@ -151,7 +161,7 @@ impl GameExpectimaxBot {
         match &self.pimc {
             None if self.oracle => self.cfg.spec().replacen("expectimax", "oracle", 1),
             None => self.cfg.spec(),
-            Some((k, ms, inner)) => format!("pimc:k={k}{},search={inner}", ms.map_or(String::new(), |m| format!(",ms={m}"))),
+            Some((k, ms, inner)) => format!("pimc:k={k}{}{},search={inner}", ms.map_or(String::new(), |m| format!(",ms={m}")), if self.random_ties { ",ties=random" } else { "" }),
         }
     }
 
@@ -195,6 +205,11 @@ impl GameExpectimaxBot {
                 best = Some((i, key));
             }
         }
-        legal[best.map_or(0, |(i, _)| i)]
+        let Some((best, (top, _))) = best else { return legal[0] };
+        if !self.random_ties {
+            return legal[best];
+        }
+        let level: Vec<usize> = (0..legal.len()).filter(|&i| seen[i] > 0 && sum[i] / seen[i] as f64 == top).collect();
+        legal[level[rand::Rng::random_range(&mut self.rng, 0..level.len())]]
     }
 }
