@@ -10,8 +10,8 @@
 //! * [`skill`]: skill-tile xiangqi (§1), the same parts plus the 32 tiles;
 //! * [`camel`]: camel xiangqi editions 1-7 (§2), the same parts plus plates and stacks;
 //! * [`history`]: the repetition record, path hashing and returns shared by the game states;
-//! * [`net`]: the registry of the `net:` bot (built by the torch-linked farm);
 //! * [`notation`]: Chinese move records on any geometry;
+//! * [`picture`]: the default picture of a game from its view FEN (`Playable::picture`);
 //! * [`config`]: the rule tables as TOML rule files (`anqi variants --show`, `--variant FILE`);
 //! * [`presets`]: the preset names and one entry point per preset for the CLI;
 //! * [`open`]: the open twins of the hidden presets (docs/open-twins.md §O6);
