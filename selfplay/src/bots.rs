@@ -44,7 +44,8 @@ pub fn set_net_factory(factory: NetFactory) -> Result<(), NetFactory> {
 pub fn game_bot_for<G: Playable>(spec: &str, seed: u64, g: &G) -> Result<Box<dyn GameBot<G>>, String> {
     let trimmed = spec.trim();
     if !is_net_spec(trimmed) {
-        return engine::search::game_bot::from_spec_for::<G>(spec, seed, g).map_err(|e| format!("{e}; or net:checkpoint=PATH[,sims=N]"));
+        // An unknown name lists the engine's bots; this builder also knows `net:`.
+        return engine::search::game_bot::from_spec_for::<G>(spec, seed, g).map_err(|e| if e.starts_with("unknown bot") { format!("{e}; or net:checkpoint=PATH[,sims=N]") } else { e });
     }
     let build = NET_FACTORY.get().ok_or_else(|| engine::search::game_bot::NET_NEEDS_TORCH.to_string())?;
     build(trimmed.strip_prefix("net:").unwrap_or(""), seed)?.into_bot(g)
