@@ -13,7 +13,8 @@ use super::{sample_chance, SearchConfig};
 use engine::game::{Game, PlayerId, Turn};
 use engine::observe::{Encoding, Observe};
 use engine::repetition::RecordPly;
-use engine::search::expectimax::{Expectimax, ExpectimaxConfig, MATE};
+use engine::search::expectimax::{ExpectiSearch, Expectimax, ExpectimaxConfig, MATE};
+use engine::search::Scored;
 use engine::variant::game_state::public_hash;
 use engine::variant::{Action, State, View};
 use engine::Color;
@@ -199,12 +200,7 @@ impl SearchGame for VariantSearch {
         let x = self.tactics.get_or_insert_with(|| {
             Expectimax::new(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1, ..ExpectimaxConfig::default() })
         });
-        let cp = x.leaf_value(det);
-        Some(if cp.abs() >= MATE - 1_000.0 {
-            cp.signum() as f32
-        } else {
-            0.9 * (cp as f32 / cfg.value_scale_cp.max(1.0)).tanh()
-        })
+        Some(tactical_value(x.leaf_value(det), cfg))
     }
     fn root_win<R: Rng>(&self, actions: &[Action], cfg: &SearchConfig, rng: &mut R) -> Option<usize> {
         super::root::immediate_win(&self.view, actions, rng).or_else(|| if cfg.root_mate_in_two { super::root::mate_in_two(&self.view, actions, rng) } else { None })
@@ -223,10 +219,28 @@ impl SearchGame for VariantSearch {
 /// tactics; the root's win check is the generic win in one ([`generic_win`]); the tree is reused
 /// between decisions by information-set key ([`super::Search::reuse_generic`]).
 #[derive(Clone, Debug)]
-pub struct Generic<G> {
+pub struct Generic<G: Scored> {
     root: G,
     player: PlayerId,
     setup: bool,
+    /// The leaf searcher of [`SearchConfig::value_mix`], made on first use.
+    tactics: LeafSearch<G>,
+}
+
+/// The generic expectimax ([`ExpectiSearch`]) behind [`SearchGame::leaf_tactics`] of
+/// [`Generic`], made on first use; a clone starts without one (it holds only scratch state).
+pub struct LeafSearch<G: Scored>(Option<ExpectiSearch<G>>);
+
+impl<G: Scored> Clone for LeafSearch<G> {
+    fn clone(&self) -> Self {
+        LeafSearch(None)
+    }
+}
+
+impl<G: Scored> std::fmt::Debug for LeafSearch<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.is_some() { "LeafSearch(made)" } else { "LeafSearch(none)" })
+    }
 }
 
 /// Why a [`Generic`] search cannot start.
@@ -237,7 +251,7 @@ pub enum GenericError {
     NotAPlayersTurn(Turn),
 }
 
-impl<G: Game + Observe> Generic<G> {
+impl<G: Scored + Observe> Generic<G> {
     /// The search side of the player to act in `root`; `setup` marks a set-up decision (then the
     /// search draws from the net's priors without simulations, as for the variants' layouts).
     ///
@@ -245,7 +259,7 @@ impl<G: Game + Observe> Generic<G> {
     /// [`GenericError::NotAPlayersTurn`] at a chance or terminal state.
     pub fn new(root: G, setup: bool) -> Result<Generic<G>, GenericError> {
         let player = root.turn().player().ok_or(GenericError::NotAPlayersTurn(root.turn()))?;
-        Ok(Generic { root, player, setup })
+        Ok(Generic { root, player, setup, tactics: LeafSearch(None) })
     }
 
     /// The root state.
@@ -272,7 +286,7 @@ pub fn resolve_chance<G: Game, R: Rng>(s: &mut G, rng: &mut R) -> bool {
     any
 }
 
-impl<G: Game + Observe + Send> SearchGame for Generic<G> {
+impl<G: Scored + Observe + Send> SearchGame for Generic<G> {
     type Action = engine::game::Action;
     type Player = PlayerId;
     type State = G;
@@ -335,6 +349,25 @@ impl<G: Game + Observe + Send> SearchGame for Generic<G> {
     }
     fn root_win<R: Rng>(&self, actions: &[Self::Action], _cfg: &SearchConfig, rng: &mut R) -> Option<usize> {
         generic_win(&self.root, self.player, actions, rng)
+    }
+    /// The generic expectimax's value of the leaf (every [`Scored`] game's), as the variants'
+    /// search mixes it ([`SearchConfig::value_mix`], [`SearchConfig::value_depth`]).
+    fn leaf_tactics(&mut self, s: &G, cfg: &SearchConfig) -> Option<f32> {
+        if cfg.value_mix <= 0.0 {
+            return None;
+        }
+        let x = self.tactics.0.get_or_insert_with(|| ExpectiSearch::new(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1, ..ExpectimaxConfig::default() }));
+        Some(tactical_value(x.leaf_value(s), cfg))
+    }
+}
+
+/// A leaf searcher's centipawns as a value in [-1, 1] for the side to move: a mate is ±1, any
+/// other score `0.9 tanh(cp / value_scale_cp)` ([`SearchConfig::value_mix`]).
+fn tactical_value(cp: f64, cfg: &SearchConfig) -> f32 {
+    if cp.abs() >= MATE - 1_000.0 {
+        cp.signum() as f32
+    } else {
+        0.9 * (cp as f32 / cfg.value_scale_cp.max(1.0)).tanh()
     }
 }
 

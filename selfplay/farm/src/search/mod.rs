@@ -310,7 +310,7 @@ impl Search<VariantSearch> {
     }
 }
 
-impl<G: engine::game::Game + engine::observe::Observe + Send> Search<Generic<G>> {
+impl<G: engine::search::Scored + engine::observe::Observe + Send> Search<Generic<G>> {
     /// A search of any `Game` + `Observe` for the player to act in `root` (the true state: only
     /// that player's information enters, through `Game::sample_determinization`), whose legal
     /// actions are `root.legal_actions()`; `setup` marks a set-up decision. Repetitions are the

@@ -23,7 +23,6 @@
 
 use super::tree::{Node, NO_CHILD};
 use super::{Generic, GenericError, Search, SearchConfig, SearchGame, VariantSearch};
-use engine::game::Game;
 use engine::observe::Observe;
 use engine::repetition::RecordPly;
 use engine::variant::game_state::public_hash;
@@ -206,7 +205,7 @@ fn subtree<A, P: Copy>(mut nodes: Vec<Node<A, P>>, root: u32) -> Vec<Node<A, P>>
     out
 }
 
-impl<G: Game + Observe + Send> Search<Generic<G>> {
+impl<G: engine::search::Scored + Observe + Send> Search<Generic<G>> {
     /// The search for the next decision of the player to act in `root` (the true state, as
     /// [`Search::generic`] takes it), taking over the subtree of `prev` (the player's previous
     /// search, after its move was played) at the player's information set in `root`, or a fresh
