@@ -99,6 +99,20 @@ pub trait Scored: Game + Send + 'static {
         None
     }
 
+    /// A leaf evaluator for the net search's tactical leaf value (the farm's
+    /// `SearchConfig::value_mix`): the value of a state for its side to move in centipawns, by
+    /// the expectimax of `cfg` ([`crate::search::expectimax::ExpectiSearch::leaf_value`]; mates
+    /// as `±(MATE - ply)`). The default runs the one expectimax on this game's states; the
+    /// RULES.md variants run it on their typed `State` (the same search, without copying the
+    /// game's record at every node).
+    fn leaf_searcher(cfg: crate::search::expectimax::ExpectimaxConfig) -> Box<dyn FnMut(&Self) -> f64 + Send>
+    where
+        Self: Sized,
+    {
+        let mut x = crate::search::expectimax::ExpectiSearch::<Self>::new(cfg);
+        Box::new(move |s| x.leaf_value(s))
+    }
+
     /// The one alpha-beta's search of this game as PIMC runs it on each determinization
     /// ([`crate::search::pimc::GamePimcBot`]), within `limits`, table `hash_mb` MiB. The default
     /// is [`GameAlphaBetaBot`] on the copy-make adapter; the variants search their core position.
@@ -177,6 +191,12 @@ impl Scored for VariantGameState {
     /// position), so that a spec means the same bot through either entry point.
     fn alphabeta_bot(limits: Limits, hash_mb: usize) -> Box<dyn GameBot<Self>> {
         Box::new(crate::search::alphabeta::AlphaBetaBot::new(limits, hash_mb))
+    }
+
+    /// The variants' expectimax on the typed `State` ([`crate::search::expectimax::Expectimax`]).
+    fn leaf_searcher(cfg: crate::search::expectimax::ExpectimaxConfig) -> Box<dyn FnMut(&Self) -> f64 + Send> {
+        let mut x = crate::search::expectimax::Expectimax::new(cfg);
+        Box::new(move |g: &VariantGameState| x.leaf_value(g.state()))
     }
 
     /// The variants' `expectimax`, `oracle`, `pimc` and `ismcts` ([`crate::search::registry::variant_bot`]).

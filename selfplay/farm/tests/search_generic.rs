@@ -216,3 +216,49 @@ fn reuse_keeps_the_visits_of_the_line_played_in_every_more_game() {
         assert!(decisions >= 5 && reused >= 3, "{name}: {decisions} decisions, {reused} reused");
     }
 }
+
+/// The leaf value the net search mixes in (`SearchConfig::value_mix`) is every game's, not the
+/// variants' alone: off at `value_mix = 0`; on a RULES.md variant the generic search's value is
+/// the variants' search's, position for position (the game's `Scored::leaf_searcher` is the
+/// variants' expectimax); on a RULES-more game a value in [-1, 1] that sees material.
+#[test]
+fn generic_leaf_value_is_every_games_and_the_variants_own() {
+    use engine::variant::game_state::VariantGameState;
+    use engine::variant::{State, View};
+    use farm::search::{Generic, SearchGame, VariantSearch};
+    let mut cfg = SearchConfig::with_simulations(8);
+    let v = engine::any_game::load_variant("jieqi").expect("jieqi");
+    let mut rng = Pcg64Mcg::seed_from_u64(4);
+    let mut g = VariantGameState::unbounded(State::start(v, None).expect("start"));
+    let mut compared = 0;
+    while compared < 12 && g.outcome().is_none() {
+        let acts = g.state().legal_actions();
+        g.play(acts[rng.random_range(0..acts.len())], |outs| engine::variant::game::draw_outcome(outs, &mut rng));
+        if g.state().is_chance() || g.outcome().is_some() {
+            continue;
+        }
+        let mut generic = Generic::new(g.clone(), false).expect("a player's turn");
+        let mut variant = VariantSearch::new(View::new(g.state(), g.state().turn()), g.record());
+        cfg.value_mix = 0.0;
+        assert_eq!(generic.leaf_tactics(&g, &cfg), None, "off at value_mix 0");
+        cfg.value_mix = 0.75;
+        cfg.value_depth = (compared % 2) as u32;
+        let a = generic.leaf_tactics(&g, &cfg).expect("on");
+        assert_eq!(Some(a), variant.leaf_tactics(g.state(), &cfg), "the variants' leaf value at ply {}", g.plies());
+        assert!((-1.0..=1.0).contains(&a));
+        compared += 1;
+    }
+    assert_eq!(compared, 12);
+    struct Leaf;
+    impl WithGame for Leaf {
+        type Output = f32;
+        fn run<G: Playable>(self, g: G) -> f32 {
+            let mut cfg = SearchConfig::with_simulations(8);
+            cfg.value_mix = 1.0;
+            Generic::new(g.clone(), false).expect("a player's turn").leaf_tactics(&g, &cfg).expect("on")
+        }
+    }
+    // Missile xiangqi after its set-up: level material, a value near 0 and within bounds.
+    let at_start = engine::any_game::with_any_game("missile", engine::any_game::Start::AfterSetup { layouts: None }, Leaf).expect("missile");
+    assert!(at_start.abs() < 0.5, "{at_start}");
+}

@@ -13,7 +13,7 @@ use super::{sample_chance, SearchConfig};
 use engine::game::{Game, PlayerId, Turn};
 use engine::observe::{Encoding, Observe};
 use engine::repetition::RecordPly;
-use engine::search::expectimax::{ExpectiSearch, Expectimax, ExpectimaxConfig, MATE};
+use engine::search::expectimax::{Expectimax, ExpectimaxConfig, MATE};
 use engine::search::Scored;
 use engine::variant::game_state::public_hash;
 use engine::variant::{Action, State, View};
@@ -227,9 +227,9 @@ pub struct Generic<G: Scored> {
     tactics: LeafSearch<G>,
 }
 
-/// The generic expectimax ([`ExpectiSearch`]) behind [`SearchGame::leaf_tactics`] of
+/// The game's leaf evaluator ([`Scored::leaf_searcher`]) behind [`SearchGame::leaf_tactics`] of
 /// [`Generic`], made on first use; a clone starts without one (it holds only scratch state).
-pub struct LeafSearch<G: Scored>(Option<ExpectiSearch<G>>);
+pub struct LeafSearch<G: Scored>(Option<Box<dyn FnMut(&G) -> f64 + Send>>);
 
 impl<G: Scored> Clone for LeafSearch<G> {
     fn clone(&self) -> Self {
@@ -350,14 +350,14 @@ impl<G: Scored + Observe + Send> SearchGame for Generic<G> {
     fn root_win<R: Rng>(&self, actions: &[Self::Action], _cfg: &SearchConfig, rng: &mut R) -> Option<usize> {
         generic_win(&self.root, self.player, actions, rng)
     }
-    /// The generic expectimax's value of the leaf (every [`Scored`] game's), as the variants'
+    /// The game's expectimax value of the leaf ([`Scored::leaf_searcher`]), as the variants'
     /// search mixes it ([`SearchConfig::value_mix`], [`SearchConfig::value_depth`]).
     fn leaf_tactics(&mut self, s: &G, cfg: &SearchConfig) -> Option<f32> {
         if cfg.value_mix <= 0.0 {
             return None;
         }
-        let x = self.tactics.0.get_or_insert_with(|| ExpectiSearch::new(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1, ..ExpectimaxConfig::default() }));
-        Some(tactical_value(x.leaf_value(s), cfg))
+        let x = self.tactics.0.get_or_insert_with(|| G::leaf_searcher(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1, ..ExpectimaxConfig::default() }));
+        Some(tactical_value(x(s), cfg))
     }
 }
 
