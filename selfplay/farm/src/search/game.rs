@@ -215,8 +215,9 @@ impl SearchGame for VariantSearch {
 /// [`Game::infoset_key`] after the action and its chance outcomes (so determinizations the root
 /// player cannot tell apart share a node and different observations never mix), the end of the
 /// game by [`Turn::Terminal`] with [`Game::returns`] scaled to [-1, 1] by the game's utility
-/// bounds. Repetitions are the game's own business (its `turn()` ends repeated positions); no
-/// tactics; the root's win check is the generic win in one ([`generic_win`]); the tree is reused
+/// bounds. Repetitions are the game's own business (its `turn()` ends repeated positions); the
+/// leaf value of [`SearchConfig::value_mix`] is the game's expectimax ([`Scored::leaf_searcher`]);
+/// the root's win check is the generic win in one ([`generic_win`]); the tree is reused
 /// between decisions by information-set key ([`super::Search::reuse_generic`]).
 #[derive(Clone, Debug)]
 pub struct Generic<G: Scored> {
