@@ -5,34 +5,20 @@
 //! trained bot that cannot play it is refused with an error naming both games, not at its first
 //! move (and not by a downcast). The factory here stands in for the torch-linked farm's
 //! (`farm::netmore::factory`, which the `anqi-torch` helper registers): for `net:for=NAME` it
-//! builds an untrained net for game NAME (a RULES.md variant's as the variants' `NetBot`). The
+//! builds an untrained net for game NAME (of its encoding, as the farm's factory does). The
 //! engine itself refuses `net:` (it never links libtorch).
 
 use engine::any_game::{with_any_game, Start};
 use engine::more::presets::{with_game, Playable, WithGame};
-use farm::netbot::NetBot;
 use farm::netmore::NetBuilt;
 use farm::search::SearchConfig;
 use models::net::{Net, NetConfig};
 use selfplay::bots::{game_bot_for, set_net_factory};
 
-/// An untrained two-simulation net bot of game `for=NAME` (its encoding; a variant's checkpoint
-/// as the variants' net bot).
+/// An untrained two-simulation net bot of game `for=NAME` (its encoding).
 fn factory(params: &str, seed: u64) -> Result<NetBuilt, String> {
     let name = params.strip_prefix("for=").ok_or_else(|| format!("test factory: {params:?} is not for=NAME"))?;
-    if engine::any_game::load_variant(name).is_ok() {
-        let net = Net::with_encoding(&NetConfig::new(1, 8), &farm::search::encoding(), tch::Device::Cpu, 7);
-        let bot = NetBot::new(net, SearchConfig::with_simulations(2), seed, format!("net:{name}")).trained_for_variant(name.to_string());
-        return Ok(NetBuilt::variant(bot, name.to_string()));
-    }
-    struct Enc;
-    impl WithGame for Enc {
-        type Output = engine::observe::Encoding;
-        fn run<G: Playable>(self, g: G) -> Self::Output {
-            g.encoding()
-        }
-    }
-    let enc = with_game(name, None, Enc).map_err(|e| e.to_string())?;
+    let enc = engine::any_game::AnyGame::resolve(name).and_then(|g| g.encoding()).map_err(|e| e.to_string())?;
     let net = Net::with_encoding(&NetConfig::new(1, 8), &enc, tch::Device::Cpu, 7);
     Ok(NetBuilt::new(net, SearchConfig::with_simulations(2), None, seed, format!("net:{name}"), name.to_string()))
 }
@@ -66,7 +52,7 @@ fn a_net_bot_that_cannot_play_the_game_is_refused_before_it_starts() {
     assert!(e.contains("\"missile\"") && e.contains("skill"), "{e}");
     // Every other spec is the engine's.
     assert!(with_game("skill", None, Build("greedy".into())).expect("preset").is_ok());
-    // The same factory builds the variants' net bot: it plays its variant, and is refused in
+    // The same factory builds the variants' net bots: one plays its variant, and is refused in
     // another variant and in a game that is no variant; another game's net is refused in a
     // variant.
     let at = |game: &str, spec: &str| with_any_game(game, Start::AfterSetup { layouts: None }, Build(spec.into())).expect("game");

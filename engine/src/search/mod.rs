@@ -13,6 +13,7 @@ pub mod game_bot;
 pub mod ismcts;
 pub mod pimc;
 pub mod registry;
+pub mod root_win;
 pub mod scored;
 
 pub use game_bot::GameBot;

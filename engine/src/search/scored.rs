@@ -133,6 +133,34 @@ pub trait Scored: Game + Send + 'static {
         c
     }
 
+    /// A root action of `player` (index into `actions`, `player`'s legal actions here) that wins
+    /// at once, for a search to play without searching (the farm's
+    /// `SearchConfig::root_win_check`); with `mate_in_two`, also a mate in two where the game
+    /// checks for one. Determinizations are drawn for `player` with `rng`. The default is the
+    /// generic win in one ([`crate::search::root_win::generic_win`]); the RULES.md variants check
+    /// a win in one and a mate in two on their typed states
+    /// ([`crate::variant::root_checks`]).
+    fn root_win(&self, player: PlayerId, actions: &[Action], mate_in_two: bool, rng: &mut dyn rand::RngCore) -> Option<usize>
+    where
+        Self: Sized,
+    {
+        let _ = mate_in_two;
+        crate::search::root_win::generic_win(self, player, actions, rng)
+    }
+
+    /// Indices into `actions` (`player`'s legal actions here) of actions after which the
+    /// opponent can win at once in a determinization drawn for `player` with `rng`, for a search
+    /// to exclude (the farm's `SearchConfig::root_loss_check`). The default finds none; the
+    /// RULES.md variants test the opponent's checking replies
+    /// ([`crate::variant::root_checks::losing_actions`]).
+    fn root_losing(&self, player: PlayerId, actions: &[Action], rng: &mut dyn rand::RngCore) -> Vec<usize>
+    where
+        Self: Sized,
+    {
+        let _ = (player, actions, rng);
+        Vec::new()
+    }
+
     /// Whether this is a set-up decision (a secret layout or an owner's-choice placement) at which
     /// the search bots have no evaluation that tells the choices apart and choose uniformly at
     /// random ([`crate::search::setup_choice`]). The default: never (the RULES-more.md set-ups are
@@ -215,6 +243,24 @@ impl Scored for VariantGameState {
         c.for_variants()
     }
 
+    /// A win in one and, with `mate_in_two`, a mate in two on the typed states of `player`'s
+    /// view ([`crate::variant::root_checks::immediate_win`], [`crate::variant::root_checks::mate_in_two`]);
+    /// none at a chance state or an action that is no variant player action.
+    fn root_win(&self, player: PlayerId, actions: &[Action], mate_in_two: bool, mut rng: &mut dyn rand::RngCore) -> Option<usize> {
+        let (view, typed) = self.typed_root(player, actions)?;
+        let rc = &mut rng;
+        crate::variant::root_checks::immediate_win(&view, &typed, rc).or_else(|| if mate_in_two { crate::variant::root_checks::mate_in_two(&view, &typed, rc) } else { None })
+    }
+
+    /// The opponent's checking (or, in King chess, grinding) replies that win at once
+    /// ([`crate::variant::root_checks::losing_actions`]).
+    fn root_losing(&self, player: PlayerId, actions: &[Action], mut rng: &mut dyn rand::RngCore) -> Vec<usize> {
+        match self.typed_root(player, actions) {
+            Some((view, typed)) => crate::variant::root_checks::losing_actions(&view, &typed, &mut rng),
+            None => Vec::new(),
+        }
+    }
+
     /// A secret Surprise layout (§S2) or an owner's-choice placement (§F3).
     fn is_setup_decision(&self) -> bool {
         self.legal().iter().any(|&a| matches!(decode(a), Some(crate::variant::Action::Layout { .. } | crate::variant::Action::Place { .. })))
@@ -231,5 +277,17 @@ impl Scored for VariantGameState {
         let o = decode_chance(outcome).unwrap_or(ChanceOutcome { mover: None, captured: None });
         let seen = sees_captured(self.state(), self.state().turn(), color_of(observer));
         encode_chance(ChanceOutcome { mover: o.mover, captured: if seen { o.captured } else { None } }).0
+    }
+}
+
+impl VariantGameState {
+    /// `player`'s view and `actions` as variant actions, for the root checks; `None` at a chance
+    /// state or when an action is no player action of the variants.
+    fn typed_root(&self, player: PlayerId, actions: &[Action]) -> Option<(crate::variant::View, Vec<crate::variant::Action>)> {
+        if self.state().is_chance() {
+            return None;
+        }
+        let typed: Option<Vec<crate::variant::Action>> = actions.iter().map(|&a| decode(a)).collect();
+        Some((crate::variant::View::new(self.state(), color_of(player)), typed?))
     }
 }

@@ -14,6 +14,7 @@ pub mod notation;
 pub mod observe;
 pub mod open;
 pub mod perft;
+pub mod root_checks;
 pub mod picture;
 pub mod playable;
 pub mod seeded;

@@ -5,8 +5,8 @@
 //! searched position labelled with that search's score for the mover and, after the game, the
 //! game's result for the mover ([`EvalSample`]).
 //!
-//! Games are played by the farm's variant loop ([`VariantLoop`]: the variant's own end rules,
-//! repetition included, chance drawn as the game's state draws it, set-up decisions — Surprise
+//! Games are played on the contract's state of the variants ([`VariantGameState`]: the
+//! variant's own end rules, repetition included, chance drawn as the game's state draws it, set-up decisions — Surprise
 //! layouts §S2, owner's-choice Fan-qi §F3 — uniformly at random as the search bots make them);
 //! at `max_plies` a game is adjudicated by material as the farm adjudicates its games.
 //!
@@ -18,7 +18,8 @@
 //! and seeded by (run seed, game number), so a node-limited run is reproducible and a killed run
 //! resumes at its first missing shard and writes the same data it would have written.
 
-use crate::games::{GameLoop, VariantLoop};
+use engine::variant::game::draw_outcome;
+use engine::variant::game_state::VariantGameState;
 use engine::search::alphabeta::{AlphaBetaBot, Limits};
 use engine::variant::state::Answer;
 use engine::repetition::RecordPly;
@@ -182,19 +183,19 @@ pub fn decide(bot: &mut AlphaBetaBot, state: &State, record: &[RecordPly], limit
 /// search within `limits` ([`DataConfig::limits`]).
 pub fn play_game(variant: &'static Variant, cfg: &DataConfig, limits: &Limits, seed: u64) -> GameData {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let mut game = VariantLoop::new(variant);
+    let mut game = VariantGameState::unbounded(State::new_game(variant));
     let mut bot = AlphaBetaBot::new(limits.clone(), cfg.hash_mb);
     let mut setup = 0u32;
     // (sample without its result, mover)
     let mut pending: Vec<(EvalSample, Color)> = Vec::new();
     let (mut searched, mut nodes) = (0u32, 0u64);
     let winner = loop {
-        if let Some((winner, _)) = game.outcome() {
-            break winner;
+        if let Some(end) = game.outcome() {
+            break end.winner();
         }
         let ply = game.plies() - setup;
         if ply >= cfg.max_plies {
-            let lead = game.material_lead();
+            let lead = material_lead(game.state());
             let t = cfg.adjudicate_material;
             break if t > 0.0 && lead >= t {
                 Some(Color::Red)
@@ -204,18 +205,23 @@ pub fn play_game(variant: &'static Variant, cfg: &DataConfig, limits: &Limits, s
                 None
             };
         }
-        if game.resolve_chance(&mut rng) {
+        if game.state().is_chance() {
+            // `play` resolves chance; a chance state here only arises from a start FEN.
+            let mut s = game.state().clone();
+            let o = draw_outcome(&s.chance_outcomes(), &mut rng);
+            s.apply_chance(o);
+            game = VariantGameState::unbounded(s);
             continue;
         }
-        let legal = game.legal();
+        let legal = game.state().legal_actions();
         if legal.is_empty() {
             // No decision and no end: cannot happen by the rules; stop as a draw.
             break None;
         }
-        if game.in_setup() {
+        if game.state().in_setup() {
             setup += 1;
             let a = legal[rng.random_range(0..legal.len())];
-            game.play(a, &mut rng);
+            game.play(a, |outs| draw_outcome(outs, &mut rng));
             continue;
         }
         // Random opening plies: board actions only (a random demand or answer could end the
@@ -223,14 +229,14 @@ pub fn play_game(variant: &'static Variant, cfg: &DataConfig, limits: &Limits, s
         let board: Vec<Action> = legal.iter().copied().filter(|a| matches!(a, Action::Move { .. } | Action::Flip { .. })).collect();
         if ply < cfg.random_plies && !board.is_empty() {
             let a = board[rng.random_range(0..board.len())];
-            game.play(a, &mut rng);
+            game.play(a, |outs| draw_outcome(outs, &mut rng));
             continue;
         }
-        let (best, sample, n) = decide(&mut bot, game.0.state(), game.0.record(), limits, ply);
+        let (best, sample, n) = decide(&mut bot, game.state(), game.record(), limits, ply);
         searched += 1;
         nodes += n;
         if let Some(s) = sample {
-            pending.push((s, game.to_act()));
+            pending.push((s, game.state().turn()));
         }
         let a = match best {
             Some(a) => a,
@@ -239,7 +245,7 @@ pub fn play_game(variant: &'static Variant, cfg: &DataConfig, limits: &Limits, s
             None if legal.contains(&Action::Answer(Answer::Refuse)) => Action::Answer(Answer::Refuse),
             None => legal[0],
         };
-        game.play(a, &mut rng);
+        game.play(a, |outs| draw_outcome(outs, &mut rng));
     };
     let samples = pending
         .into_iter()
@@ -253,6 +259,12 @@ pub fn play_game(variant: &'static Variant, cfg: &DataConfig, limits: &Limits, s
         })
         .collect();
     GameData { samples, plies: game.plies() - setup, winner, searched, nodes }
+}
+
+/// Red's material lead in soldier units (chariot 9, cannon 4.5, horse 4, …;
+/// `models::encoding::material`), for the adjudication at `max_plies`.
+fn material_lead(s: &State) -> f32 {
+    models::encoding::material(s.position(), Color::Red) - models::encoding::material(s.position(), Color::Black)
 }
 
 /// Totals of a generation ([`generate`]).

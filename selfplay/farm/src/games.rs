@@ -1,21 +1,17 @@
-//! The games the farm plays (#17 item 3): a run names either a variant (`engine::variant`, the
-//! u128 bitboard games of RULES.md) or a RULES-more preset (`missile`, `skill`, `camel-5`, …,
-//! `engine::more::presets`), and [`GameLoop`] is what one game of the farm ([`crate::play`])
-//! needs of it: the state, the end, chance, a search for a net player's decision, classical bots
-//! and the material adjudication at the ply limit. [`VariantLoop`] plays the variants exactly as
-//! the farm always did; [`MoreLoop`] plays any [`Playable`] game through the generic search
-//! ([`crate::search::Generic`]) and the `engine::search::game_bot` bots. Design:
-//! `docs/train-any-game.md`.
+//! The games the farm plays (#17 item 3): a run names a game (a RULES.md variant, played through
+//! the contract's `engine::variant::game_state::VariantGameState`, or a RULES-more preset:
+//! `missile`, `skill`, `camel-5`, …, `engine::more::presets`), and [`GameLoop`] is what one game
+//! of the farm ([`crate::play`]) needs of it: the state, the end, chance, a search for a net
+//! player's decision, classical bots and the material adjudication at the ply limit.
+//! [`MoreLoop`] plays any [`Playable`] game through the one search ([`crate::search::Generic`])
+//! and the `engine::search::game_bot` bots. Design: `docs/train-any-game.md`.
 
-use crate::search::{resolve_chance, sample_chance, Generic, Search, SearchConfig, SearchGame, VariantSearch};
+use crate::search::{resolve_chance, Generic, Search, SearchConfig, SearchGame};
 use crate::teacher::{self, TeacherTargets};
 use engine::game::{PlayerId, Turn};
 use engine::search::GameBot;
 use engine::more::presets::Playable;
 use engine::observe::Encoding;
-use engine::observe::Observe;
-use engine::variant::game_state::{encode, VariantGameState};
-use engine::variant::{State, Variant, View};
 use engine::Color;
 use engine::any_game::{AnyGame, AnyGameError};
 use rand::Rng;
@@ -109,92 +105,16 @@ pub trait GameLoop: Send + Sized {
     fn encoding(&self) -> Encoding;
 }
 
-/// A variant game of the farm: the contract's [`VariantGameState`] with no horizon (public
-/// record, end rules; the farm's `max_plies` cuts it), observed through its [`Observe`], the
-/// variant search with tree reuse, `engine::search` bots, teacher analyses and
-/// `models::encoding::material`.
-pub struct VariantLoop(pub VariantGameState);
-
-impl VariantLoop {
-    /// A new game of `variant`, set-up decisions left to the players.
-    pub fn new(variant: &'static Variant) -> VariantLoop {
-        VariantLoop(VariantGameState::unbounded(State::new_game(variant)))
-    }
-}
-
-impl GameLoop for VariantLoop {
-    type S = VariantSearch;
-    type Bot = Box<dyn engine::search::GameBot<VariantGameState>>;
-
-    fn outcome(&self) -> Option<(Option<Color>, String)> {
-        self.0.outcome().map(|end| (end.winner(), end.reason().to_string()))
-    }
-    fn plies(&self) -> u32 {
-        self.0.plies()
-    }
-    fn in_setup(&self) -> bool {
-        self.0.state().in_setup()
-    }
-    fn resolve_chance(&mut self, rng: &mut impl Rng) -> bool {
-        let state = self.0.state();
-        if !state.is_chance() {
-            return false;
-        }
-        // `play` resolves chance; a chance state here only arises from a start FEN.
-        let mut s = state.clone();
-        sample_chance(&mut s, rng);
-        self.0 = VariantGameState::unbounded(s);
-        true
-    }
-    fn to_act(&self) -> Color {
-        self.0.state().turn()
-    }
-    fn legal(&self) -> Vec<engine::variant::Action> {
-        self.0.state().legal_actions()
-    }
-    fn play(&mut self, action: engine::variant::Action, rng: &mut impl Rng) {
-        self.0.play(action, |outs| engine::variant::game::draw_outcome(outs, rng));
-    }
-    fn material_lead(&self) -> f32 {
-        let s = self.0.state();
-        models::encoding::material(s.position(), Color::Red) - models::encoding::material(s.position(), Color::Black)
-    }
-    fn search(&self, prev: Option<Search>, me: Color, cfg: &SearchConfig, noise: bool, rng: &mut impl Rng) -> Result<Search, String> {
-        let state = self.0.state();
-        Ok(Search::reuse(prev, View::new(state, me), state.legal_actions(), cfg, noise, self.0.record(), rng))
-    }
-    fn bot(&self, spec: &str, seed: u64) -> Result<Self::Bot, String> {
-        engine::search::from_spec::<VariantGameState>(spec, seed)
-    }
-    fn bot_choose(&self, bot: &mut Self::Bot) -> engine::variant::Action {
-        engine::search::game_bot::choose_variant(bot.as_mut(), &self.0)
-    }
-    fn teach(&self, bot: &mut Self::Bot, me: Color, t: &TeacherTargets) -> Option<Teaching<engine::variant::Action>> {
-        let an = engine::search::game_bot::analyse_variant(bot.as_mut(), &self.0);
-        let (policy, q) = teacher::targets(&an, me, t);
-        Some((policy, q, an.best))
-    }
-    fn observe(&self, me: Color) -> Vec<f32> {
-        self.0.observation(seat(me))
-    }
-    /// Through the contract ([`Observe::action_index`]), which indexes for the side to act: `me`.
-    fn slots(&self, actions: &[engine::variant::Action], me: Color) -> Vec<u16> {
-        debug_assert_eq!(me, self.0.state().turn(), "slots are asked for the side to act");
-        actions.iter().map(|&a| self.0.action_index(encode(a)) as u16).collect()
-    }
-    fn encoding(&self) -> Encoding {
-        crate::search::encoding()
-    }
-}
-
 fn seat(c: Color) -> PlayerId {
     engine::more::history::player_of(c)
 }
 
-/// A RULES-more game of the farm: the game itself (its own end and repetition rules), the
-/// generic search ([`Generic`], its tree kept between a player's decisions by
-/// [`Search::reuse_generic`]), the `engine::search::game_bot` bots (as teachers: their choice and the
-/// game's evaluation after it, [`teacher::generic_targets`]) and [`engine::search::Scored::eval_cp`] as material (centipawns / 100).
+/// A game of the farm: the game itself (its own end and repetition rules), the one search
+/// ([`Generic`], its tree kept between a player's decisions by [`Search::reuse_generic`]), the
+/// `engine::search::game_bot` bots (as teachers: their analysis where they give one,
+/// [`teacher::targets`], else their choice and the game's evaluation after it,
+/// [`teacher::generic_targets`]) and [`engine::search::Scored::eval_cp`] as material
+/// (centipawns / 100).
 #[derive(Clone)]
 pub struct MoreLoop<G> {
     game: G,
@@ -256,7 +176,7 @@ impl<G: Playable> GameLoop for MoreLoop<G> {
         self.game.eval_cp(PlayerId::FIRST) as f32 / 100.0
     }
     fn search(&self, prev: Option<Search<Generic<G>>>, _me: Color, cfg: &SearchConfig, noise: bool, rng: &mut impl Rng) -> Result<Search<Generic<G>>, String> {
-        Search::reuse_generic(prev, self.game.clone(), self.game.in_setup(), cfg, noise, rng).map_err(|e| e.to_string())
+        Search::reuse_generic(prev, self.game.clone(), crate::search::is_setup(&self.game), cfg, noise, rng).map_err(|e| e.to_string())
     }
     fn bot(&self, spec: &str, seed: u64) -> Result<Self::Bot, String> {
         crate::netmore::bot_from_spec(spec, seed, &self.game)
@@ -265,8 +185,12 @@ impl<G: Playable> GameLoop for MoreLoop<G> {
         bot.choose(&self.game)
     }
     fn teach(&self, bot: &mut Self::Bot, me: Color, t: &TeacherTargets) -> Option<Teaching<engine::game::Action>> {
-        let best = bot.choose(&self.game);
-        Some(teacher::generic_targets(&self.game, seat(me), best, t))
+        let an = bot.analyse(&self.game);
+        if an.stats.is_empty() {
+            return Some(teacher::generic_targets(&self.game, seat(me), an.best, t));
+        }
+        let (policy, q) = teacher::targets(&an, |a| self.game.action_index(a) as u16, t);
+        Some((policy, q, an.best))
     }
     fn observe(&self, me: Color) -> Vec<f32> {
         self.game.observation(seat(me))

@@ -27,14 +27,17 @@
 //! reserve: ≈ 120 ms a ply where the control takes ≈ 57; experiments/train/hybrid.md). With `W = 0`
 //! (the default) nothing of this runs and the bot plays as without `vmix`.
 //!
-//! Information: both halves see only the mover's [`engine::variant::View`] (the PIMC bot samples
-//! its determinizations from it, as [`root_values`] does) and the public record.
+//! It plays every game of the contract: PIMC is the game's `pimc` bot
+//! (`engine::search::from_spec`; the RULES.md variants' own), the values are the game's
+//! observations ([`Observe`]).
+//!
+//! Information: both halves see only the mover's information set (the PIMC bot samples its
+//! determinizations for the mover, as [`root_values`] does) and the game's public record.
 
-use crate::search::{sample_chance, terminal_value};
-use engine::search::pimc::{PimcBot, PimcConfig};
-use engine::search::Analysis;
-use engine::variant::game_state::VariantGameState;
-use engine::variant::{encoding, Action, View};
+use crate::search::{end_value_for, resolve_chance};
+use engine::game::{Action, PlayerId, Turn};
+use engine::observe::Observe;
+use engine::search::{Analysis, GameAnalysis, Scored};
 use models::net::Net;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -87,46 +90,48 @@ pub fn value_cp(v: f64) -> f64 {
     VALUE_SCALE_CP * v.atanh()
 }
 
-/// The net's value of each of `actions` (legal at `d`) for the mover, in [-1, 1]: the mean over
-/// `samples` determinizations of the mover's view (drawn with a generator seeded by `seed`; the
-/// same determinizations for every action) of the value after the action and its chance outcome
-/// (drawn likewise): the rules' end value when the line ends there ([`terminal_value`];
-/// repetition aside), else the net's value of the observation of the player then to act
-/// ([`engine::variant::encoding::encode_into`] of that player's view of the determinization),
-/// negated when that player is the opponent. This is how the farm's search values a leaf.
-/// One batched net call; values in the order of `actions`.
+/// The net's value of each of `actions` (legal for `player`, to act in `g`) for `player`, in
+/// [-1, 1]: the mean over `samples` determinizations drawn for `player` (with a generator seeded
+/// by `seed`; the same determinizations for every action) of the value after the action and its
+/// chance outcome (drawn likewise): the game's end value when the line ends there
+/// ([`end_value_for`]), else the net's value of the observation of the player then to act,
+/// negated when that player is the opponent. This is how the farm's search values a leaf. An
+/// action not legal in a determinization counts 0 there. One batched net call; values in the
+/// order of `actions`.
 ///
-/// Information: a function of `view` (the mover's), `actions` and `seed` only.
+/// Information: a function of `player`'s information set, `actions` and `seed` only.
 ///
 /// # Panics
-/// When `net` is not of the variant encoding ([`encoding::encoding`]); callers load it for it.
-pub fn root_values(net: &Net, view: &View, actions: &[Action], samples: u32, seed: u64) -> Vec<(Action, f64)> {
-    let me = view.player();
+/// When `net` is not of `g`'s encoding ([`Observe::encoding`]); callers load it for it.
+pub fn root_values<G: Scored + Observe>(net: &Net, g: &G, player: PlayerId, actions: &[Action], samples: u32, seed: u64) -> Vec<(Action, f64)> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let len = net.encoding().obs_len();
     let mut obs: Vec<f32> = Vec::new();
-    // Per (sample, action): Ok(end value for the mover) or Err((batch row, sign)).
+    // Per (sample, action): Ok(end value for the player) or Err((batch row, sign)).
     let mut slots: Vec<Result<f64, (usize, f64)>> = Vec::with_capacity(samples as usize * actions.len());
     let mut rows = 0;
     for _ in 0..samples.max(1) {
-        let mut det = view.sample(&mut rng);
-        if det.is_chance() {
-            sample_chance(&mut det, &mut rng);
-        }
+        let mut det = g.sample_determinization(player, &mut rng);
+        resolve_chance(&mut det, &mut rng);
+        let legal = det.legal_actions();
         for &a in actions {
-            let mut s = det.clone();
-            s.apply(a);
-            if s.is_chance() {
-                sample_chance(&mut s, &mut rng);
-            }
-            let sign = if s.turn() == me { 1.0 } else { -1.0 };
-            if let Some(v) = terminal_value(&s, s.legal_actions().is_empty()) {
-                slots.push(Ok(sign * f64::from(v)));
+            if !legal.contains(&a) {
+                slots.push(Ok(0.0));
                 continue;
             }
+            let mut s = det.clone();
+            s.apply(a);
+            resolve_chance(&mut s, &mut rng);
+            let to_act = match s.turn() {
+                Turn::Player(p) => p,
+                _ => {
+                    slots.push(Ok(f64::from(end_value_for(&s, player))));
+                    continue;
+                }
+            };
             obs.resize((rows + 1) * len, 0.0);
-            encoding::encode_into(&View::new(&s, s.turn()), &mut obs[rows * len..]);
-            slots.push(Err((rows, sign)));
+            s.observe_into(to_act, &mut obs[rows * len..]);
+            slots.push(Err((rows, if to_act == player { 1.0 } else { -1.0 })));
             rows += 1;
         }
     }
@@ -148,27 +153,28 @@ impl HybridRoot {
     pub const UNTIMED_K: u32 = 8;
 }
 
-/// Runs the PIMC half on `g` (`pimc:search=expectimax:depth=2`: determinizations of the mover's
-/// view, searched with the game's record): `k` determinizations, stopping early after `ms` milliseconds (at
-/// least one determinization) when a budget is given.
-pub fn pimc_scores(g: &VariantGameState, ms: Option<u64>, k: u32, seed: u64) -> Analysis {
+/// Runs the PIMC half on `g` (the game's `pimc:search=expectimax:depth=2`: determinizations of
+/// the mover's information set, searched with the game's record): `k` determinizations,
+/// stopping early after `ms` milliseconds (at least one determinization) when a budget is given.
+pub fn pimc_scores<G: Scored>(g: &G, ms: Option<u64>, k: u32, seed: u64) -> GameAnalysis {
     // The expectimax inner search by name: the root's mean scores over determinizations are what
     // `combine` ranks (the published hybrids were measured with it; `pimc`'s default on the
     // variants became the alpha-beta in issue 36).
-    let mut cfg = PimcConfig::from_params("search=expectimax:depth=2").expect("a valid pimc spec");
-    cfg.k = k;
-    cfg.ms = ms.map(|m| m.max(1));
-    PimcBot::new(cfg, seed).analyse_variant(g)
+    let ms = ms.map_or(String::new(), |m| format!(",ms={}", m.max(1)));
+    let spec = format!("pimc:k={k}{ms},search=expectimax:depth=2");
+    let mut bot = engine::search::from_spec::<G>(&spec, seed).unwrap_or_else(|e| panic!("{spec}: {e}"));
+    bot.analyse(g)
 }
 
-/// The PIMC root's choice in `g` after the net's search (`policy`, as in [`combine`]): PIMC
-/// ([`pimc_scores`] with `seed`) until `deadline` (at most `h.k` determinizations;
-/// [`HybridRoot::UNTIMED_K`] without a deadline); when `h.value_weight > 0`, PIMC stops
-/// [`VALUE_RESERVE`] of the time left earlier and the net values PIMC's [`VALUE_TOP`] best
-/// actions ([`root_values`], [`VALUE_SAMPLES`] determinizations drawn from `seed`); combined by
-/// [`combine`]. With `h.value_weight = 0` the net is not called and the choice is [`combine`] of
-/// PIMC's scores alone.
-pub fn choose(net: &Net, g: &VariantGameState, policy: &[(Action, f32, u32, Option<f32>)], h: &HybridRoot, deadline: Option<Instant>, seed: u64) -> Option<Action> {
+/// The PIMC root's choice in `g` (the player to act's decision) after the net's search
+/// (`policy`, as in [`combine`]): PIMC ([`pimc_scores`] with `seed`) until `deadline` (at most
+/// `h.k` determinizations; [`HybridRoot::UNTIMED_K`] without a deadline); when
+/// `h.value_weight > 0`, PIMC stops [`VALUE_RESERVE`] of the time left earlier and the net values
+/// PIMC's [`VALUE_TOP`] best actions ([`root_values`], [`VALUE_SAMPLES`] determinizations drawn
+/// from `seed`); combined by [`combine`]. With `h.value_weight = 0` the net is not called and the
+/// choice is [`combine`] of PIMC's scores alone. `None` where no player is to act.
+pub fn choose<G: Scored + Observe>(net: &Net, g: &G, policy: &[(Action, f32, u32, Option<f32>)], h: &HybridRoot, deadline: Option<Instant>, seed: u64) -> Option<Action> {
+    let player = g.turn().player()?;
     let on = h.value_weight > 0.0;
     let left = deadline.map(|t| t.saturating_duration_since(Instant::now()));
     let left = left.map(|l| if on { l.mul_f64(1.0 - VALUE_RESERVE) } else { l }.as_millis() as u64);
@@ -178,7 +184,7 @@ pub fn choose(net: &Net, g: &VariantGameState, policy: &[(Action, f32, u32, Opti
         let mut ranked: Vec<(Action, f64)> = pimc.stats.iter().map(|s| (s.action, s.score)).collect();
         ranked.sort_by(|x, y| y.1.total_cmp(&x.1));
         let top: Vec<Action> = ranked.into_iter().take(VALUE_TOP).map(|x| x.0).collect();
-        root_values(net, &View::new(g.state(), g.state().turn()), &top, VALUE_SAMPLES, seed ^ 0x76_6d69_78)
+        root_values(net, g, player, &top, VALUE_SAMPLES, seed ^ 0x76_6d69_78)
     });
     combine(policy, &pimc, h.prior_cp, values.as_deref().map(|v| (v, h.value_weight)))
 }
@@ -189,11 +195,11 @@ pub fn choose(net: &Net, g: &VariantGameState, policy: &[(Action, f32, u32, Opti
 /// value term. `policy` is
 /// [`crate::search::Search::root_policy`]; actions PIMC did not score rank below every scored
 /// one. Ties go to the higher `π`. `None` when `policy` is empty.
-pub fn combine(policy: &[(Action, f32, u32, Option<f32>)], pimc: &Analysis, prior_cp: f64, values: Option<(&[(Action, f64)], f64)>) -> Option<Action> {
+pub fn combine<A: Copy + PartialEq>(policy: &[(A, f32, u32, Option<f32>)], pimc: &Analysis<A>, prior_cp: f64, values: Option<(&[(A, f64)], f64)>) -> Option<A> {
     let visits: u32 = policy.iter().map(|p| p.2).sum();
     let pi = |prior: f32, n: u32| (f64::from(n) + f64::from(prior)) / (f64::from(visits) + 1.0);
-    let score = |a: Action| pimc.stats.iter().find(|s| s.action == a).map(|s| s.score);
-    let bonus = |a: Action| match values {
+    let score = |a: A| pimc.stats.iter().find(|s| s.action == a).map(|s| s.score);
+    let bonus = |a: A| match values {
         Some((v, w)) if w != 0.0 => v.iter().find(|x| x.0 == a).map_or(f64::NEG_INFINITY, |x| w * value_cp(x.1)),
         _ => 0.0,
     };
@@ -212,6 +218,8 @@ pub fn combine(policy: &[(Action, f32, u32, Option<f32>)], pimc: &Analysis, prio
 mod tests {
     use super::*;
     use engine::search::{ActionStat, Analysis, Rank};
+    use engine::game::Game;
+    use engine::variant::Action;
 
     fn analysis(legal: &[Action], scores: &[f64]) -> Analysis {
         let stats = legal.iter().zip(scores).map(|(&a, &s)| ActionStat { action: a, share: 0.0, score: s, visits: 1 }).collect();
@@ -287,15 +295,15 @@ mod tests {
             let a = acts[rand::Rng::random_range(&mut rng, 0..acts.len())];
             g.play(a, |outs| outs[0].0);
         }
-        let d = View::new(g.state(), g.state().turn());
-        let legal = g.state().legal_actions();
-        let vals = root_values(&net, &d, &legal, 3, 9);
+        let me = g.turn().player().expect("a player to act");
+        let legal = g.legal_actions();
+        let vals = root_values(&net, &g, me, &legal, 3, 9);
         assert_eq!(vals.iter().map(|x| x.0).collect::<Vec<_>>(), legal);
         assert!(vals.iter().all(|x| (-1.0..=1.0).contains(&x.1)), "{vals:?}");
-        assert_eq!(vals, root_values(&net, &d, &legal, 3, 9));
+        assert_eq!(vals, root_values(&net, &g, me, &legal, 3, 9));
         // A subset of the actions: one value each, in its order.
         let sub = [legal[2], legal[0]];
-        assert_eq!(root_values(&net, &d, &sub, 3, 9).iter().map(|x| x.0).collect::<Vec<_>>(), sub);
+        assert_eq!(root_values(&net, &g, me, &sub, 3, 9).iter().map(|x| x.0).collect::<Vec<_>>(), sub);
     }
 
     #[test]

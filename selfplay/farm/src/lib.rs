@@ -9,8 +9,8 @@
 //! seeded from (run seed, worker, shard, game), so a shard can be replayed from its record.
 //!
 //! The same farm plays evaluation matches (net vs random, net vs net) and self-play for training.
-//! [`netbot`] plays a checkpoint as an `engine::search::Bot` (the `net:` bot spec of the
-//! variants), [`netmore`] as an `engine::search::game_bot::GameBot` (of the RULES-more games), and
+//! [`netmore`] plays a checkpoint as an `engine::search::game_bot::GameBot` of any game (the
+//! `net:` bot spec), and
 //! [`commands`] holds the bodies of the torch commands (`train`, `selfplay`, `export`,
 //! `doctor`) whose arguments `selfplay::cli` declares.
 
@@ -22,7 +22,6 @@ pub mod evaldata;
 pub mod evalrun;
 pub mod games;
 pub mod hybrid;
-pub mod netbot;
 pub mod netcounters;
 pub mod netmore;
 pub mod netspec;
@@ -37,7 +36,7 @@ use engine::observe::Encoding;
 use engine::variant::{State, Variant};
 use engine::Color;
 use engine::any_game::AnyGame;
-use games::{GameLoop, MoreLoop, VariantLoop};
+use games::{GameLoop, MoreLoop};
 use models::encoding::CompactObs;
 use models::net::Net;
 use models::shard::Sample;
@@ -415,8 +414,28 @@ impl<L: GameLoop> Slot<L> {
     }
 }
 
-/// Plays `jobs` on `variant` with `nets`; `on_result` sees each game as it ends (on the calling
-/// thread). Results come back in the order the games ended.
+/// [`play_more`] on a RULES.md variant: every game from `variant`'s start
+/// (`engine::variant::game_state::VariantGameState` without a horizon, set-up decisions left to
+/// the players).
+///
+/// # Panics
+/// As [`play_more`].
+pub fn play(
+    variant: &'static Variant,
+    nets: &[&Net],
+    jobs: Vec<GameJob>,
+    cfg: &GameConfig,
+    on_result: impl FnMut(&GameResult),
+) -> (Vec<GameResult>, FarmStats) {
+    play_more(&engine::variant::game_state::VariantGameState::unbounded(State::new_game(variant)), nets, jobs, cfg, on_result)
+}
+
+/// Plays `jobs` with `nets`, every game from a copy of `start` (set-up phase included), for any
+/// [`Playable`] game (a RULES.md variant's `VariantGameState`, a RULES-more preset): the one
+/// search ([`search::Generic`]) for net players, the `engine::search::game_bot` bots for
+/// [`Player::Bot`], the game's own end rules, and its `Scored::eval_cp` material for the
+/// adjudication. `on_result` sees each game as it ends (on the calling thread). Results come back
+/// in the order the games ended.
 ///
 /// With `cfg.lanes == 1` one batcher serves every game in flight (`cfg.concurrent_games`), with
 /// libtorch using its configured threads and rayon advancing the games: the layout for a GPU,
@@ -426,26 +445,9 @@ impl<L: GameLoop> Slot<L> {
 /// runs, and no OpenMP barrier stalls on a shared core).
 ///
 /// # Panics
-/// When a net is of another encoding than the search's ([`search::encoding`]): the callers load
-/// nets with that encoding (`checkpoint::load_for`), so this is a caller's bug, reported here
-/// rather than as a shape error inside torch.
-pub fn play(
-    variant: &'static Variant,
-    nets: &[&Net],
-    jobs: Vec<GameJob>,
-    cfg: &GameConfig,
-    mut on_result: impl FnMut(&GameResult),
-) -> (Vec<GameResult>, FarmStats) {
-    play_loops(&|| VariantLoop::new(variant), &search::encoding(), nets, jobs, cfg, &mut on_result)
-}
-
-/// [`play`] for any [`Playable`] game (a RULES-more preset), every game from a copy of `start`
-/// (set-up phase included): the generic search ([`search::Generic`]) for net players, the
-/// `engine::search::game_bot` bots for [`Player::Bot`], the game's own end rules, and its
-/// `Scored::eval_cp` material for the adjudication.
-///
-/// # Panics
-/// When a net is of another encoding than `start`'s (see [`play`]).
+/// When a net is of another encoding than `start`'s ([`engine::observe::Observe::encoding`]):
+/// the callers load nets with that encoding (`checkpoint::load_for`), so this is a caller's bug,
+/// reported here rather than as a shape error inside torch.
 pub fn play_more<G: Playable>(
     start: &G,
     nets: &[&Net],

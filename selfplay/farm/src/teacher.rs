@@ -12,15 +12,12 @@
 //!   ±1), or the best score itself when the teacher scores in expected result;
 //!
 //! and the game's result as the outcome. The opening plies are sampled from the policy target
-//! (the job's temperature plies) so that games differ. The RULES-more games' bots
-//! (`engine::search::game_bot`) do not analyse: their targets are the teacher's choice and the game's
-//! evaluation after it ([`generic_targets`]).
+//! (the job's temperature plies) so that games differ. A bot that does not analyse (most of the
+//! RULES-more games' `engine::search::game_bot` bots report their choice alone) teaches its
+//! choice and the game's evaluation after it ([`generic_targets`]).
 
 use engine::search::Analysis;
 use engine::search::expectimax::MATE;
-use engine::variant::Action;
-use engine::Color;
-use models::encoding;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -51,9 +48,9 @@ impl Default for TeacherTargets {
 }
 
 /// A teacher decision's targets: `(action, slot, probability)` over the analysed actions (sums
-/// to 1; empty when the analysis has no statistics) and the search value for the mover.
-pub fn targets(an: &Analysis, player: Color, t: &TeacherTargets) -> (Vec<(Action, u16, f32)>, f32) {
-    let slot = |a: Action| encoding::action_index(a, player) as u16;
+/// to 1; the best action alone when the analysis has no statistics), each action's policy slot
+/// by `slot`, and the search value for the mover.
+pub fn targets<A: Copy + PartialEq>(an: &Analysis<A>, slot: impl Fn(A) -> u16, t: &TeacherTargets) -> (Vec<(A, u16, f32)>, f32) {
     if an.stats.is_empty() {
         return (vec![(an.best, slot(an.best), 1.0)], 0.0);
     }
@@ -66,7 +63,7 @@ pub fn targets(an: &Analysis, player: Color, t: &TeacherTargets) -> (Vec<(Action
         an.stats.iter().map(|s| s.share.max(0.0)).collect()
     };
     let total: f64 = weights.iter().sum();
-    let policy: Vec<(Action, u16, f32)> = if total > 0.0 {
+    let policy: Vec<(A, u16, f32)> = if total > 0.0 {
         an.stats.iter().zip(&weights).filter(|(_, w)| **w > 0.0).map(|(s, w)| (s.action, slot(s.action), (w / total) as f32)).collect()
     } else {
         vec![(an.best, slot(an.best), 1.0)]
@@ -94,11 +91,7 @@ pub fn generic_targets<G: engine::search::Scored + engine::observe::Observe>(g: 
     let slot = g.action_index(best) as u16;
     let after = g.child(best);
     let q = if after.turn() == engine::game::Turn::Terminal {
-        let info = after.info();
-        let span = info.max_utility - info.min_utility;
-        let r = after.returns(me);
-        let v = if span > 0.0 { (2.0 * r - (info.max_utility + info.min_utility)) / span } else { r.signum() };
-        v.clamp(-1.0, 1.0) as f32
+        crate::search::end_value_for(&after, me)
     } else {
         0.9 * (after.eval_cp(me) as f32 / t.scale_cp.max(1.0)).tanh()
     };
@@ -121,7 +114,13 @@ pub fn sample<A: Copy>(policy: &[(A, u16, f32)], rng: &mut impl Rng) -> Option<A
 mod tests {
     use super::*;
     use engine::search::{ActionStat, Rank};
-    use engine::variant::State;
+    use engine::variant::{Action, State};
+    use engine::Color;
+    use models::encoding;
+
+    fn slot(a: Action) -> u16 {
+        encoding::action_index(a, Color::Red) as u16
+    }
 
     fn analysis(scores: &[f64], unit: &'static str) -> (Analysis, Vec<Action>) {
         let v = engine::any_game::load_variant("xiangqi").unwrap();
@@ -138,7 +137,7 @@ mod tests {
     #[test]
     fn centipawn_scores_become_a_softmax_and_a_tanh_value() {
         let (an, legal) = analysis(&[100.0, 0.0, -900.0], "cp");
-        let (p, q) = targets(&an, Color::Red, &TeacherTargets::default());
+        let (p, q) = targets(&an, slot, &TeacherTargets::default());
         let sum: f32 = p.iter().map(|x| x.2).sum();
         assert!((sum - 1.0).abs() < 1e-5);
         let of = |a: Action| p.iter().find(|x| x.0 == a).map_or(0.0, |x| x.2);
@@ -151,9 +150,9 @@ mod tests {
     #[test]
     fn a_mate_score_is_a_full_win() {
         let (an, _) = analysis(&[MATE - 3.0, 0.0], "cp");
-        assert_eq!(targets(&an, Color::Red, &TeacherTargets::default()).1, 1.0);
+        assert_eq!(targets(&an, slot, &TeacherTargets::default()).1, 1.0);
         let (an, _) = analysis(&[-(MATE - 2.0), -(MATE - 4.0)], "cp");
-        assert_eq!(targets(&an, Color::Red, &TeacherTargets::default()).1, -1.0);
+        assert_eq!(targets(&an, slot, &TeacherTargets::default()).1, -1.0);
     }
 
     /// Along random missile games: the target is the teacher's action alone, at its slot; the
@@ -193,7 +192,7 @@ mod tests {
     #[test]
     fn visit_shares_are_taken_as_they_are() {
         let (an, legal) = analysis(&[0.75, 0.25], "value");
-        let (p, q) = targets(&an, Color::Red, &TeacherTargets::default());
+        let (p, q) = targets(&an, slot, &TeacherTargets::default());
         assert_eq!(p.iter().find(|x| x.0 == legal[0]).unwrap().2, 0.75);
         assert_eq!(q, 0.75);
     }

@@ -1,24 +1,20 @@
-//! What the search needs of a game ([`SearchGame`]), implemented once for the variants
-//! ([`VariantSearch`]: their `State`/`View` pair, public-hash tree keys, the in-tree repetition
-//! rule and the variant-only tactics, exactly the calls the search made before it was generic)
-//! and once for any [`Game`] + [`Observe`] ([`Generic`]: the RULES-more games).
+//! What the search needs of a game ([`SearchGame`]), implemented once, for any [`Game`] +
+//! [`Observe`] + [`Scored`] ([`Generic`]: the RULES.md variants through
+//! `engine::variant::game_state::VariantGameState` and every RULES-more game alike). What a
+//! game has alone comes through the contract's hooks: its leaf value
+//! ([`Scored::leaf_searcher`]) and its root checks ([`Scored::root_win`], [`Scored::root_losing`]).
 //!
 //! A [`SearchGame`] value is the searching player's side of one decision: what that player knows
 //! at the root (from which determinizations are drawn) plus whatever per-search bookkeeping the
-//! game's rules need (the variants' line of [`RecordPly`]s for repetitions). The search core
+//! game needs. The search core
 //! (`mod.rs`, `tree.rs`) only sees the associated `Action`, `Player` and `State` types through it.
 //! Design: `docs/train-any-game.md`.
 
-use super::{sample_chance, SearchConfig};
+use super::SearchConfig;
 use engine::game::{Game, PlayerId, Turn};
 use engine::observe::{Encoding, Observe};
-use engine::repetition::RecordPly;
-use engine::search::expectimax::{Expectimax, ExpectimaxConfig, MATE};
+use engine::search::expectimax::{ExpectimaxConfig, MATE};
 use engine::search::Scored;
-use engine::variant::game_state::public_hash;
-use engine::variant::{Action, State, View};
-use engine::Color;
-use models::encoding;
 use rand::Rng;
 use std::fmt::Debug;
 
@@ -80,133 +76,10 @@ pub trait SearchGame: Send + Sized {
     fn root_win<R: Rng>(&self, _actions: &[Self::Action], _cfg: &SearchConfig, _rng: &mut R) -> Option<usize> {
         None
     }
-    /// Root slots of actions that allow the opponent an immediate win
-    /// ([`SearchConfig::root_loss_check`]); none by default.
+    /// Root slots (from `slots`, parallel to `actions`) of actions that allow the opponent an
+    /// immediate win ([`SearchConfig::root_loss_check`]); none by default.
     fn root_losing<R: Rng>(&self, _actions: &[Self::Action], _slots: &[u16], _rng: &mut R) -> Vec<u16> {
         Vec::new()
-    }
-}
-
-/// The variants' search: the deciding player's [`View`], children keyed by [`public_hash`], the
-/// game's public record plus the simulated line for the in-tree repetition rule
-/// ([`engine::repetition::in_search`]), the §X end rules ([`super::terminal_value`]), the
-/// expectimax leaf value and the root's win, mate-in-two and loss checks (`root.rs`).
-pub struct VariantSearch {
-    pub(super) view: View,
-    /// The game's public record, then the plies of the current simulation.
-    pub(super) line: Vec<RecordPly>,
-    /// Entries of `line` that belong to the game (the rest is the simulation's).
-    pub(super) base: usize,
-    /// Entries of `line` that are the game's record (`history` of [`VariantSearch::new`]).
-    pub(super) record_len: usize,
-    /// The leaf searcher of [`SearchConfig::value_mix`], made on first use.
-    tactics: Option<Expectimax>,
-}
-
-impl VariantSearch {
-    /// The search side of the player of `view`, with the game's public record `history` (see
-    /// [`super::Search::new`]).
-    pub fn new(view: View, history: &[RecordPly]) -> VariantSearch {
-        let player = view.player();
-        let mut line = history.to_vec();
-        let root = public_hash(view.known());
-        if line.last().is_none_or(|p| p.hash != root) {
-            line.push(RecordPly::occurrence(root, player.opponent()));
-        }
-        let base = line.len();
-        VariantSearch { view, line, base, record_len: history.len(), tactics: None }
-    }
-
-    /// The deciding player's view.
-    pub fn view(&self) -> &View {
-        &self.view
-    }
-}
-
-impl SearchGame for VariantSearch {
-    type Action = Action;
-    type Player = Color;
-    type State = State;
-
-    fn player(&self) -> Color {
-        self.view.player()
-    }
-    fn root_key(&self) -> u64 {
-        public_hash(self.view.known())
-    }
-    fn encoding(&self) -> Encoding {
-        encoding::encoding()
-    }
-    fn observe_root(&self) -> Vec<f32> {
-        encoding::encode(&self.view)
-    }
-    fn root_slots(&self, actions: &[Action]) -> Vec<u16> {
-        encoding::indices(actions, self.view.player())
-    }
-    fn is_setup(&self, actions: &[Action]) -> bool {
-        super::setup::is_setup(actions)
-    }
-    fn determinize<R: Rng>(&self, rng: &mut R) -> State {
-        let mut det = self.view.sample(rng);
-        if det.is_chance() {
-            sample_chance(&mut det, rng);
-        }
-        det
-    }
-    fn begin(&mut self) {
-        self.line.truncate(self.base);
-    }
-    fn legal(&self, s: &State) -> Vec<Action> {
-        s.legal_actions()
-    }
-    fn to_act(&self, s: &State) -> Color {
-        s.turn()
-    }
-    fn end_value(&self, s: &State, no_actions: bool) -> Option<(Color, f32)> {
-        super::terminal_value(s, no_actions).map(|v| (s.turn(), v))
-    }
-    fn observe_into(&self, s: &State, player: Color, out: &mut [f32]) {
-        encoding::encode_into(&View::new(s, player), out);
-    }
-    fn slots(&self, _s: &State, actions: &[Action], player: Color) -> Vec<u16> {
-        encoding::indices(actions, player)
-    }
-    fn step<R: Rng>(&mut self, det: &mut State, action: Action, player: Color, rng: &mut R) -> Step<Color> {
-        let quiet = det.quiet_move(action);
-        det.apply(action);
-        if det.is_chance() {
-            sample_chance(det, rng);
-        }
-        // What both players see after the action and its chance outcome (a revealed type is
-        // public): the children of one edge are kept apart by it.
-        let seen = public_hash(det);
-        let mut ended = None;
-        if matches!(action, Action::Move { .. } | Action::Flip { .. }) {
-            let pos = det.position();
-            self.line.push(RecordPly { hash: seen, mover: player, gave_check: pos.in_check(), board: true, quiet });
-            let end = &pos.rules().end;
-            if end.repetition {
-                if let Some(o) = engine::repetition::in_search(end, pos, &self.line, pos.halfmove() as usize) {
-                    ended = Some(o.winner());
-                }
-            }
-        }
-        Step { key: seen, ended }
-    }
-    fn leaf_tactics(&mut self, det: &State, cfg: &SearchConfig) -> Option<f32> {
-        if cfg.value_mix <= 0.0 {
-            return None;
-        }
-        let x = self.tactics.get_or_insert_with(|| {
-            Expectimax::new(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1, ..ExpectimaxConfig::default() })
-        });
-        Some(tactical_value(x.leaf_value(det), cfg))
-    }
-    fn root_win<R: Rng>(&self, actions: &[Action], cfg: &SearchConfig, rng: &mut R) -> Option<usize> {
-        super::root::immediate_win(&self.view, actions, rng).or_else(|| if cfg.root_mate_in_two { super::root::mate_in_two(&self.view, actions, rng) } else { None })
-    }
-    fn root_losing<R: Rng>(&self, actions: &[Action], slots: &[u16], rng: &mut R) -> Vec<u16> {
-        super::root::losing_root_slots(&self.view, actions, slots, rng)
     }
 }
 
@@ -217,7 +90,8 @@ impl SearchGame for VariantSearch {
 /// game by [`Turn::Terminal`] with [`Game::returns`] scaled to [-1, 1] by the game's utility
 /// bounds. Repetitions are the game's own business (its `turn()` ends repeated positions); the
 /// leaf value of [`SearchConfig::value_mix`] is the game's expectimax ([`Scored::leaf_searcher`]);
-/// the root's win check is the generic win in one ([`generic_win`]); the tree is reused
+/// the root's checks are the game's ([`Scored::root_win`]: by default the generic win in one,
+/// `engine::search::root_win::generic_win`; [`Scored::root_losing`]); the tree is reused
 /// between decisions by information-set key ([`super::Search::reuse_generic`]).
 #[derive(Clone, Debug)]
 pub struct Generic<G: Scored> {
@@ -324,13 +198,7 @@ impl<G: Scored + Observe + Send> SearchGame for Generic<G> {
     }
     fn end_value(&self, s: &G, no_actions: bool) -> Option<(PlayerId, f32)> {
         match s.turn() {
-            Turn::Terminal => {
-                let info = s.info();
-                let r = s.returns(self.player);
-                let span = info.max_utility - info.min_utility;
-                let v = if span > 0.0 { (2.0 * r - (info.max_utility + info.min_utility)) / span } else { r.signum() };
-                Some((self.player, v.clamp(-1.0, 1.0) as f32))
-            }
+            Turn::Terminal => Some((self.player, end_value_for(s, self.player))),
             // A player with nothing to play outside the end: the contract forbids it; scored as a
             // draw rather than searched into.
             Turn::Player(p) if no_actions => Some((p, 0.0)),
@@ -348,8 +216,11 @@ impl<G: Scored + Observe + Send> SearchGame for Generic<G> {
         resolve_chance(s, rng);
         Step { key: s.infoset_key(self.player), ended: None }
     }
-    fn root_win<R: Rng>(&self, actions: &[Self::Action], _cfg: &SearchConfig, rng: &mut R) -> Option<usize> {
-        generic_win(&self.root, self.player, actions, rng)
+    fn root_win<R: Rng>(&self, actions: &[Self::Action], cfg: &SearchConfig, rng: &mut R) -> Option<usize> {
+        self.root.root_win(self.player, actions, cfg.root_mate_in_two, rng)
+    }
+    fn root_losing<R: Rng>(&self, actions: &[Self::Action], slots: &[u16], rng: &mut R) -> Vec<u16> {
+        self.root.root_losing(self.player, actions, rng).into_iter().filter_map(|i| slots.get(i).copied()).collect()
     }
     /// The game's expectimax value of the leaf ([`Scored::leaf_searcher`]), as the variants'
     /// search mixes it ([`SearchConfig::value_mix`], [`SearchConfig::value_depth`]).
@@ -362,6 +233,16 @@ impl<G: Scored + Observe + Send> SearchGame for Generic<G> {
     }
 }
 
+/// The value of the finished game `s` for `player` in [-1, 1]: [`Game::returns`] scaled by the
+/// game's utility bounds (its sign where they coincide).
+pub fn end_value_for<G: Game>(s: &G, player: PlayerId) -> f32 {
+    let info = s.info();
+    let r = s.returns(player);
+    let span = info.max_utility - info.min_utility;
+    let v = if span > 0.0 { (2.0 * r - (info.max_utility + info.min_utility)) / span } else { r.signum() };
+    v.clamp(-1.0, 1.0) as f32
+}
+
 /// A leaf searcher's centipawns as a value in [-1, 1] for the side to move: a mate is ±1, any
 /// other score `0.9 tanh(cp / value_scale_cp)` ([`SearchConfig::value_mix`]).
 fn tactical_value(cp: f64, cfg: &SearchConfig) -> f32 {
@@ -370,33 +251,4 @@ fn tactical_value(cp: f64, cfg: &SearchConfig) -> f32 {
     } else {
         0.9 * (cp as f32 / cfg.value_scale_cp.max(1.0)).tanh()
     }
-}
-
-/// Determinizations the generic win-in-one check draws when the game hides something (one
-/// suffices under perfect information).
-pub const GENERIC_WIN_SAMPLES: usize = 4;
-
-/// A root action (index into `actions`, the legal actions of `player` in `root`) after which the
-/// game ends ([`Turn::Terminal`]) with the best return the game can give `player`
-/// ([`engine::game::GameInfo::max_utility`]: a won game) in every one of a few determinizations
-/// drawn for `player` ([`GENERIC_WIN_SAMPLES`], one under perfect information); an action
-/// leading to chance, or illegal in a determinization, is not a sure win.
-pub fn generic_win<G: Game, R: Rng>(root: &G, player: PlayerId, actions: &[engine::game::Action], rng: &mut R) -> Option<usize> {
-    let info = root.info();
-    let samples = if info.information == engine::game::Information::Perfect { 1 } else { GENERIC_WIN_SAMPLES };
-    let dets: Vec<G> = (0..samples).map(|_| root.sample_determinization(player, rng)).collect();
-    if dets.iter().any(|d| d.turn() != Turn::Player(player)) {
-        return None;
-    }
-    let legal: Vec<Vec<engine::game::Action>> = dets.iter().map(Game::legal_actions).collect();
-    actions.iter().position(|&a| {
-        dets.iter().zip(&legal).all(|(d, l)| {
-            if !l.contains(&a) {
-                return false;
-            }
-            let mut c = d.clone();
-            c.apply(a);
-            c.turn() == Turn::Terminal && c.returns(player) >= info.max_utility
-        })
-    })
 }

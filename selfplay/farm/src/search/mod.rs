@@ -1,52 +1,43 @@
-//! Net-guided PUCT information-set MCTS over determinizations (single-observer IS-MCTS).
+//! Net-guided PUCT information-set MCTS over determinizations (single-observer IS-MCTS), for
+//! any game of the contract (`engine::game::Game` + `engine::observe::Observe` +
+//! `engine::search::Scored`, [`Generic`]): the RULES.md variants and the RULES-more games alike.
 //!
 //! The tree belongs to the deciding player's information set. Each simulation draws a full state
-//! consistent with that player's [`View`] ([`View::sample`]), walks the tree playing the
-//! selected actions on it (sampling chance outcomes as they come), and stops at a node not yet
-//! expanded: the net evaluates the acting player's view *of that determinized state* and the
-//! value is backed up. Nodes are keyed by the action path and, below an action, by what both
-//! players see after it ([`public_hash`]: a type revealed by a flip or a Surprise move, drawn by
-//! chance §P2 or read from the determinization, is public), so one node gathers every
-//! determinization with the same public history and different reveals are never mixed (as the
-//! classical `ismcts` keys chance by observation); only actions legal in the current determinization compete
-//! at a node (the opponent's flips depend on back faces it holds), and an action first met in a
-//! later determinization enters with the mean prior.
+//! consistent with that player's information (`Game::sample_determinization`), walks the tree
+//! playing the selected actions on it (sampling chance outcomes as they come), and stops at a
+//! node not yet expanded: the net evaluates the acting player's observation *of that
+//! determinized state* and the value is backed up. Below an action, children are keyed by the
+//! root player's information-set key after it (`Game::infoset_key`), so one node gathers every
+//! determinization the root player cannot tell apart and different observations (a revealed
+//! type, drawn by chance §P2) are never mixed; only actions legal in the current determinization
+//! compete at a node (the opponent's flips depend on back faces it holds), and an action first
+//! met in a later determinization enters with the mean prior.
 //!
 //! The search is a resumable state machine ([`Search::advance`] / [`Search::deliver`]) so that a
 //! farm can gather the leaf evaluations of many games into one net batch; one search can gather
 //! several leaves per call too ([`SearchConfig::batch`], with virtual loss), and stop on a wall
-//! clock ([`Search::set_deadline`]). Repetitions along the
-//! game's public record and the simulated line are judged by the engine's rule code
-//! ([`engine::repetition::in_search`]: a draw, worth the draw value, or a loss for the side that
-//! checked or chased perpetually, RULES.md §X6); every other end rule is seen too.
+//! clock ([`Search::set_deadline`]). The end of a line is the game's own (`Turn::Terminal` of the
+//! determinized state, which carries the game's record: the variants' repetition rules of
+//! RULES.md §X6 judge repetitions of the record and the simulated line alike).
 //!
-//! A player's tree outlives its decision ([`Search::reuse`], [`SearchConfig::reuse_tree`]): the
-//! node the public record leads to after the player's move and the opponent's reply becomes the
-//! next root, visits and values kept, when the player's information set there is the one the tree
-//! searched (`reuse.rs`).
+//! A player's tree outlives its decision ([`Search::reuse_generic`], [`SearchConfig::reuse_tree`]):
+//! the node the player's information set leads to after the player's move and the opponent's
+//! reply becomes the next root, visits and values kept (`reuse.rs`).
 //!
-//! The search is generic over the game ([`SearchGame`], `game.rs`): [`VariantSearch`] is the
-//! variants' (all of the above, the default type of [`Search`]), [`Generic`] any
-//! `engine::game::Game` + `engine::observe::Observe` (the RULES-more games: children keyed by the
-//! root player's information set key, the game's own end and repetition rules, a generic win in
-//! one at the root, no tactical value, and tree reuse by information-set key).
+//! What a game has alone comes through the contract's hooks (`game.rs`): the leaf value of
+//! [`SearchConfig::value_mix`] (`Scored::leaf_searcher`) and the root checks
+//! (`Scored::root_win`, `Scored::root_losing`: the variants' mate in two and loss check).
 
 mod game;
 mod reuse;
-mod root;
 mod setup;
 mod tree;
 
-use engine::repetition::RecordPly;
-use engine::variant::{State, View};
 use engine::observe::Encoding;
-use models::encoding;
 use rand::Rng;
 use std::time::Instant;
-pub use game::{generic_win, resolve_chance, Generic, GenericError, SearchGame, Step, VariantSearch, GENERIC_WIN_SAMPLES};
-pub use root::terminal_value;
+pub use game::{end_value_for, resolve_chance, Generic, GenericError, SearchGame, Step};
 use serde::{Deserialize, Serialize};
-pub use reuse::REUSE_CHECK_SAMPLES;
 pub use setup::{is_setup, LayoutMixture, MixtureError};
 pub use tree::OutcomeChild;
 use tree::{Edge, Node};
@@ -123,7 +114,7 @@ pub struct SearchConfig {
     /// Centipawns of the search value that map to `tanh(1)` (600: a horse ahead is worth 0.52).
     #[serde(default = "default_value_scale")]
     pub value_scale_cp: f32,
-    /// Keep the tree between a player's decisions ([`Search::reuse`]): the node reached by the
+    /// Keep the tree between a player's decisions ([`Search::reuse_generic`]): the node reached by the
     /// public record since the last decision (the player's move, the opponent's reply and the
     /// public outcomes between) becomes the new root with its visits and values, when it is in
     /// the tree and the player's information set there is the one the tree searched; else the
@@ -220,8 +211,8 @@ enum Sim {
     Collision,
 }
 
-/// One decision's search, over the game side `S` ([`SearchGame`]; the variants' by default).
-pub struct Search<S: SearchGame = VariantSearch> {
+/// One decision's search, over the game side `S` ([`SearchGame`]).
+pub struct Search<S: SearchGame> {
     cfg: SearchConfig,
     noise: bool,
     /// The game side: the root player's information and the rules' bookkeeping.
@@ -234,7 +225,7 @@ pub struct Search<S: SearchGame = VariantSearch> {
     path: Vec<(u32, u32)>,
     /// The leaves of the current batch, in request order.
     pending: Vec<Pending<S>>,
-    /// The encoding of the observations ([`encoding`]): the size of each request.
+    /// The encoding of the observations (the game's): the size of each request.
     encoding: Encoding,
     /// Their observations, `encoding.obs_len()` each, in request order.
     obs: Vec<f32>,
@@ -258,18 +249,6 @@ pub struct Search<S: SearchGame = VariantSearch> {
     reused_tree: bool,
 }
 
-/// Samples a chance outcome by its probability ([`engine::game::draw_weighted`]); no draw from
-/// `rng` where `s` is no chance node.
-pub fn sample_chance(s: &mut State, rng: &mut impl Rng) {
-    let outs = s.chance_outcomes();
-    if outs.is_empty() {
-        return;
-    }
-    if let Some(o) = engine::game::draw_weighted(&outs, rng) {
-        s.apply_chance(o);
-    }
-}
-
 /// An index drawn by `weights` (non-negative) whose sum is `total` (positive): one
 /// `rng.random::<f64>()` scaled by `total`, then the first weight the remainder falls under,
 /// each weight passed subtracted from it; the last index when rounding leaves a remainder.
@@ -284,30 +263,6 @@ fn draw_scaled(weights: &[f64], total: f64, rng: &mut impl Rng) -> usize {
         x -= w;
     }
     weights.len() - 1
-}
-
-/// The encoding this search observes positions with: the variants' ([`models::encoding`]), as it
-/// searches their `State`/`View` pair. A net that plays through a [`Search`] must be of it.
-pub fn encoding() -> Encoding {
-    encoding::encoding()
-}
-
-impl Search<VariantSearch> {
-    /// A search for the player of `view`, whose legal actions are `actions` (non-empty).
-    /// `noise` adds Dirichlet noise at the root (self-play). `history` is the game's public record
-    /// so far ([`engine::variant::game_state::VariantGameState::record`]; empty when unknown): a move inside
-    /// the tree whose position repeats one of it, or one earlier on its own line, is judged by the
-    /// repetition rules at once (the engine's two-fold rule inside a search: a draw, which steers
-    /// play away from the §X6 repetition draw when ahead, or a loss for a perpetual checker or
-    /// chaser).
-    pub fn new(view: View, actions: Vec<engine::variant::Action>, cfg: &SearchConfig, noise: bool, history: &[RecordPly]) -> Search {
-        Search::with_game(VariantSearch::new(view, history), actions, cfg, noise)
-    }
-
-    /// The deciding player's view.
-    pub fn view(&self) -> &View {
-        self.game.view()
-    }
 }
 
 impl<G: engine::search::Scored + engine::observe::Observe + Send> Search<Generic<G>> {
@@ -392,7 +347,7 @@ impl<S: SearchGame> Search<S> {
         self.nodes[0].edges.iter().map(|e| e.n).sum()
     }
 
-    /// Root visits kept from the previous decision's tree ([`Search::reuse`]); 0 when this search
+    /// Root visits kept from the previous decision's tree ([`Search::reuse_generic`]); 0 when this search
     /// started afresh.
     pub fn reused_visits(&self) -> u32 {
         self.reused

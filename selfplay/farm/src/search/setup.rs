@@ -1,10 +1,14 @@
-//! Set-up decisions (a secret Surprise layout §S2, an owner's-choice placement §F3): every choice
-//! shows the same board, so a tree search cannot tell them apart and a pure choice would be
-//! exploitable. The net player mixes instead: by a solved layout mixture where one is given
-//! ([`LayoutMixture`], the output of `anqi solve layouts`), else by the net's policy over the
-//! set-up actions at the decision (one evaluation of the chooser's view, no simulations).
+//! Set-up decisions (a secret Surprise layout §S2, an owner's-choice placement §F3, a RULES-more
+//! game's set-up phase): every choice shows the same board, so a tree search cannot tell them
+//! apart and a pure choice would be exploitable. The net player mixes instead: by given weights
+//! where there are some ([`Search::set_setup_weights`]; for Surprise a solved layout mixture,
+//! [`LayoutMixture`], the output of `anqi solve layouts`), else by the net's policy over the
+//! set-up actions at the decision (one evaluation of the chooser's observation, no simulations).
 
-use super::{Search, SearchGame, VariantSearch};
+use super::{Search, SearchGame};
+use engine::game::PlayerId;
+use engine::more::presets::Playable;
+use engine::variant::game_state::{color_of, decode};
 use engine::variant::state::LAYOUT_NAMES;
 use engine::variant::Action;
 use engine::Color;
@@ -97,9 +101,22 @@ impl LayoutMixture {
     }
 }
 
-/// Whether `actions` are a set-up decision's (layouts or placements).
-pub fn is_setup(actions: &[Action]) -> bool {
-    actions.iter().any(|a| matches!(a, Action::Layout { .. } | Action::Place { .. }))
+impl LayoutMixture {
+    /// The weights of `actions` (`player`'s legal actions in `g`) when they are Surprise layouts
+    /// of a RULES.md variant ([`Playable::as_variant`]); `None` for any other decision or game,
+    /// and when the mixture gives every one of them probability 0.
+    pub fn weights<G: Playable>(&self, g: &G, player: PlayerId, actions: &[engine::game::Action]) -> Option<Vec<f64>> {
+        g.as_variant()?;
+        let w: Option<Vec<f64>> = actions.iter().map(|&a| self.weight(color_of(player), decode(a)?)).collect();
+        w.filter(|w| w.iter().sum::<f64>() > 0.0)
+    }
+}
+
+/// Whether `g`'s player to act faces a set-up decision: the game's set-up phase
+/// ([`Playable::in_setup`]) or a decision its bots treat as one (`Scored::is_setup_decision`:
+/// the variants' secret layouts and owner's-choice placements).
+pub fn is_setup<G: Playable>(g: &G) -> bool {
+    g.in_setup() || g.is_setup_decision()
 }
 
 /// Draws an index by `weights` (non-negative; uniform when they sum to 0 or to no finite number;
@@ -112,21 +129,14 @@ fn draw(weights: &[f64], rng: &mut impl Rng) -> usize {
     super::draw_scaled(weights, total, rng)
 }
 
-impl Search<VariantSearch> {
-    /// Uses `mixture` at a set-up decision of Surprise layouts (the root's actions are layouts):
-    /// [`Search::advance`] then asks nothing of the net and [`Search::choose`] draws from it.
-    /// Ignored at other decisions, and when it gives every legal layout probability 0.
-    pub fn set_layout_mixture(&mut self, mixture: Option<&LayoutMixture>) {
-        let player = self.game.player();
-        self.setup_weights = mixture.and_then(|m| {
-            let w: Option<Vec<f64>> = self.root_actions.iter().map(|&a| m.weight(player, a)).collect();
-            w.filter(|w| w.iter().sum::<f64>() > 0.0)
-        });
+impl<S: SearchGame> Search<S> {
+    /// Draws a set-up decision from `weights` (over the root actions, in their order; see
+    /// [`LayoutMixture::weights`]): [`Search::advance`] then asks nothing of the net and
+    /// [`Search::choose`] draws from them. Ignored at other decisions.
+    pub fn set_setup_weights(&mut self, weights: Option<Vec<f64>>) {
+        self.setup_weights = weights.filter(|w| w.len() == self.root_actions.len());
     }
 
-}
-
-impl<S: SearchGame> Search<S> {
     /// Whether this is a set-up decision (then the search runs no simulations: see the module docs).
     pub fn is_setup(&self) -> bool {
         self.setup

@@ -1,10 +1,14 @@
-//! Checks at the root that settle a move without the tree: a win in one or a mate in two played
-//! at once, and moves that allow an immediate loss excluded ([`super::SearchConfig`]'s
-//! `root_win_check`, `root_mate_in_two`, `root_loss_check`), plus the rules' end values.
+//! The variants' checks at the root of a search that settle a move without the tree (the farm's
+//! net search, `SearchConfig::root_win_check`, `root_mate_in_two`, `root_loss_check`, through
+//! [`crate::search::Scored::root_win`] and [`crate::search::Scored::root_losing`]): a win in one
+//! or a mate in two played at once, and moves that allow an immediate loss excluded; plus the
+//! rules' end values of a determinized state ([`terminal_value`]).
+//!
+//! Information: every check samples determinizations of the mover's [`View`] only.
 
-use engine::variant::state::Agreement;
-use engine::variant::{Action, Hidden, State, View};
-use engine::Color;
+use super::state::Agreement;
+use super::{Action, Hidden, State, View};
+use crate::Color;
 use rand::Rng;
 
 /// The value of a finished determinized state for its side to act, if it is finished
@@ -56,7 +60,7 @@ fn has_win_in_one(s: &State) -> bool {
 /// A root action (index into `root_actions`, the legal actions of `view`'s player) after which
 /// the opponent has lost in every one of a few determinizations (one when the variant hides
 /// nothing); actions leading to chance are not considered.
-pub(super) fn immediate_win(view: &View, root_actions: &[Action], rng: &mut impl Rng) -> Option<usize> {
+pub fn immediate_win(view: &View, root_actions: &[Action], rng: &mut impl Rng) -> Option<usize> {
     // One determinization says it all when nothing is hidden.
     let samples = if view.known().variant().caps.hidden == Hidden::None { 1 } else { 4 };
     let dets: Vec<State> = (0..samples).map(|_| view.sample(rng)).collect();
@@ -79,9 +83,9 @@ pub(super) fn immediate_win(view: &View, root_actions: &[Action], rng: &mut impl
 }
 
 /// A root move that gives check and after which every reply of the opponent allows a win
-/// in one ([`super::SearchConfig::root_mate_in_two`]), in each of a few determinizations (one
+/// in one (the farm's `SearchConfig::root_mate_in_two`), in each of a few determinizations (one
 /// when the variant hides nothing); actions leading to chance are not considered.
-pub(super) fn mate_in_two(view: &View, root_actions: &[Action], rng: &mut impl Rng) -> Option<usize> {
+pub fn mate_in_two(view: &View, root_actions: &[Action], rng: &mut impl Rng) -> Option<usize> {
     let samples = if view.known().variant().caps.hidden == Hidden::None { 1 } else { 2 };
     let me = view.player();
     let dets: Vec<State> = (0..samples).map(|_| view.sample(rng)).collect();
@@ -113,12 +117,11 @@ pub(super) fn mate_in_two(view: &View, root_actions: &[Action], rng: &mut impl R
     None
 }
 
-/// Root slots (from `root_slots`, parallel to `root_actions`) of actions after which the
-/// opponent wins at once in one of a few determinizations (one when the variant hides nothing).
+/// Indices into `root_actions` of actions after which the opponent wins at once in one of a few determinizations (one when the variant hides nothing).
 /// Replies are tested only when they give check (or in King chess, where the king piece may not
 /// be the general), since a position without check where the side to move has no action (a
 /// stalemate, §X4) is rare.
-pub(super) fn losing_root_slots(view: &View, root_actions: &[Action], root_slots: &[u16], rng: &mut impl Rng) -> Vec<u16> {
+pub fn losing_actions(view: &View, root_actions: &[Action], rng: &mut impl Rng) -> Vec<usize> {
     let caps = view.known().variant().caps;
     let samples = if caps.hidden == Hidden::None { 1 } else { 2 };
     let me = view.player();
@@ -151,7 +154,7 @@ pub(super) fn losing_root_slots(view: &View, root_actions: &[Action], root_slots
                 lost = terminal_value(&cc, cc.legal_actions().is_empty()) == Some(-1.0);
             });
             if lost {
-                out.push(root_slots[i]);
+                out.push(i);
                 continue 'actions;
             }
         }
