@@ -148,6 +148,21 @@ pub trait Scored: Game + Send + 'static {
         crate::search::root_win::generic_win(self, player, actions, rng)
     }
 
+    /// A search's verdict on the repetition the last ply made, for the state a simulation has
+    /// just reached (the farm's net search asks after every step): `Some(winner)` ends the line
+    /// (`Some(None)`: a draw), `None` goes on. Inside a search the first repetition already
+    /// decides the line (the opponent could repeat it again), which steers play away from a
+    /// repetition draw when ahead and away from a losing perpetual. The default: none (a game
+    /// whose `turn()` ends repeated positions by its own rule is searched by that rule); the
+    /// RULES.md variants judge the record and the line by the one rule module
+    /// ([`crate::repetition::judge`] with two occurrences, RULES.md §X6).
+    fn search_repetition(&self) -> Option<Option<PlayerId>>
+    where
+        Self: Sized,
+    {
+        None
+    }
+
     /// Indices into `actions` (`player`'s legal actions here) of actions after which the
     /// opponent can win at once in a determinization drawn for `player` with `rng`, for a search
     /// to exclude (the farm's `SearchConfig::root_loss_check`). The default finds none; the
@@ -250,6 +265,13 @@ impl Scored for VariantGameState {
         let (view, typed) = self.typed_root(player, actions)?;
         let rc = &mut rng;
         crate::variant::root_checks::immediate_win(&view, &typed, rc).or_else(|| if mate_in_two { crate::variant::root_checks::mate_in_two(&view, &typed, rc) } else { None })
+    }
+
+    /// The two-fold rule inside a search over the game's record (its start included) and the
+    /// simulated line ([`VariantGameState::repeat_in_search`], RULES.md §X6), after a board ply
+    /// (a move or a flip), where the variant has repetition rules.
+    fn search_repetition(&self) -> Option<Option<PlayerId>> {
+        self.repeat_in_search().map(|o| o.winner().map(crate::variant::game_state::player_of))
     }
 
     /// The opponent's checking (or, in King chess, grinding) replies that win at once

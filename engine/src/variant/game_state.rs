@@ -402,6 +402,24 @@ impl VariantGameState {
         }
     }
 
+    /// The repetition verdict of a search on the ply just played (RULES.md §X6 inside a search:
+    /// the position after a board ply occurring a second time in the record, the start
+    /// included, within the plies since the last capture, decides the line,
+    /// [`crate::repetition::judge`] with two occurrences); `None` at a chance state, after a
+    /// ply that is no move or flip, or in a variant without repetition rules.
+    pub fn repeat_in_search(&self) -> Option<crate::outcome::Outcome> {
+        if self.deal.is_some() || self.state.is_chance() || !self.history.last()?.board {
+            return None;
+        }
+        let pos = self.state.position();
+        let end = &pos.rules().end;
+        if !end.repetition {
+            return None;
+        }
+        let start = (self.start_hash != 0).then_some(self.start_hash);
+        crate::repetition::judge(end, pos, start, &self.history, 2, pos.halfmove() as usize)
+    }
+
     /// The game with a different full state at the same point (same public history): used for
     /// determinizations. `state` must share this state's public position.
     pub fn with_state(&self, state: State) -> VariantGameState {

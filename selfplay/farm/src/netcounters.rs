@@ -1,9 +1,8 @@
-//! What the `net:` bots count over their decisions, kept once for both of them: the variants'
-//! [`crate::netbot::NetBot`] and the RULES-more games' [`crate::netmore::GameNetBot`]. The two
-//! run the same loop between the search and the net ([`NetCounters::search`]) and count the same
-//! figures after each decision ([`NetCounters::decided`]); [`NetCounted`] gives both bots the
-//! same accessors (`evaluations`, `decisions`, `reused_decisions`, `reused_visits`,
-//! `root_visits`), which tests and the reuse/throughput examples read.
+//! What the `net:` bot ([`crate::netmore::GameNetBot`]) counts over its decisions: the loop
+//! between the search and the net ([`NetCounters::search`]) and the figures after each decision
+//! ([`NetCounters::decided`]); [`NetCounted`] gives the bot its accessors (`evaluations`,
+//! `decisions`, `reused_decisions`, `reused_visits`, `root_visits`), which tests and the
+//! reuse/throughput examples read.
 
 use crate::search::{Search, SearchGame};
 use models::net::Net;

@@ -1,8 +1,7 @@
-//! The parameters of a `net:` bot spec, shared by the variants' bot ([`crate::netbot`]) and the
-//! RULES-more games' ([`crate::netmore`]): parsing and checking the spec, reading which game a
+//! The parameters of a `net:` bot spec ([`crate::netmore`]): parsing and checking the spec, reading which game a
 //! checkpoint or published net was trained for, loading its net for an encoding, the search
 //! settings (the checkpoint's training search unless the spec overrides them) and the bot's
-//! name. The keys are documented on [`crate::netbot::NetBot::from_params`].
+//! name. The keys are documented in [`crate::netmore`].
 
 use crate::hybrid::HybridRoot;
 use crate::search::{LayoutMixture, SearchConfig};

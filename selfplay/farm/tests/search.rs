@@ -1,30 +1,36 @@
-//! The farm's PUCT IS-MCTS without a net: with uniform priors and a zero value it must still find
-//! a mate in one (terminal values come from the rules), and it must only ever pick legal actions
-//! in hidden-information variants, where determinizations differ.
+//! The farm's PUCT IS-MCTS without a net, on the RULES.md variants through the one search
+//! (`Search<Generic<VariantGameState>>`): with uniform priors and a zero value it must still find
+//! a mate in one (terminal values come from the rules) and, by the root check of
+//! `Scored::root_win`, a mate in two; it never plays a move that allows a mate in one (the loss
+//! check of `Scored::root_losing`); it breaks ties of visits by value; a temperature draw keeps
+//! within the value cutoff; and it must only ever pick legal actions in hidden-information
+//! variants, where determinizations differ.
 
-use engine::repetition::RecordPly;
-use engine::variant::game_state::VariantGameState;
-use engine::variant::game_state::public_hash;
-use engine::variant::{State, Variant, View};
+use engine::game::{Action as Code, Game, Turn};
+use engine::observe::Observe;
+use engine::variant::game_state::{decode, encode, VariantGameState};
+use engine::variant::{Action, State, Variant};
+use farm::search::{Generic, Search, SearchConfig};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use farm::search::{Search, SearchConfig};
+
+type VariantSearch = Search<Generic<VariantGameState>>;
 
 fn variant(name: &str) -> &'static Variant {
     engine::any_game::load_variant(name).expect("preset")
 }
 
-/// Runs a search with uniform priors and value 0 at every leaf.
-fn search(s: &State, sims: u32, rng: &mut Pcg64Mcg) -> Search {
+/// Runs a search with uniform priors and value 0 at every leaf (no root win check).
+fn search(s: &State, sims: u32, rng: &mut Pcg64Mcg) -> VariantSearch {
     let mut cfg = SearchConfig::with_simulations(sims);
     cfg.dirichlet_fraction = 0.0;
     cfg.root_win_check = false;
-    uniform_search(s, &cfg, rng)
+    uniform_search(&VariantGameState::unbounded(s.clone()), &cfg, rng)
 }
 
-/// Runs a search with `cfg`, uniform priors and value 0 at every leaf.
-fn uniform_search(s: &State, cfg: &SearchConfig, rng: &mut Pcg64Mcg) -> Search {
-    let mut srch = Search::new(View::new(s, s.turn()), s.legal_actions(), cfg, false, &[]);
+/// Runs a search of the player to act in `g` with `cfg`, uniform priors and value 0 at every leaf.
+fn uniform_search(g: &VariantGameState, cfg: &SearchConfig, rng: &mut Pcg64Mcg) -> VariantSearch {
+    let mut srch = Search::generic(g.clone(), farm::search::is_setup(g), cfg, false).expect("a player's turn");
     while srch.advance(rng) {
         for i in 0..srch.requests() {
             let n = srch.request(i).1.len();
@@ -34,7 +40,12 @@ fn uniform_search(s: &State, cfg: &SearchConfig, rng: &mut Pcg64Mcg) -> Search {
     srch
 }
 
-fn mates(s: &State) -> Vec<engine::variant::Action> {
+/// The search's choice at `temperature` as a variant action.
+fn choose(srch: &VariantSearch, temperature: f32, rng: &mut Pcg64Mcg) -> Action {
+    decode(srch.choose(temperature, rng)).expect("a player action")
+}
+
+fn mates(s: &State) -> Vec<Action> {
     s.legal_actions().into_iter().filter(|&a| s.child(a).legal_actions().is_empty()).collect()
 }
 
@@ -46,7 +57,7 @@ fn finds_mate_in_one_without_a_net() {
     for s in &positions {
         let m = mates(s);
         let srch = search(s, 4 * s.legal_actions().len() as u32, &mut rng);
-        let chosen = srch.choose(0.0, &mut rng);
+        let chosen = choose(&srch, 0.0, &mut rng);
         assert!(m.contains(&chosen), "mate {m:?} missed: chose {chosen:?} in {}", engine::variant::fen::write(s));
         assert!(srch.root_value() > 0.3, "root value {}", srch.root_value());
     }
@@ -57,33 +68,39 @@ fn picks_legal_actions_under_hidden_information() {
     for name in ["surprise", "jieqi", "fanqi-3", "king", "surprise-negotiation"] {
         let v = variant(name);
         let mut rng = Pcg64Mcg::seed_from_u64(9);
+        let mut cfg = SearchConfig::with_simulations(24);
+        cfg.dirichlet_fraction = 0.0;
+        cfg.root_win_check = false;
+        let mut decisions = 0;
         for game in 0..3 {
-            let mut s = farm::start_state(v, &mut rng);
+            let mut g = VariantGameState::unbounded(farm::start_state(v, &mut rng));
             for ply in 0..60 {
-                if s.is_chance() {
-                    farm::search::sample_chance(&mut s, &mut rng);
-                }
-                let acts = s.legal_actions();
-                if acts.is_empty() {
-                    break;
-                }
-                let srch = search(&s, 24, &mut rng);
+                farm::search::resolve_chance(&mut g, &mut rng);
+                let Turn::Player(_) = g.turn() else { break };
+                let acts: Vec<Code> = g.legal_actions();
+                // The game itself is the root: its record judges repetitions in the tree.
+                let srch = uniform_search(&g, &cfg, &mut rng);
                 let visits: u32 = srch.visits().iter().map(|v| v.2).sum();
                 assert!(acts.len() == 1 || visits >= 20, "{name} game {game} ply {ply}: {visits} visits");
                 let a = srch.choose(1.0, &mut rng);
-                assert!(acts.contains(&a), "{name}: illegal {a:?}");
-                s.apply(a);
+                assert!(acts.contains(&a), "{name}: illegal {:?}", decode(a));
+                g.apply(a);
+                decisions += 1;
             }
         }
+        assert!(decisions >= 30, "{name}: only {decisions} decisions searched");
     }
 }
 
 /// Actions after which the opponent has a mating reply.
-fn allows_mate(s: &State) -> Vec<engine::variant::Action> {
-    s.legal_actions().into_iter().filter(|&a| {
-        let c = s.child(a);
-        c.legal_actions().into_iter().any(|b| c.child(b).legal_actions().is_empty())
-    }).collect()
+fn allows_mate(s: &State) -> Vec<Action> {
+    s.legal_actions()
+        .into_iter()
+        .filter(|&a| {
+            let c = s.child(a);
+            c.legal_actions().into_iter().any(|b| c.child(b).legal_actions().is_empty())
+        })
+        .collect()
 }
 
 #[test]
@@ -103,7 +120,7 @@ fn never_allows_a_mate_in_one_without_a_net() {
                 // Half the moves or more lose at once; a small uniform search must avoid them all.
                 for _ in 0..4 {
                     let srch = search(&s, 8, &mut rng);
-                    let chosen = srch.choose(0.0, &mut rng);
+                    let chosen = choose(&srch, 0.0, &mut rng);
                     assert!(!bad.contains(&chosen), "chose {chosen:?}, which allows mate, in {}", engine::variant::fen::write(&s));
                 }
                 found += 1;
@@ -120,8 +137,10 @@ fn never_allows_a_mate_in_one_without_a_net() {
 
 /// With as many simulations as legal actions every root action gets about one visit, so the move
 /// played is decided by the tie-break: it must be the better value, not the higher prior. Here the
-/// highest-prior action repeats the start position (scored as a draw, worth `-draw_contempt` to
-/// the searcher) and every other action is worth 0: the search must not repeat.
+/// highest-prior action repeats the start position a third time (a draw by RULES.md §X6: at once
+/// by the search's repetition rule over the game's record, `Scored::search_repetition`, and by the
+/// game's own rule; worth `-draw_contempt` to the searcher) and every other action is worth 0: the
+/// search must not repeat.
 #[test]
 fn equal_visits_break_ties_by_value_not_prior() {
     let v = variant("xiangqi");
@@ -137,28 +156,33 @@ fn equal_visits_break_ties_by_value_not_prior() {
                 let s3 = s2.child(r);
                 for k in s3.legal_actions() {
                     if s3.child(k).position().hash() == h0 {
-                        found = Some(((a, b, r), s3, k));
+                        found = Some(((a, b, r), k));
                         break 'search;
                     }
                 }
             }
         }
     }
-    let ((a, b, r), s3, back) = found.expect("a reversible pair of moves from the start");
+    let ((a, b, r), back) = found.expect("a reversible pair of moves from the start");
+    // The start has occurred twice when the game reaches s3 the second time: `back` repeats it a
+    // third time, which the rules draw (checked on a copy).
     let mut game = VariantGameState::unbounded(s0.clone());
-    for x in [a, b, r] {
+    for x in [a, b, r, back, a, b, r] {
         game.play(x, |outs| outs[0].0);
     }
-    let mut history = vec![RecordPly::occurrence(public_hash(&s0), s0.turn().opponent())];
-    history.extend_from_slice(game.record());
+    let mut repeated = game.clone();
+    repeated.play(back, |outs| outs[0].0);
+    assert!(repeated.outcome().is_some_and(|e| e.winner().is_none()), "the third occurrence is a draw: {:?}", repeated.outcome());
     let mut cfg = SearchConfig::with_simulations(0);
     cfg.dirichlet_fraction = 0.0;
     cfg.draw_contempt = 0.15;
-    let acts = s3.legal_actions();
+    let acts = game.legal_actions();
     cfg.simulations = acts.len() as u32 + 1;
     let mut rng = Pcg64Mcg::seed_from_u64(5);
-    let mut srch = Search::new(View::new(&s3, s3.turn()), acts.clone(), &cfg, false, &history);
-    let back_slot = srch_slot(&acts, back, &s3);
+    let mut srch = Search::generic(game.clone(), false, &cfg, false).expect("a player's turn");
+    let back_code = encode(back);
+    assert!(acts.contains(&back_code));
+    let back_slot = game.action_index(back_code) as u16;
     while srch.advance(&mut rng) {
         for i in 0..srch.requests() {
             let slots = srch.request(i).1.to_vec();
@@ -168,17 +192,12 @@ fn equal_visits_break_ties_by_value_not_prior() {
         }
     }
     let visits = srch.visits();
-    let back_visits = visits.iter().find(|x| x.0 == back).map(|x| x.2).expect("the repeating move is a root edge");
+    let back_visits = visits.iter().find(|x| x.0 == back_code).map(|x| x.2).expect("the repeating move is a root edge");
     let max = visits.iter().map(|x| x.2).max().unwrap_or(0);
     assert_eq!(back_visits, max, "the repeating move is among the most visited (visits {visits:?})");
     let chosen = srch.choose(0.0, &mut rng);
-    assert_ne!(chosen, back, "played the repetition: {visits:?}");
+    assert_ne!(chosen, back_code, "played the repetition: {visits:?}");
     assert!(srch.root_value() > -0.15);
-}
-
-fn srch_slot(acts: &[engine::variant::Action], a: engine::variant::Action, s: &State) -> u16 {
-    assert!(acts.contains(&a));
-    models::encoding::action_index(a, s.turn()) as u16
 }
 
 /// Whether `s`'s side to move can win at once.
@@ -190,7 +209,7 @@ fn wins_in_one(s: &State) -> bool {
 }
 
 /// Moves of `s` after which every reply allows a win in one (brute force, every move tried).
-fn mates_in_two(s: &State) -> Vec<engine::variant::Action> {
+fn mates_in_two(s: &State) -> Vec<Action> {
     s.legal_actions()
         .into_iter()
         .filter(|&a| {
@@ -221,15 +240,16 @@ fn finds_mate_in_two_without_a_net() {
                 let m2 = mates_in_two(&s);
                 let checking: Vec<_> = m2.iter().copied().filter(|&a| s.child(a).position().in_check()).collect();
                 if !checking.is_empty() && m2.len() * 4 <= acts.len() {
+                    let g = VariantGameState::unbounded(s.clone());
                     let mut cfg = SearchConfig::with_simulations(8);
                     cfg.dirichlet_fraction = 0.0;
-                    let srch = uniform_search(&s, &cfg, &mut rng);
-                    let chosen = srch.choose(0.0, &mut rng);
+                    let srch = uniform_search(&g, &cfg, &mut rng);
+                    let chosen = choose(&srch, 0.0, &mut rng);
                     assert!(m2.contains(&chosen), "mate in two {m2:?} missed: chose {chosen:?} in {}", engine::variant::fen::write(&s));
                     found += 1;
                     cfg.root_mate_in_two = false;
-                    let srch = uniform_search(&s, &cfg, &mut rng);
-                    if !m2.contains(&srch.choose(0.0, &mut rng)) {
+                    let srch = uniform_search(&g, &cfg, &mut rng);
+                    if !m2.contains(&choose(&srch, 0.0, &mut rng)) {
                         missed_without += 1;
                     }
                     break;
@@ -290,17 +310,18 @@ fn temperature_draws_only_near_best_moves_under_a_value_cutoff() {
     let mut plain_misses = 0;
     for s in &positions {
         let m = mates(s);
+        let g = VariantGameState::unbounded(s.clone());
         let mut cfg = SearchConfig::with_simulations(4 * s.legal_actions().len() as u32);
         cfg.dirichlet_fraction = 0.0;
         cfg.root_win_check = false;
         cfg.root_mate_in_two = false;
-        let plain = uniform_search(s, &cfg, &mut rng);
-        assert!(m.contains(&plain.choose(0.0, &mut rng)), "the search at temperature 0 must mate");
-        plain_misses += (0..50).filter(|_| !m.contains(&plain.choose(1.0, &mut rng))).count();
+        let plain = uniform_search(&g, &cfg, &mut rng);
+        assert!(m.contains(&choose(&plain, 0.0, &mut rng)), "the search at temperature 0 must mate");
+        plain_misses += (0..50).filter(|_| !m.contains(&choose(&plain, 1.0, &mut rng))).count();
         cfg.temperature_value_cutoff = Some(0.5);
-        let cut = uniform_search(s, &cfg, &mut rng);
+        let cut = uniform_search(&g, &cfg, &mut rng);
         for _ in 0..50 {
-            let a = cut.choose(1.0, &mut rng);
+            let a = choose(&cut, 1.0, &mut rng);
             assert!(m.contains(&a), "drew {a:?}, not a mate, in {}", engine::variant::fen::write(s));
         }
     }

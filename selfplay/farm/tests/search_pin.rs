@@ -1,13 +1,26 @@
-//! Pins the variant search's decisions (issue #17 item 3): whole games of net-guided search on
-//! several variants, with tree reuse, root noise, batches and the tactical value mix, folded into
-//! one hash of every decision's root visits, root value and chosen action. The constants were
-//! measured on the search before it was made generic over `SearchGame`; the variant adapter
-//! must reproduce them exactly (same random stream, same trees, same moves).
+//! Pins the one search's decisions on the RULES.md variants (issue #17 item 3):
+//! `Search<Generic<VariantGameState>>` playing whole games of net-guided search on several
+//! variants, with tree reuse (`Search::reuse_generic`), root noise, batches, set-up decisions
+//! (`farm::search::is_setup`) and the tactical value mix, folded into one hash of every
+//! decision's root visits, root value, whether the tree was reused, and chosen action.
+//!
+//! Re-pinned for the one search (the successor of commit f933bf09, which deleted the
+//! variant-only adapter `VariantSearch` that the earlier constants were measured on). The
+//! generic search decides lines and nodes differently from that adapter: children and the reused
+//! root are keyed by the root player's information-set key (`Game::infoset_key`; the adapter
+//! keyed them by the public hash and reused along the public record), and chance is resolved
+//! through the game (`resolve_chance`), so its trees and decisions differ and the old constants
+//! could not hold. A repetition ends a simulated line at once, as in the adapter, by the game's
+//! search rule (`Scored::search_repetition`: `VariantGameState::repeat_in_search` over the game's
+//! record and the line). Jieqi's and King's constants are the same with and without that rule
+//! (their games met no repetition inside a tree).
+//! Any later change to these constants is a change to the search's decisions.
 
+use engine::game::{Game, Turn};
 use engine::variant::game::draw_outcome;
-use engine::variant::game_state::VariantGameState;
-use engine::variant::{Variant, View};
-use farm::search::{Search, SearchConfig};
+use engine::variant::game_state::{color_of, decode, VariantGameState};
+use engine::variant::Variant;
+use farm::search::{Generic, Search, SearchConfig};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
@@ -40,15 +53,13 @@ fn play(name: &str, cfg: &SearchConfig, games: u64, plies: usize) -> u64 {
     for game in 0..games {
         let mut rng = Pcg64Mcg::seed_from_u64(1000 + game);
         let mut g = VariantGameState::unbounded(engine::variant::State::new_game(v));
-        let mut trees: [Option<Search>; 2] = [None, None];
+        let mut trees: [Option<Search<Generic<VariantGameState>>>; 2] = [None, None];
         for _ in 0..plies {
-            if g.outcome().is_some() {
-                break;
-            }
-            let s = g.state().clone();
-            let me = s.turn();
+            let Turn::Player(p) = g.turn() else { break };
+            let me = color_of(p);
             let prev = trees[me.index()].take();
-            let mut srch = Search::reuse(prev, View::new(&s, me), s.legal_actions(), cfg, true, g.record(), &mut rng);
+            let setup = farm::search::is_setup(&g);
+            let mut srch = Search::reuse_generic(prev, g.clone(), setup, cfg, true, &mut rng).expect("a player's turn");
             while srch.advance(&mut rng) {
                 for i in 0..srch.requests() {
                     let (obs, slots) = srch.request(i);
@@ -61,7 +72,7 @@ fn play(name: &str, cfg: &SearchConfig, games: u64, plies: usize) -> u64 {
             }
             h = mix(h, u64::from(srch.root_value().to_bits()));
             h = mix(h, u64::from(srch.is_reused()));
-            let a = srch.choose(if g.plies() < 6 { 1.0 } else { 0.0 }, &mut rng);
+            let a = decode(srch.choose(if g.plies() < 6 { 1.0 } else { 0.0 }, &mut rng)).expect("a player action");
             for b in format!("{a:?}").bytes() {
                 h = mix(h, u64::from(b));
             }
@@ -93,6 +104,6 @@ fn variant_search_decisions_are_pinned() {
     }
     println!("{got:x?}");
     let want: [(&str, u64); 5] =
-        [("xiangqi", 0x17c2_3717_e316_ae25), ("jieqi", 0x4016_6cd3_ec26_4105), ("surprise", 0xb048_36bc_1a09_23f6), ("fanqi-3", 0x9dec_462c_931e_ad5e), ("king", 0x0d6c_bd43_f25d_9bb2)];
+        [("xiangqi", 0x17c2_3717_e316_ae25), ("jieqi", 0xde7d_c286_5836_ca2b), ("surprise", 0xa616_51f7_c4a9_33c9), ("fanqi-3", 0x3b81_c29d_d402_46c1), ("king", 0x0d6c_bd43_f25d_9bb2)];
     assert_eq!(got, want);
 }

@@ -1,9 +1,15 @@
-//! Set-up decisions of the net player and the farm (issue #14 item 2.5): a solved layout mixture
-//! is read and followed, the net's priors are followed otherwise, the choice depends on the
-//! chooser's information set only, and self-play of owner's-choice Fan-qi starts from the
-//! players' own secret arrangements rather than every piece on its start point.
+//! Set-up decisions of the net player and the farm (issue #14 item 2.5), on the one search
+//! (`Search<Generic<VariantGameState>>`, `farm::search::is_setup`): a solved layout mixture is
+//! read and followed (`Search::set_setup_weights` with `LayoutMixture::weights`), the net's
+//! priors are followed otherwise, the choice depends on the chooser's information set only (two
+//! games of one information set of the chooser, `Game::infoset_key`, choose alike), and
+//! self-play of owner's-choice Fan-qi starts from the players' own secret arrangements rather
+//! than every piece on its start point.
 
-use engine::variant::{fen as vfen, Action, State, Variant, View};
+use engine::game::{Game, Turn};
+use engine::observe::Observe;
+use engine::variant::game_state::{decode, encode, VariantGameState};
+use engine::variant::{fen as vfen, Action, State, Variant};
 use farm::search::{LayoutMixture, Search, SearchConfig};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -19,13 +25,16 @@ black mixture A:0.000 B:0.000 C1:0.000 C2:0.000 C3:0.000 C4:0.000 C5:0.000 C6:0.
 value 0.5
 ";
 
-/// Runs a set-up search whose net answers `prior(slot)` (normalised) and returns 2000 choices'
+/// Runs a set-up search of the player to act in `g` whose net answers `prior(slot)`
+/// (normalised), with the set-up weights of `mixture` where it applies, and returns 2000 choices'
 /// counts by action.
-fn draws(s: &State, mixture: Option<&LayoutMixture>, prior: &dyn Fn(u16) -> f32, seed: u64) -> Vec<(Action, u32)> {
+fn draws(g: &VariantGameState, mixture: Option<&LayoutMixture>, prior: &dyn Fn(u16) -> f32, seed: u64) -> Vec<(Action, u32)> {
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let cfg = SearchConfig::with_simulations(64);
-    let mut srch = Search::new(View::new(s, s.turn()), s.legal_actions(), &cfg, false, &[]);
-    srch.set_layout_mixture(mixture);
+    let Turn::Player(player) = g.turn() else { panic!("not a player's turn: {:?}", g.turn()) };
+    assert!(farm::search::is_setup(g), "not a set-up decision");
+    let mut srch = Search::generic(g.clone(), true, &cfg, false).expect("a player's turn");
+    srch.set_setup_weights(mixture.and_then(|m| m.weights(g, player, &g.legal_actions())));
     assert!(srch.is_setup());
     let mut evals = 0;
     while srch.advance(&mut rng) {
@@ -41,9 +50,9 @@ fn draws(s: &State, mixture: Option<&LayoutMixture>, prior: &dyn Fn(u16) -> f32,
     if mixture.is_some() {
         assert_eq!(evals, 0, "a layout mixture needs no net");
     }
-    let mut counts: Vec<(Action, u32)> = s.legal_actions().into_iter().map(|a| (a, 0)).collect();
+    let mut counts: Vec<(Action, u32)> = g.state().legal_actions().into_iter().map(|a| (a, 0)).collect();
     for _ in 0..2000 {
-        let a = srch.choose(0.0, &mut rng);
+        let a = decode(srch.choose(0.0, &mut rng)).expect("a player action");
         counts.iter_mut().find(|c| c.0 == a).expect("a legal choice").1 += 1;
     }
     counts
@@ -63,31 +72,35 @@ fn layout_mixture_is_read_and_followed() {
     assert!(LayoutMixture::parse("red mixture A:-1\nblack mixture A:1").is_err(), "a negative probability");
 
     let v = variant("surprise");
-    let red = State::new_game(v);
+    let red = VariantGameState::unbounded(State::new_game(v));
     let c = draws(&red, Some(&m), &|_| 1.0, 1);
     let a = count(&c, Action::Layout { index: 0 });
     assert_eq!(a + count(&c, Action::Layout { index: 1 }), 2000, "only A and B: {c:?}");
     assert!((1300..1500).contains(&a), "A drawn {a} of 2000 at p = 0.7");
     let mut black = red.clone();
-    black.apply(Action::Layout { index: 4 });
+    black.play(Action::Layout { index: 4 }, |outs| outs[0].0);
     let c = draws(&black, Some(&m), &|_| 1.0, 2);
     assert_eq!(count(&c, Action::Layout { index: 9 }), 2000, "Black plays C8 only: {c:?}");
+    // A mixture of layouts has nothing to say about another set-up decision (§F3 placements).
+    let f = VariantGameState::unbounded(State::new_game(variant("fanqi-3")));
+    assert!(farm::search::is_setup(&f));
+    assert_eq!(m.weights(&f, engine::game::PlayerId::FIRST, &f.legal_actions()), None);
 }
 
 #[test]
 fn without_a_mixture_the_net_s_priors_choose() {
     let v = variant("surprise");
-    let s = State::new_game(v);
+    let s = VariantGameState::unbounded(State::new_game(v));
     // Slot of layout C3 (index 4) gets weight 8 against 1 for each other: p = 8/17.
-    let c3 = models::encoding::action_index(Action::Layout { index: 4 }, s.turn()) as u16;
+    let c3 = s.action_index(encode(Action::Layout { index: 4 })) as u16;
     let c = draws(&s, None, &|x| if x == c3 { 8.0 } else { 1.0 }, 3);
     let n = count(&c, Action::Layout { index: 4 });
     assert!((850..1030).contains(&n), "C3 drawn {n} of 2000 at p = 8/17: {c:?}");
     assert!(c.iter().all(|x| x.1 > 40), "every layout keeps some weight: {c:?}");
 
     // Owner's-choice Fan-qi placements (§F3) go the same way.
-    let f = State::new_game(variant("fanqi-3"));
-    assert!(f.in_setup());
+    let f = VariantGameState::unbounded(State::new_game(variant("fanqi-3")));
+    assert!(f.state().in_setup());
     let c = draws(&f, None, &|_| 1.0, 4);
     assert!(c.iter().filter(|x| x.1 > 0).count() >= 2, "placements are mixed: {c:?}");
 }
@@ -97,12 +110,16 @@ fn a_set_up_choice_depends_on_the_information_set_only() {
     // Black chooses its layout without seeing Red's (§S2): two states that differ only in Red's
     // secret layout must give the same choices from the same seed.
     let v = variant("surprise");
+    let black = engine::game::PlayerId::SECOND;
     for red_layout in 0..10u8 {
-        let mut s = State::new_game(v);
-        s.apply(Action::Layout { index: red_layout });
-        let mut other = State::new_game(v);
-        other.apply(Action::Layout { index: (red_layout + 3) % 10 });
-        assert_eq!(View::new(&s, s.turn()).known().legal_actions(), other.legal_actions());
+        let mut s = VariantGameState::unbounded(State::new_game(v));
+        s.play(Action::Layout { index: red_layout }, |outs| outs[0].0);
+        let mut other = VariantGameState::unbounded(State::new_game(v));
+        other.play(Action::Layout { index: (red_layout + 3) % 10 }, |outs| outs[0].0);
+        assert_ne!(s.state().hash(), other.state().hash(), "two different full states");
+        assert_eq!(s.turn(), Turn::Player(black));
+        assert_eq!(s.infoset_key(black), other.infoset_key(black), "one information set of Black's");
+        assert_eq!(s.legal_actions(), other.legal_actions());
         let prior = |x: u16| 1.0 + f32::from(x % 5);
         assert_eq!(draws(&s, None, &prior, 7), draws(&other, None, &prior, 7), "Red layout {red_layout}");
     }

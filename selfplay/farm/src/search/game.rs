@@ -88,7 +88,9 @@ pub trait SearchGame: Send + Sized {
 /// [`Game::infoset_key`] after the action and its chance outcomes (so determinizations the root
 /// player cannot tell apart share a node and different observations never mix), the end of the
 /// game by [`Turn::Terminal`] with [`Game::returns`] scaled to [-1, 1] by the game's utility
-/// bounds. Repetitions are the game's own business (its `turn()` ends repeated positions); the
+/// bounds. Repetitions end a line by the game's search rule ([`Scored::search_repetition`]: the
+/// variants' two-fold rule over the record and the line) or its own (`turn()` ends repeated
+/// positions); the
 /// leaf value of [`SearchConfig::value_mix`] is the game's expectimax ([`Scored::leaf_searcher`]);
 /// the root's checks are the game's ([`Scored::root_win`]: by default the generic win in one,
 /// `engine::search::root_win::generic_win`; [`Scored::root_losing`]); the tree is reused
@@ -214,7 +216,7 @@ impl<G: Scored + Observe + Send> SearchGame for Generic<G> {
     fn step<R: Rng>(&mut self, s: &mut G, action: Self::Action, _player: PlayerId, rng: &mut R) -> Step<PlayerId> {
         s.apply(action);
         resolve_chance(s, rng);
-        Step { key: s.infoset_key(self.player), ended: None }
+        Step { key: s.infoset_key(self.player), ended: s.search_repetition() }
     }
     fn root_win<R: Rng>(&self, actions: &[Self::Action], cfg: &SearchConfig, rng: &mut R) -> Option<usize> {
         self.root.root_win(self.player, actions, cfg.root_mate_in_two, rng)

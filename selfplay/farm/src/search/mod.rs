@@ -17,8 +17,10 @@
 //! farm can gather the leaf evaluations of many games into one net batch; one search can gather
 //! several leaves per call too ([`SearchConfig::batch`], with virtual loss), and stop on a wall
 //! clock ([`Search::set_deadline`]). The end of a line is the game's own (`Turn::Terminal` of the
-//! determinized state, which carries the game's record: the variants' repetition rules of
-//! RULES.md §X6 judge repetitions of the record and the simulated line alike).
+//! determinized state, which carries the game's record), and a repetition ends it at once by the
+//! game's search rule (`Scored::search_repetition`: for the variants the engine's two-fold rule
+//! over the record and the simulated line, `VariantGameState::repeat_in_search`: a draw, worth the
+//! draw value, or a loss for the side that checked or chased perpetually, RULES.md §X6).
 //!
 //! A player's tree outlives its decision ([`Search::reuse_generic`], [`SearchConfig::reuse_tree`]):
 //! the node the player's information set leads to after the player's move and the opponent's
@@ -243,7 +245,7 @@ pub struct Search<S: SearchGame> {
     setup_weights: Option<Vec<f64>>,
     /// The root checks (win, mate in two, loss) have run.
     root_checked: bool,
-    /// Root visits kept from the previous decision's tree ([`Search::reuse`]; 0 when fresh).
+    /// Root visits kept from the previous decision's tree ([`Search::reuse_generic`]; 0 when fresh).
     reused: u32,
     /// The root was taken over from the previous decision's tree.
     reused_tree: bool,
