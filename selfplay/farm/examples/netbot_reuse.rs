@@ -9,23 +9,27 @@
 //! instead of (or with) the clock; `ms=0` searches by `sims` alone.
 
 use engine::search::arena;
-use engine::variant::Variant;
-use farm::netbot::NetBot;
+use engine::variant::game_state::VariantGameState;
+use engine::variant::{State, Variant};
 use farm::netcounters::NetCounted;
+use farm::netmore::GameNetBot;
 use farm::search::SearchConfig;
 use models::net::{Net, NetConfig};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 use std::time::{Duration, Instant};
 
-fn bot(ck: &str, reuse: bool, ms: u64, sims: Option<u32>, seed: u64) -> NetBot {
+/// The `net:` bot (the one of every game, seated at `variant`'s games).
+type NetBot = GameNetBot<VariantGameState>;
+
+fn bot(ck: &str, variant: &'static Variant, reuse: bool, ms: u64, sims: Option<u32>, seed: u64) -> NetBot {
     if ck == "untrained" {
         let mut cfg = SearchConfig::with_simulations(sims.unwrap_or(u32::MAX));
-        cfg.batch = farm::netbot::DEFAULT_BATCH;
+        cfg.batch = farm::netspec::DEFAULT_BATCH;
         cfg.reuse_tree = reuse;
         let net = Net::new(&NetConfig::new(4, 32), tch::Device::Cpu, 1);
         let time = (ms > 0).then(|| Duration::from_millis(ms));
-        return NetBot::new(net, cfg, seed, "untrained".into()).with_movetime(time);
+        return NetBot::new(net, cfg, time, seed, "untrained".into(), variant.name.clone());
     }
     let mut spec = format!("checkpoint={ck},reuse={}", u8::from(reuse));
     if ms > 0 {
@@ -34,7 +38,7 @@ fn bot(ck: &str, reuse: bool, ms: u64, sims: Option<u32>, seed: u64) -> NetBot {
     if let Some(n) = sims {
         spec += &format!(",sims={n}");
     }
-    NetBot::from_params(&spec, seed).expect("net bot")
+    NetBot::from_params(&spec, seed, &VariantGameState::unbounded(State::new_game(variant))).expect("net bot")
 }
 
 fn main() {
@@ -55,8 +59,8 @@ fn main() {
             let t = Instant::now();
             let mut rng = Pcg64Mcg::seed_from_u64(1000 + g);
             let start = farm::start_state(variant, &mut rng);
-            let mut red = bot(&ck, reuse, ms, sims, 2 * g);
-            let mut black = bot(&ck, reuse, ms, sims, 2 * g + 1);
+            let mut red = bot(&ck, variant, reuse, ms, sims, 2 * g);
+            let mut black = bot(&ck, variant, reuse, ms, sims, 2 * g + 1);
             let plies = arena::play(start, &mut red, &mut black, 77 + g, max_plies).plies;
             for b in [&red, &black] {
                 tot[k][0] += b.decisions() as f64;

@@ -3,10 +3,10 @@
 //! root edge, whether the position after it was already in the history, and the root value.
 //!
 //! `cargo run --release -p anqi-farm --example repetition_probe -- RUN/checkpoints/step-600.json (RUN/checkpoints/step-0.json | random) [games] [sims]`
-use farm::search::{Search, SearchConfig};
+use farm::search::{is_setup, Search, SearchConfig};
 use farm::start_state;
-use engine::variant::game_state::VariantGameState;
-use engine::variant::{Variant, View};
+use engine::variant::game_state::{decode, VariantGameState};
+use engine::variant::Variant;
 use models::checkpoint::{self, Expect};
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
@@ -56,7 +56,8 @@ fn main() {
                 continue;
             }
             let net = if trained { &a } else { b.as_ref().expect("opponent net") };
-            let mut search = Search::new(View::new(&s, me), s.legal_actions(), &cfg, false, game.record());
+            // The one search on the game as played (its record decides repetitions, RULES.md §X6).
+            let mut search = Search::generic(game.clone(), is_setup(&game), &cfg, false).expect("a player's turn");
             while search.advance(&mut rng) {
                 let ev = net.evaluate(search.request_obs(), &search.request_slots());
                 for i in 0..search.requests() {
@@ -65,9 +66,10 @@ fn main() {
                 }
             }
             let temp = if game.plies() < 4 { 1.0 } else { 0.0 };
-            let act = search.choose(temp, &mut rng);
+            let code = search.choose(temp, &mut rng);
+            let act = decode(code).expect("a player action");
             let visits = search.visits();
-            let n = visits.iter().find(|x| x.0 == act).map(|x| x.2).unwrap_or(0);
+            let n = visits.iter().find(|x| x.0 == code).map(|x| x.2).unwrap_or(0);
             let nlegal = visits.len();
             let q = search.root_value();
             game.play(act, |outs| outs[0].0);
