@@ -1,4 +1,5 @@
-//! Net evaluations per second of the `net:` bot in one game, by leaves per net call
+//! Net evaluations per second of the `net:` bot (the one net bot, [`farm::netmore::GameNetBot`],
+//! on a RULES.md variant's `VariantGameState`) in one game, by leaves per net call
 //! ([`farm::search::SearchConfig::batch`]), against the net's own throughput at those batch
 //! sizes (the batched limit: `no_grad` inference of real observations, nothing else).
 //!
@@ -6,10 +7,11 @@
 //! [sims] [plies] [threads]` (defaults: surprise 4 32 128 30 1, the quick run's net). The net is
 //! untrained: throughput does not depend on the weights.
 
-use engine::variant::game_state::VariantGameState;
+use engine::search::GameBot;
+use engine::variant::game_state::{decode, VariantGameState};
 use engine::variant::{Variant, View};
-use farm::netbot::NetBot;
 use farm::netcounters::NetCounted;
+use farm::netmore::GameNetBot;
 use farm::search::SearchConfig;
 use models::encoding;
 use models::net::{Net, NetConfig};
@@ -54,9 +56,10 @@ fn main() {
     for batch in [1u32, 8, 16] {
         let mut search = SearchConfig::with_simulations(sims);
         search.batch = batch;
-        let mut bots = [
-            NetBot::new(Net::new(&cfg, tch::Device::Cpu, 1), search.clone(), 3, "red".into()),
-            NetBot::new(Net::new(&cfg, tch::Device::Cpu, 1), search, 4, "black".into()),
+        let trained_for = variant.name.clone();
+        let mut bots: [GameNetBot<VariantGameState>; 2] = [
+            GameNetBot::new(Net::new(&cfg, tch::Device::Cpu, 1), search.clone(), None, 3, "red".into(), trained_for.clone()),
+            GameNetBot::new(Net::new(&cfg, tch::Device::Cpu, 1), search, None, 4, "black".into(), trained_for),
         ];
         let mut rng = Pcg64Mcg::seed_from_u64(5);
         let mut game = VariantGameState::unbounded(farm::start_state(variant, &mut rng));
@@ -67,7 +70,7 @@ fn main() {
                 game = VariantGameState::unbounded(farm::start_state(variant, &mut rng));
             }
             let side = game.state().turn().index();
-            let a = bots[side].choose_variant(&game);
+            let a = decode(bots[side].choose(&game)).expect("a variant player action");
             game.play(a, |outs| engine::variant::game::draw_outcome(outs, &mut rng));
             played += 1;
         }

@@ -1,8 +1,9 @@
 //! The `net:` bot in the RULES-more games (#17 item 3): built through the farm's bot registry
 //! (`farm::netmore::bot_from_spec`: the net factory for `net:`, the engine's registry else), it
 //! plays complete legal games of missile against `greedy` and `random`, keeps its tree between
-//! decisions, refuses a checkpoint of another game naming both, and decides identically (fixed
-//! seed) in two states of a hidden preset its player cannot tell apart.
+//! decisions, takes every search key (`mix=`/`vdepth=`, `pimc=`/`prior=`/`vmix=`) but the
+//! variants' `layouts=`, refuses a checkpoint of another game naming both, and decides
+//! identically (fixed seed) in two states of a hidden preset its player cannot tell apart.
 
 use engine::game::Turn;
 use engine::search::game_bot::GameBot;
@@ -108,25 +109,66 @@ fn net_bot_refuses_another_games_checkpoint() {
     assert!(e.contains("\"skill\"") && e.contains("\"missile\""), "{e}");
     // The checkpoint's own game builds.
     assert!(with_game("skill", None, Build(format!("net:checkpoint={skill},sims=2"))).expect("preset").is_ok());
-    // Variant-only parameters and a missing checkpoint are refused.
+    // Every search key plays on every game: the leaf value (mix=/vdepth=, the game's expectimax
+    // through `Scored::leaf_searcher`) and the PIMC root (pimc=/prior=/vmix=, `farm::hybrid`)
+    // build on skill and choose a legal move.
+    struct Plays(String);
+    impl WithGame for Plays {
+        type Output = Result<String, String>;
+        fn run<G: Playable>(self, start: G) -> Self::Output {
+            let mut bot = from_spec(&self.0, 1, &start)?;
+            let mut g = start.clone();
+            let mut rng = Pcg64Mcg::seed_from_u64(2);
+            // Out of the set-up (its decisions are drawn without a search).
+            while g.in_setup() {
+                farm::search::resolve_chance(&mut g, &mut rng);
+                let acts = g.legal_actions();
+                g.apply(acts[rng.random_range(0..acts.len())]);
+            }
+            farm::search::resolve_chance(&mut g, &mut rng);
+            let a = bot.choose(&g);
+            assert!(g.legal_actions().contains(&a), "{}: illegal {a:?}", self.0);
+            Ok(bot.name())
+        }
+    }
+    for (extra, named) in [
+        (",mix=0.5", ",mix=0.5,vdepth="),
+        (",mix=1,vdepth=0", ",mix=1,vdepth=0"),
+        (",pimc=0.5", ",pimc=0.5,prior=40"),
+        (",pimc=1,prior=10,vmix=2", ",pimc=1,prior=10,vmix=2"),
+    ] {
+        let spec = format!("net:checkpoint={skill},sims=4{extra}");
+        let name = with_game("skill", None, Plays(spec.clone())).expect("preset").unwrap_or_else(|e| panic!("{spec}: {e}"));
+        assert!(name.contains(named), "{spec}: {name}");
+    }
+    // layouts= (Surprise layout mixtures) is for the RULES.md variants alone: a valid mixture is
+    // refused when the bot is seated at another game, naming it; a missing file, a missing
+    // source and a missing checkpoint are refused.
+    let mixture = tmp.path().join("mixture.txt");
+    std::fs::write(&mixture, "red mixture A:1\nblack mixture A:1\n").expect("mixture");
     for (spec, says) in [
+        (format!("net:checkpoint={skill},layouts={}", mixture.display()), "RULES.md variants"),
         (format!("net:checkpoint={skill},layouts=x.txt"), "layouts"),
-        (format!("net:checkpoint={skill},pimc=0.5"), "pimc"),
-        (format!("net:checkpoint={skill},mix=0.5"), "mix"),
         ("net:sims=3".to_string(), "checkpoint=PATH"),
         (format!("net:checkpoint={}", tmp.path().join("none").display()), "none"),
     ] {
         let e = with_game("skill", None, Build(spec.clone())).expect("preset").err().unwrap_or_default();
         assert!(e.contains(says), "{spec}: {e}");
     }
-    // A variant's checkpoint plays its variant only (the one factory builds it as the variants'
-    // net bot), not a RULES-more game.
+    let e = with_game("skill", None, Build(format!("net:checkpoint={skill},layouts={}", mixture.display()))).expect("preset").err().unwrap_or_default();
+    assert!(e.contains("\"skill\""), "{e}");
+    // A variant's checkpoint plays its variant only (the one factory loads it with the variants'
+    // encoding), not a RULES-more game: refused naming both.
     let run = tmp.path().join("xq");
     let net = Net::new(&NetConfig::new(1, 8), tch::Device::Cpu, 3);
     let info = SaveInfo { step: 0, variant: "xiangqi", config: serde_json::json!({}), git_revision: "test", trainer: serde_json::json!({}) };
     checkpoint::save(&run, &net, None, info).expect("save");
     let e = with_game("skill", None, Build(format!("net:checkpoint={}", run.display()))).expect("preset").err().unwrap_or_default();
-    assert!(e.contains("\"xiangqi\"") && e.contains("\"skill\"") && e.contains("not a RULES.md variant"), "{e}");
+    assert!(e.contains("\"xiangqi\"") && e.contains("\"skill\""), "{e}");
+    // ... and a RULES-more checkpoint is refused at a RULES.md variant, naming both.
+    let xq = engine::variant::game_state::VariantGameState::new(engine::variant::State::start(engine::any_game::load_variant("xiangqi").expect("xiangqi"), None).expect("start"));
+    let e = from_spec(&format!("net:checkpoint={skill}"), 1, &xq).err().unwrap_or_default();
+    assert!(e.contains("\"skill\"") && e.contains("\"xiangqi\""), "{e}");
     // A preset of the same game type but another encoding: refused when built for a state of it.
     let missile = checkpoint_of(tmp.path(), "missile").display().to_string();
     struct ForState(String);

@@ -1,7 +1,8 @@
 //! The farm's search on the RULES-more games through `search::Generic` (#17 item 3): without a
 //! net (uniform priors, value 0) it only ever picks legal actions, set-up decisions included, and
 //! the game's own end (`Turn::Terminal`, `returns`) makes it find a move that wins at once, which
-//! the root's generic win-in-one check (`search::generic_win`) plays without simulations.
+//! the root's win check (the contract's `Scored::root_win`, by default the generic win in one,
+//! `engine::search::root_win::generic_win`) plays without simulations.
 
 use engine::game::{Game, PlayerId, Turn};
 use engine::more::presets::{with_game, Playable, WithGame};
@@ -101,14 +102,14 @@ impl WithGame for WinsAtOnce {
                     let chosen = s.choose(0.0, &mut rng);
                     assert!(wins.contains(&chosen), "root check missed {wins:?}: chose {chosen:?} in {}", g.full_fen());
                     assert_eq!((s.simulations(), s.root_visits(), s.root_value()), (0, 1, 1.0));
-                    let i = farm::search::generic_win(&g, me, &acts, &mut rng).expect("a win in one");
+                    let i = engine::search::root_win::generic_win(&g, me, &acts, &mut rng).expect("a win in one");
                     assert!(wins.contains(&acts[i]));
                     found += 1;
                     break;
                 }
                 // No win in one here: the check finds none.
                 if !g.in_setup() && wins.is_empty() {
-                    assert_eq!(farm::search::generic_win(&g, me, &acts, &mut rng), None, "{}", g.full_fen());
+                    assert_eq!(engine::search::root_win::generic_win(&g, me, &acts, &mut rng), None, "{}", g.full_fen());
                 }
                 random_step(&mut g, &mut rng);
             }
@@ -219,13 +220,16 @@ fn reuse_keeps_the_visits_of_the_line_played_in_every_more_game() {
 
 /// The leaf value the net search mixes in (`SearchConfig::value_mix`) is every game's, not the
 /// variants' alone: off at `value_mix = 0`; on a RULES.md variant the generic search's value is
-/// the variants' search's, position for position (the game's `Scored::leaf_searcher` is the
-/// variants' expectimax); on a RULES-more game a value in [-1, 1] that sees material.
+/// the variants' expectimax's (`Expectimax::leaf_value` on the typed `State`, as the deleted
+/// `VariantSearch` mixed it: a mate ±1, else `0.9 tanh(cp / value_scale_cp)`), position for
+/// position (the game's `Scored::leaf_searcher` is the variants' expectimax); on a RULES-more game
+/// a value in [-1, 1] that sees material.
 #[test]
 fn generic_leaf_value_is_every_games_and_the_variants_own() {
+    use engine::search::expectimax::{Expectimax, ExpectimaxConfig, MATE};
     use engine::variant::game_state::VariantGameState;
-    use engine::variant::{State, View};
-    use farm::search::{Generic, SearchGame, VariantSearch};
+    use engine::variant::State;
+    use farm::search::{Generic, SearchGame};
     let mut cfg = SearchConfig::with_simulations(8);
     let v = engine::any_game::load_variant("jieqi").expect("jieqi");
     let mut rng = Pcg64Mcg::seed_from_u64(4);
@@ -238,13 +242,16 @@ fn generic_leaf_value_is_every_games_and_the_variants_own() {
             continue;
         }
         let mut generic = Generic::new(g.clone(), false).expect("a player's turn");
-        let mut variant = VariantSearch::new(View::new(g.state(), g.state().turn()), g.record());
         cfg.value_mix = 0.0;
         assert_eq!(generic.leaf_tactics(&g, &cfg), None, "off at value_mix 0");
         cfg.value_mix = 0.75;
         cfg.value_depth = (compared % 2) as u32;
         let a = generic.leaf_tactics(&g, &cfg).expect("on");
-        assert_eq!(Some(a), variant.leaf_tactics(g.state(), &cfg), "the variants' leaf value at ply {}", g.plies());
+        // The variants' own leaf search, configured as the net search configures its leaf searcher.
+        let mut x = Expectimax::new(ExpectimaxConfig { depth: cfg.value_depth, qdepth: 4, nodes: Some(20_000), ms: None, samples: 1, ..ExpectimaxConfig::default() });
+        let cp = x.leaf_value(g.state());
+        let own = if cp.abs() >= MATE - 1_000.0 { cp.signum() as f32 } else { 0.9 * (cp as f32 / cfg.value_scale_cp.max(1.0)).tanh() };
+        assert_eq!(a, own, "the variants' leaf value at ply {}", g.plies());
         assert!((-1.0..=1.0).contains(&a));
         compared += 1;
     }
