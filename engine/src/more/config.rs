@@ -29,9 +29,6 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::{Mutex, OnceLock};
 
-use super::camel::{CamelPreset, CamelRules};
-use super::missile::{self, MissilePreset, MissileRules, SetupMethod};
-use super::skill::{self, SkillPreset, SkillRules};
 use super::MoreError;
 
 /// Serde form of `no_capture_plies`: TOML has no null, so `0` stands for "never".
@@ -56,19 +53,9 @@ pub mod plies {
     }
 }
 
-/// A RULES-more.md game with its resolved rules: a built-in preset or one loaded from a rule file.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum MoreVariant {
-    /// Skill-tile xiangqi (§1).
-    Skill(SkillPreset),
-    /// Camel xiangqi (§2).
-    Camel(CamelPreset),
-    /// Missile xiangqi (§3).
-    Missile(MissilePreset),
-}
-
-/// The game families and the preset a bare `game = FAMILY` starts from.
-const FAMILIES: [(&str, &str); 3] = [("skill", "skill"), ("camel", "camel-1"), ("missile", "missile")];
+pub use super::MoreVariant;
+use super::family::{RuleFamily, WithFamily};
+use super::FAMILIES;
 
 /// The top-level keys a rule file may hold.
 const TOP_KEYS: [&str; 6] = ["name", "description", "base", "game", "rules", "info"];
@@ -85,7 +72,7 @@ pub(crate) fn intern(s: &str) -> &'static str {
     n
 }
 
-fn file_error(file: &str, key: &str, problem: impl Into<String>) -> MoreError {
+pub(crate) fn file_error(file: &str, key: &str, problem: impl Into<String>) -> MoreError {
     MoreError::RulesFile { file: file.to_string(), key: key.to_string(), problem: problem.into() }
 }
 
@@ -121,13 +108,10 @@ impl MoreVariant {
     /// # Errors
     /// [`MoreError::UnknownPreset`].
     pub fn preset(name: &str) -> Result<MoreVariant, MoreError> {
-        if missile::rules::PRESETS.contains(&name) {
-            return Ok(MoreVariant::Missile(MissileRules::preset(name)?));
+        match FAMILIES.iter().find(|f| f.presets.contains(&name)) {
+            Some(f) => (f.preset)(name),
+            None => Err(MoreError::UnknownPreset(name.to_string())),
         }
-        if skill::rules::PRESETS.contains(&name) {
-            return Ok(MoreVariant::Skill(SkillRules::preset(name)?));
-        }
-        Ok(MoreVariant::Camel(CamelRules::preset(name)?))
     }
 
     /// The variant `spec` names: a built-in preset, or a rule file (loaded once per process).
@@ -162,7 +146,7 @@ impl MoreVariant {
         let Ok(text) = std::fs::read_to_string(spec) else { return false };
         let Ok(table) = text.parse::<toml::Table>() else { return false };
         let named = |k: &str| table.get(k).and_then(toml::Value::as_str).map(str::to_string);
-        named("base").is_some_and(|b| MoreVariant::preset(&b).is_ok()) || named("game").is_some_and(|g| FAMILIES.iter().any(|(f, _)| *f == g))
+        named("base").is_some_and(|b| MoreVariant::preset(&b).is_ok()) || named("game").is_some_and(|g| FAMILIES.iter().any(|f| f.name == g))
     }
 
     /// Reads a rule file's text; `file` names it in errors and is the default name.
@@ -182,16 +166,16 @@ impl MoreVariant {
                 Some(v) => v.as_str().map(Some).ok_or_else(|| file_error(file, k, "expected a string")),
             }
         };
-        let family_names: Vec<&str> = FAMILIES.iter().map(|f| f.0).collect();
+        let family_names: Vec<&str> = FAMILIES.iter().map(|f| f.name).collect();
         let base_name = match (string("base")?, string("game")?) {
             (Some(b), _) => b.to_string(),
-            (None, Some(g)) => match FAMILIES.iter().find(|(f, _)| *f == g) {
-                Some((_, p)) => p.to_string(),
+            (None, Some(g)) => match FAMILIES.iter().find(|f| f.name == g) {
+                Some(f) => f.default_preset.to_string(),
                 None => return Err(file_error(file, "game", format!("{g:?} is not one of {}", family_names.join(", ")))),
             },
             (None, None) => return Err(file_error(file, "base", "a rule file needs `base = PRESET` or `game = FAMILY`")),
         };
-        let base = MoreVariant::preset(&base_name).map_err(|_| file_error(file, "base", format!("{base_name:?} is not a preset of skill, camel or missile xiangqi")))?;
+        let base = MoreVariant::preset(&base_name).map_err(|_| file_error(file, "base", format!("{base_name:?} is not a preset of {}", family_names.join(", "))))?;
         if let (Some(g), true) = (string("game")?, table.contains_key("base")) {
             if g != base.family() {
                 return Err(file_error(file, "game", format!("{g:?} but base {base_name:?} is a {} preset", base.family())));
@@ -224,43 +208,19 @@ impl MoreVariant {
             Some(d) => intern(d),
             None => base.description(),
         };
-        Ok(match base {
-            MoreVariant::Missile(p) => {
-                let rules: MissileRules = merge(&p.rules, overrides, file)?;
-                if rules.face_down && rules.setup == SetupMethod::Open {
-                    return Err(file_error(
-                        file,
-                        "rules.face_down",
-                        "face-down pieces (RULES-more.md §3.8 alternative reading) need a hidden set-up: set `setup` to \"hidden-five-soldiers\" or \"hidden-centre-soldier\" (or base the file on missile-hidden-5 / missile-hidden-centre)",
-                    ));
-                }
-                MoreVariant::Missile(MissilePreset { name, description, rules })
-            }
-            MoreVariant::Skill(p) => MoreVariant::Skill(SkillPreset { name, description, rules: merge(&p.rules, overrides, file)? }),
-            MoreVariant::Camel(p) => {
-                let rules: CamelRules = merge(&p.rules, overrides, file)?;
-                if !(1..=7).contains(&rules.edition) {
-                    return Err(file_error(file, "rules.edition", format!("{} is not an edition; the editions are 1 to 7", rules.edition)));
-                }
-                if rules.secret_tricks && !rules.tricks() {
-                    return Err(file_error(file, "rules.secret_tricks", format!("edition {} has no trick face; secret trick layouts need edition 5 or later", rules.edition)));
-                }
-                if !CamelRules::WIDTHS.contains(&rules.files) {
-                    return Err(file_error(file, "rules.files", format!("{} files is not a camel board width; the widths are {:?}", rules.files, CamelRules::WIDTHS)));
-                }
-                MoreVariant::Camel(CamelPreset { name, description, rules })
-            }
-        })
+        base.visit(Merge { name, description, overrides, file })
     }
 
     /// The full rule table as a rule file ([`MoreVariant::from_toml`] reads it back).
     pub fn to_toml(&self) -> String {
-        let rules = match self {
-            MoreVariant::Missile(p) => toml::to_string(&p.rules),
-            MoreVariant::Skill(p) => toml::to_string(&p.rules),
-            MoreVariant::Camel(p) => toml::to_string(&p.rules),
+        struct Table;
+        impl WithFamily for Table {
+            type Output = Result<String, toml::ser::Error>;
+            fn run<P: RuleFamily>(self, p: P) -> Self::Output {
+                toml::to_string(p.rules())
+            }
         }
-        .unwrap_or_else(|e| format!("# cannot write the rules: {e}\n"));
+        let rules = self.visit(Table).unwrap_or_else(|e| format!("# cannot write the rules: {e}\n"));
         let q = |s: &str| toml::Value::String(s.to_string()).to_string();
         // The comment line repeats name and description for the reader: a control character
         // (a line break, a carriage return) would end the comment or make the file invalid TOML,
@@ -278,38 +238,40 @@ impl MoreVariant {
 
     /// The name (preset name, or the file's `name`).
     pub fn name(&self) -> &'static str {
-        match self {
-            MoreVariant::Missile(p) => p.name,
-            MoreVariant::Skill(p) => p.name,
-            MoreVariant::Camel(p) => p.name,
-        }
+        self.info().name
     }
 
     /// One line.
     pub fn description(&self) -> &'static str {
-        match self {
-            MoreVariant::Missile(p) => p.description,
-            MoreVariant::Skill(p) => p.description,
-            MoreVariant::Camel(p) => p.description,
-        }
+        self.info().description
     }
 
-    /// `skill`, `camel` or `missile`.
+    /// The family ([`RuleFamily::NAME`]: `skill`, `camel`, `missile`).
     pub fn family(&self) -> &'static str {
-        match self {
-            MoreVariant::Skill(_) => "skill",
-            MoreVariant::Camel(_) => "camel",
-            MoreVariant::Missile(_) => "missile",
-        }
+        self.info().family
     }
 
     /// Whether a player's set-up is hidden from the other (a secret tile choice, a hidden
     /// missile set-up, secret camel trick layouts).
     pub fn hidden_setup(&self) -> bool {
-        match self {
-            MoreVariant::Skill(p) => p.rules.secret_setup,
-            MoreVariant::Camel(p) => p.rules.secret_tricks,
-            MoreVariant::Missile(p) => p.rules.setup != SetupMethod::Open,
-        }
+        self.info().hidden_setup
+    }
+}
+
+/// A rule file's `[rules]` overrides merged into its base preset's rules, checked by the
+/// family ([`RuleFamily::check`]).
+struct Merge<'a> {
+    name: &'static str,
+    description: &'static str,
+    overrides: &'a toml::Table,
+    file: &'a str,
+}
+
+impl WithFamily for Merge<'_> {
+    type Output = Result<MoreVariant, MoreError>;
+    fn run<P: RuleFamily>(self, base: P) -> Self::Output {
+        let rules: P::Rules = merge(base.rules(), self.overrides, self.file)?;
+        P::check(&rules, self.file)?;
+        Ok(P::with_rules(self.name, self.description, rules).into())
     }
 }

@@ -12,6 +12,8 @@
 //! * [`history`]: the repetition record, path hashing and returns shared by the game states;
 //! * [`notation`]: Chinese move records on any geometry;
 //! * [`picture`]: the default picture of a game from its view FEN (`Playable::picture`);
+//! * [`family`]: the registry's contract ([`family::RuleFamily`]) and its one list, below: a new
+//!   game is its folder and one line there;
 //! * [`config`]: the rule tables as TOML rule files (`anqi variants --show`, `--variant FILE`);
 //! * [`presets`]: the preset names and one entry point per preset for the CLI;
 //! * [`open`]: the open twins of the hidden presets (docs/open-twins.md §O6);
@@ -20,20 +22,24 @@
 
 pub mod bits;
 pub mod board;
-pub mod camel;
 pub mod config;
 pub mod error;
+pub mod family;
 pub mod geometry;
 pub mod history;
-pub mod missile;
 pub mod notation;
 pub mod observe;
 pub mod open;
 pub mod piece;
 pub mod picture;
 pub mod presets;
-pub mod skill;
 
-pub use config::MoreVariant;
+// The registry: one line per game (its folder's module, its arm, its preset type).
+family::games! {
+    camel: Camel(camel::CamelPreset),
+    skill: Skill(skill::SkillPreset),
+    missile: Missile(missile::MissilePreset),
+}
+
 pub use error::MoreError;
 pub use geometry::{Geometry, River, Sq};

@@ -1,16 +1,15 @@
 //! Preset names of the RULES-more.md games and one entry point per command, so that the CLI
 //! (`anqi variants`, `anqi play`, `anqi perft`) handles every preset here the same way: each
-//! game plugs in through [`Playable`] and the generic helpers below. The RULES.md variants plug
+//! game plugs in through [`Playable`] and [`super::family::RuleFamily`] (in its folder's
+//! `family.rs`) and its line in the registry (`more/mod.rs`), and the helpers below are generic. The RULES.md variants plug
 //! into the same trait as [`crate::variant::game_state::VariantGameState`]
 //! (`crate::variant::playable`), and [`crate::any_game::with_any_game`] dispatches over both.
 
 use crate::search::Scored;
-use super::missile::{self, MissileGame};
-use super::camel::{self, CamelGame};
-use super::skill::{self, SkillGame};
+use super::family::{RuleFamily, WithFamily};
 use super::{MoreError, MoreVariant};
 use crate::any_game::Start;
-use crate::game::{Action, Game};
+use crate::game::Action;
 use crate::piece::Color;
 use crate::picture::{MoveText, Picture, PictureError, PictureOptions, Viewpoint};
 
@@ -236,7 +235,7 @@ pub fn with_game<W: WithGame>(name: &str, fen: Option<&str>, body: W) -> Result<
 
 /// [`with_game`] from any [`Start`]: [`Start::AfterSetup`] is perft's start (RULES.md §P4): the
 /// open array of §3.6 for every missile set-up, tiles T1-T8 in recess order for skill-tile
-/// xiangqi, the camel start as it is.
+/// xiangqi, the camel start as it is (each game's [`RuleFamily::game`]).
 ///
 /// These games have no Surprise layouts: [`Start::AfterSetup`]'s `layouts` is ignored, as the
 /// RULES.md variants without discs ignore it.
@@ -247,224 +246,27 @@ pub fn with_game_at<W: WithGame>(name: &str, start: Start<'_>, body: W) -> Resul
     // docs/open-twins.md §O6: an open twin is the hidden game wrapped in `Open`.
     let (base, open) = super::open::split(name)?.unwrap_or_else(|| (name.to_string(), false));
     let twin = open.then(|| super::config::intern(name));
-    fn run<G: Playable + super::observe::ObserveAll, W: WithGame>(g: G, twin: Option<&'static str>, body: W) -> W::Output {
-        match twin {
-            Some(n) => body.run(super::open::Open::new(g, n)),
-            None => body.run(g),
-        }
+    struct Build<'a, W> {
+        start: Start<'a>,
+        twin: Option<&'static str>,
+        body: W,
     }
-    Ok(match MoreVariant::resolve(&base)? {
-        MoreVariant::Missile(preset) => {
-            let g = match start {
-                Start::Fen(f) => MissileGame::from_fen(preset, f)?,
-                Start::Setup => MissileGame::new(preset),
-                Start::AfterSetup { .. } => {
-                    let open = missile::MissileRules { setup: missile::SetupMethod::Open, ..preset.rules };
-                    MissileGame::from_fen(preset, &missile::fen::write(&missile::MissilePosition::start(open)))?
-                }
-            };
-            run(g.with_max_plies(u32::MAX), twin, body)
-        }
-        MoreVariant::Skill(preset) => {
-            let g = match start {
-                Start::Fen(f) => SkillGame::from_fen(preset, f)?,
-                Start::Setup => SkillGame::new(preset),
-                Start::AfterSetup { .. } => SkillGame::with_tiles(preset, skill::game::DEFAULT_TILES),
-            };
-            run(g.with_max_plies(u32::MAX), twin, body)
-        }
-        MoreVariant::Camel(preset) => {
-            let g = match start {
-                Start::Fen(f) => CamelGame::from_fen(preset, f)?,
-                Start::Setup | Start::AfterSetup { .. } => CamelGame::new(preset),
-            };
-            run(g.with_max_plies(u32::MAX), twin, body)
-        }
-    })
-}
-
-impl Playable for MissileGame {
-    fn geometry(&self) -> &'static super::Geometry {
-        self.position().geo()
-    }
-    fn view_fen(&self, c: Color) -> String {
-        MissileGame::view_fen(self, c)
-    }
-    fn in_setup(&self) -> bool {
-        MissileGame::in_setup(self)
-    }
-    fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
-        self.play_str(text)
-    }
-    fn chinese(&self, a: Action) -> String {
-        let p = self.position();
-        match missile::game::decode(a) {
-            Some(m) if !self.in_setup() => {
-                let effect = match p.effect(m) {
-                    Some(missile::Effect::Mutual) => "炸",
-                    Some(missile::Effect::SelfDestruct) => "自毁",
-                    _ => "",
-                };
-                super::notation::move_record(p.board(), m.from, m.to, effect)
-            }
-            _ => self.action_string(a),
-        }
-    }
-    fn full_fen(&self) -> String {
-        self.fen()
-    }
-    fn result(&self) -> Option<(&'static str, &'static str)> {
-        self.end().map(|e| (e.result(), e.reason()))
-    }
-    fn perft(&self, depth: u32) -> u64 {
-        if self.face_down_play() {
-            return missile::perft::perft_seen(self.position(), self.face_down_mask(), depth);
-        }
-        missile::perft::perft(self.position(), depth)
-    }
-    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-        let p = self.position();
-        let rows = if self.face_down_play() { missile::perft::divide_seen(p, self.face_down_mask(), depth) } else { missile::perft::divide(p, depth) };
-        rows.0.into_iter().map(|(m, n)| (missile::fen::move_string(p, m), n)).collect()
-    }
-}
-
-impl Playable for SkillGame {
-    fn geometry(&self) -> &'static super::Geometry {
-        self.position().geo()
-    }
-    fn view_fen(&self, c: Color) -> String {
-        SkillGame::view_fen(self, c)
-    }
-    fn board_marks(&self, viewer: Option<Color>) -> BoardMarks {
-        SkillGame::tile_marks(self, viewer)
-    }
-    fn in_setup(&self) -> bool {
-        SkillGame::in_setup(self)
-    }
-    fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
-        self.play_str(text)
-    }
-    fn chinese(&self, a: Action) -> String {
-        let p = self.position();
-        let s = self.action_string(a);
-        if let Some(sq) = s.strip_prefix('-') {
-            let name = p.geo().parse(sq).ok().and_then(|q| p.board().get(q)).map(super::notation::piece_char).unwrap_or('?');
-            return format!("提{name}{sq}");
-        }
-        match skill::game::decode(a) {
-            Some(m) if !self.in_setup() => {
-                let mut effect = if m.exchange { "兑".to_string() } else { String::new() };
-                if let Some(k) = m.promote {
-                    effect.push_str(&super::notation::promotion_word(p.turn(), k));
-                }
-                super::notation::move_record(p.board(), m.from, m.to, &effect)
-            }
-            _ => s,
-        }
-    }
-    fn full_fen(&self) -> String {
-        self.fen()
-    }
-    fn result(&self) -> Option<(&'static str, &'static str)> {
-        self.end().map(|e| (e.result(), e.reason()))
-    }
-    fn perft(&self, depth: u32) -> u64 {
-        skill::game::perft(self.position(), depth)
-    }
-    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-        // One row per first action (a move, or a first removal with everything after it).
-        let p = self.position();
-        let mut rows = Vec::new();
-        let mut moves = Vec::new();
-        p.legal_moves(&mut moves);
-        for m in moves {
-            let mut q = p.clone();
-            q.play_unchecked(m);
-            rows.push((skill::fen::move_string(p, m), if depth <= 1 { 1 } else { skill::game::perft(&q, depth - 1) }));
-        }
-        for s in p.removable() {
-            let mut q = p.clone();
-            q.remove(s);
-            let mut n = 0;
-            skill::game::turns(&q, Some(s), &mut |r| n += if depth <= 1 { 1 } else { skill::game::perft(r, depth - 1) });
-            rows.push((format!("-{}", p.geo().name(s)), n));
-        }
-        rows
-    }
-}
-
-impl Playable for CamelGame {
-    fn geometry(&self) -> &'static super::Geometry {
-        self.position().geo()
-    }
-    fn view_fen(&self, c: Color) -> String {
-        CamelGame::view_fen(self, c)
-    }
-    fn in_setup(&self) -> bool {
-        CamelGame::in_setup(self)
-    }
-    fn play_text(&mut self, text: &str) -> Result<(), MoreError> {
-        self.play_str(text)
-    }
-    fn chinese(&self, a: Action) -> String {
-        let p = self.position();
-        match camel::game::decode(a) {
-            Some(camel::CAction::Move { from, to, unit, promote }) => {
-                let mut effect = if unit { "合".to_string() } else { String::new() };
-                if let Some(k) = promote {
-                    effect.push_str(&super::notation::promotion_word(p.turn(), k));
-                }
-                super::notation::move_record(p.board(), from, to, &effect)
-            }
-            Some(camel::CAction::Rotate { cw }) => if cw { "转宫顺" } else { "转宫逆" }.to_string(),
-            Some(camel::CAction::Translate { .. }) => format!("移宫{}", self.action_string(a).trim_start_matches("shift")),
-            Some(camel::CAction::Flip { front_back }) => if front_back { "翻板前后" } else { "翻板左右" }.to_string(),
-            None => self.action_string(a),
-        }
-    }
-    fn full_fen(&self) -> String {
-        self.fen()
-    }
-    fn result(&self) -> Option<(&'static str, &'static str)> {
-        self.end().map(|e| (e.result(), e.reason()))
-    }
-    fn perft(&self, depth: u32) -> u64 {
-        camel::game::perft(self.position(), depth)
-    }
-    fn divide(&self, depth: u32) -> Vec<(String, u64)> {
-        let p = self.position();
-        let mut v = Vec::new();
-        p.legal_actions(&mut v);
-        v.into_iter()
-            .map(|a| {
-                let mut q = p.clone();
-                q.play_unchecked(a);
-                (camel::fen::action_string(p, a), if depth <= 1 { 1 } else { camel::game::perft(&q, depth - 1) })
+    impl<W: WithGame> WithFamily for Build<'_, W> {
+        type Output = Result<W::Output, MoreError>;
+        fn run<P: RuleFamily>(self, p: P) -> Self::Output {
+            let g = p.game(self.start)?;
+            Ok(match self.twin {
+                Some(n) => self.body.run(super::open::Open::new(g, n)),
+                None => self.body.run(g),
             })
-            .collect()
+        }
     }
+    MoreVariant::resolve(&base)?.visit(Build { start, twin, body })
 }
 
 /// Every preset of this module, with its one-line description.
 pub fn presets() -> Vec<(&'static str, &'static str)> {
-    let mut v = Vec::new();
-    for name in camel::rules::PRESETS {
-        if let Ok(p) = camel::CamelRules::preset(name) {
-            v.push((p.name, p.description));
-        }
-    }
-    for name in skill::rules::PRESETS {
-        if let Ok(p) = skill::SkillRules::preset(name) {
-            v.push((p.name, p.description));
-        }
-    }
-    for name in missile::rules::PRESETS {
-        if let Ok(p) = missile::MissileRules::preset(name) {
-            v.push((p.name, p.description));
-        }
-    }
-    v
+    super::FAMILIES.iter().flat_map(|f| f.presets.iter().filter_map(|n| (f.preset)(n).ok())).map(|v| (v.name(), v.description())).collect()
 }
 
 /// The resolved rule table of a preset or rule file as a rule file ([`MoreVariant::to_toml`],

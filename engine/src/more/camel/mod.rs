@@ -4,6 +4,7 @@
 //! optional secret trick layouts of §2.13 ([`secret`]).
 
 pub mod bits;
+pub mod family;
 pub mod fen;
 pub mod game;
 pub mod movegen;

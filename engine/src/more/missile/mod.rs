@@ -5,6 +5,7 @@
 
 pub mod bits;
 pub mod facedown;
+pub mod family;
 pub mod fen;
 pub mod observe;
 pub mod game;

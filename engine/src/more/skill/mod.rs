@@ -4,6 +4,7 @@
 //! stagnation removals and the end rules ([`game`]).
 
 pub mod bits;
+pub mod family;
 pub mod fen;
 pub mod game;
 pub mod observe;
