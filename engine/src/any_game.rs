@@ -78,6 +78,16 @@ pub enum AnyGameError {
         /// Why the encoding refuses it.
         problem: crate::variant::encoding::EncodingError,
     },
+    /// A RULES-more.md game's FEN (docs/notation.md §5) that cannot be read.
+    #[error("{spec}: FEN {fen:?}: {problem}")]
+    MoreFen {
+        /// The game (preset name or rule file).
+        spec: String,
+        /// The FEN as given.
+        fen: String,
+        /// What is wrong, naming the field.
+        problem: String,
+    },
     /// Surprise layouts that are malformed or not §S2 names.
     #[error("{spec}: layouts {layouts:?}: {problem}")]
     Layouts {
@@ -216,7 +226,17 @@ impl AnyGame {
     /// The FEN's, the rule file's or the layouts' error.
     pub fn with_game<W: WithGame>(&self, start: Start<'_>, body: W) -> Result<W::Output, AnyGameError> {
         let v = match self {
-            AnyGame::More(spec) => return Ok(with_game_at(spec, start, body)?),
+            AnyGame::More(spec) => {
+                let fen = match start {
+                    Start::Fen(f) => Some(f),
+                    _ => None,
+                };
+                // A FEN's error names the game and the FEN, as a variant's does.
+                return with_game_at(spec, start, body).map_err(|e| match (e, fen) {
+                    (MoreError::Fen(problem), Some(f)) => AnyGameError::MoreFen { spec: spec.clone(), fen: f.to_string(), problem },
+                    (e, _) => e.into(),
+                });
+            }
             AnyGame::Variant(v) => *v,
         };
         let spec = v.name.as_str();

@@ -110,3 +110,26 @@ fn the_default_zoo_is_models_zoo_from_the_repository_root() {
     let out = ok(&["zoo", "verify"]);
     assert!(out.trim_end().ends_with("learned evaluations in models/zoo: all verified"), "{out}");
 }
+
+#[test]
+fn analyse_shows_a_published_nets_root_visits() {
+    // The net bot's `analyse` reports its search's root (visit share, mean value, visits), not
+    // only its choice: 64 simulations over the Jieqi start's legal actions, most visited first.
+    let out = ok(&["analyse", "--variant", "jieqi", "--bot", "net:zoo=jieqi,sims=64"]);
+    let rows: Vec<(String, f64, u64)> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("action "))
+        .skip(1)
+        .take_while(|l| !l.starts_with("bestmove "))
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0].to_string(), f[1].parse().expect("share"), f[3].parse().expect("visits"))
+        })
+        .collect();
+    assert!(rows.len() >= 2, "{out}");
+    assert!(out.contains("score(value)") && out.contains("stats simulations 64 "), "{out}");
+    let visits: u64 = rows.iter().map(|r| r.2).sum();
+    assert!((60..=64).contains(&visits), "the root's visits are this search's simulations: {visits}\n{out}");
+    assert!((rows.iter().map(|r| r.1).sum::<f64>() - 1.0).abs() < 1e-3, "{out}");
+    assert!(rows.windows(2).all(|w| w[0].2 >= w[1].2), "most visited first: {out}");
+}

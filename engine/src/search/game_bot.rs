@@ -68,6 +68,9 @@ impl<G: Scored> GameBot<G> for GameIsmctsBot {
     fn choose(&mut self, g: &G) -> Action {
         GameIsmctsBot::choose(self, g)
     }
+    fn analyse(&mut self, g: &G) -> GameAnalysis {
+        GameIsmctsBot::analyse_game(self, g)
+    }
 }
 
 /// The one expectimax ([`crate::search::expectimax`], Ballard 1983) on any [`Scored`] game.
@@ -77,6 +80,9 @@ impl<G: Scored> GameBot<G> for GameExpectimaxBot {
     }
     fn choose(&mut self, g: &G) -> Action {
         GameExpectimaxBot::choose(self, g)
+    }
+    fn analyse(&mut self, g: &G) -> GameAnalysis {
+        GameExpectimaxBot::analyse(self, g)
     }
 }
 
@@ -118,6 +124,9 @@ impl<G: Scored> GameBot<G> for GamePimcBot<G> {
     }
     fn choose(&mut self, g: &G) -> Action {
         GamePimcBot::choose(self, g)
+    }
+    fn analyse(&mut self, g: &G) -> GameAnalysis {
+        GamePimcBot::analyse(self, g)
     }
 }
 

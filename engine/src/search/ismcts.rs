@@ -459,14 +459,39 @@ impl GameIsmctsBot {
     pub fn choose<G: Scored>(&mut self, g: &G) -> GameAction {
         let legal = g.legal_actions();
         let Some(out) = self.analyse(g) else { return legal[0] };
-        let mut best: Option<&RootStat> = None;
-        for s in out.stats.iter().filter(|s| legal.contains(&s.action)) {
-            if best.is_none_or(|b| (s.visits, s.mean) > (b.visits, b.mean)) {
-                best = Some(s);
-            }
-        }
-        best.map_or(legal[0], |s| s.action)
+        most_visited(&out, &legal).unwrap_or(legal[0])
     }
+
+    /// [`crate::search::GameBot::analyse`] for any game: [`GameIsmctsBot::choose`]'s search
+    /// as root statistics (visit share, mean value in [-1, 1], visits), most visited first (ties:
+    /// higher mean, then lower code); the only legal action alone, unsearched.
+    pub fn analyse_game<G: Scored>(&mut self, g: &G) -> crate::search::GameAnalysis {
+        let start = Instant::now();
+        let legal = g.legal_actions();
+        let Some(out) = self.analyse(g) else { return Analysis::chosen(legal[0], start) };
+        let best = most_visited(&out, &legal).unwrap_or(legal[0]);
+        let total: u32 = out.stats.iter().filter(|s| legal.contains(&s.action)).map(|s| s.visits).sum();
+        let mut stats: Vec<ActionStat<GameAction>> = out
+            .stats
+            .iter()
+            .filter(|s| legal.contains(&s.action))
+            .map(|s| ActionStat { action: s.action, share: f64::from(s.visits) / f64::from(total.max(1)), score: s.mean, visits: u64::from(s.visits) })
+            .collect();
+        stats.sort_by(|a, b| b.visits.cmp(&a.visits).then(b.score.total_cmp(&a.score)).then(a.action.0.cmp(&b.action.0)));
+        Analysis { best, stats, score_unit: "value", work: out.iterations, work_unit: "iterations", nodes: out.nodes, elapsed_ms: start.elapsed().as_secs_f64() * 1e3 }
+    }
+}
+
+/// The most visited of `legal` among `out`'s root actions (ties: the higher mean, then the lower
+/// code, `out` being in code order); `None` when none is legal.
+fn most_visited(out: &SearchOutput, legal: &[GameAction]) -> Option<GameAction> {
+    let mut best: Option<&RootStat> = None;
+    for s in out.stats.iter().filter(|s| legal.contains(&s.action)) {
+        if best.is_none_or(|b| (s.visits, s.mean) > (b.visits, b.mean)) {
+            best = Some(s);
+        }
+    }
+    best.map(|s| s.action)
 }
 
 /// IS-MCTS as the variants' [`GameBot`]: determinizes from its view every iteration and plays the most visited

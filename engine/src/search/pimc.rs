@@ -488,10 +488,39 @@ impl<G: Scored> GamePimcBot<G> {
 
     /// The action at `g` (a player's turn with legal actions).
     pub fn choose(&mut self, g: &G) -> GameAction {
+        self.decide(g).0
+    }
+
+    /// [`GameBot::analyse`] for any game: the votes of [`GamePimcBot::choose`]'s search, one
+    /// stat per action some determinization scored (share of the votes or summed visit shares,
+    /// mean score: centipawns with `search=alphabeta`, value in [-1, 1] with `search=mcts`,
+    /// determinizations that scored it), most voted first; the chosen action alone at a set-up
+    /// decision.
+    pub fn analyse(&mut self, g: &G) -> crate::search::GameAnalysis {
+        let start = Instant::now();
+        let (best, votes) = self.decide(g);
+        let Some(votes) = votes else { return Analysis::chosen(best, start) };
         let legal = g.legal_actions();
-        let Turn::Player(me) = g.turn() else { return legal[0] };
+        let total: f64 = votes.acc.iter().map(|a| a.0).sum();
+        let mut stats: Vec<ActionStat<GameAction>> = (votes.acc.iter().zip(&legal))
+            .filter(|(a, _)| a.2 > 0)
+            .map(|(&(v, sum, n), &action)| ActionStat { action, share: if total > 0.0 { v / total } else { 0.0 }, score: sum / n as f64, visits: n })
+            .collect();
+        stats.sort_by(|a, b| b.share.total_cmp(&a.share).then(b.score.total_cmp(&a.score)));
+        let unit = match self.inner {
+            GameInner::AlphaBeta(_) => "cp",
+            GameInner::Mcts(..) => "value",
+        };
+        Analysis { best, stats, score_unit: unit, work: votes.done, work_unit: "determinizations", nodes: votes.nodes, elapsed_ms: start.elapsed().as_secs_f64() * 1e3 }
+    }
+
+    /// The action at `g` and the votes behind it (none at a set-up decision or where no player
+    /// acts).
+    fn decide(&mut self, g: &G) -> (GameAction, Option<Votes>) {
+        let legal = g.legal_actions();
+        let Turn::Player(me) = g.turn() else { return (legal[0], None) };
         if g.is_setup_decision() {
-            return legal[self.rng.random_range(0..legal.len())];
+            return (legal[self.rng.random_range(0..legal.len())], None);
         }
         let mut draw = g.determinizer(me);
         let votes = match &mut self.inner {
@@ -507,12 +536,12 @@ impl<G: Scored> GamePimcBot<G> {
                 votes
             }
         };
-        let Some(best) = votes.most_voted() else { return g.fallback_action(&legal) };
+        let Some(best) = votes.most_voted() else { return (g.fallback_action(&legal), Some(votes)) };
         if !self.random_ties {
-            return legal[best];
+            return (legal[best], Some(votes));
         }
         let level = votes.level_with(best);
-        legal[level[self.rng.random_range(0..level.len())]]
+        (legal[level[self.rng.random_range(0..level.len())]], Some(votes))
     }
 }
 

@@ -313,4 +313,18 @@ mod tests {
         assert_eq!(combine(&pol, &analysis(&m[1..2], &[-500.0]), 40.0, None), Some(m[1]));
         assert_eq!(combine(&[], &analysis(&m, &[0.0, 0.0, 0.0]), 40.0, None), None);
     }
+
+    /// The PIMC half scores the root of a RULES-more game (the generic `pimc` with the
+    /// expectimax inner search analyses, session 33), so that [`combine`] weighs several actions
+    /// rather than PIMC's choice alone.
+    #[test]
+    fn pimc_scores_several_actions_of_a_rules_more_game() {
+        let g = engine::more::missile::MissileGame::preset("missile").expect("preset");
+        let an = pimc_scores(&g, None, 2, 7);
+        let legal = g.legal_actions();
+        assert!(an.stats.len() >= 2, "{} scored", an.stats.len());
+        assert!(an.stats.iter().all(|s| legal.contains(&s.action) && s.visits >= 1));
+        assert_eq!((an.score_unit, an.work), ("cp", 2));
+        assert!(an.stats.windows(2).all(|w| w[0].score >= w[1].score), "best score first");
+    }
 }

@@ -42,6 +42,7 @@ use crate::netspec::NetSpec;
 use crate::search::{Generic, LayoutMixture, Search, SearchConfig};
 use engine::game::Action;
 use engine::search::game_bot::GameBot;
+use engine::search::{ActionStat, GameAnalysis};
 use engine::any_game::AnyGame;
 use engine::more::presets::Playable;
 use crate::netcounters::{NetCounted, NetCounters};
@@ -116,6 +117,12 @@ impl<G: Playable> GameNetBot<G> {
     /// information set (its earlier tree where the line leads into it), set-up decisions drawn
     /// from the layout mixture or the net's priors, then the PIMC root where asked for.
     fn decide(&mut self, g: &G) -> Action {
+        self.decide_reporting(g, |_| ())
+    }
+
+    /// [`GameNetBot::decide`], handing `report` the finished search before the tree is kept or
+    /// dropped (for [`GameBot::analyse`]).
+    fn decide_reporting(&mut self, g: &G, mut report: impl FnMut(&Search<Generic<G>>)) -> Action {
         let start = Instant::now();
         let prev = self.last.take();
         let setup = crate::search::is_setup(g);
@@ -146,6 +153,7 @@ impl<G: Playable> GameNetBot<G> {
             }
         }
         self.counters.decided(&s);
+        report(&s);
         if self.search.reuse_tree {
             self.last = Some(s);
         }
@@ -186,6 +194,33 @@ impl<G: Playable> GameBot<G> for GameNetBot<G> {
             panic!("{e}");
         }
         self.decide(g)
+    }
+
+    /// The root of the net's search: each legal action's share of the root visits, its mean
+    /// value for the deciding player in [-1, 1] (0 where unvisited) and its visits, most visited
+    /// first (ties by value, then prior); work = this decision's simulations. The action played
+    /// is [`GameBot::choose`]'s (with a PIMC root, PIMC's pick, which may not head the list).
+    ///
+    /// # Panics
+    /// As [`GameBot::choose`].
+    fn analyse(&mut self, g: &G) -> GameAnalysis {
+        if let Err(e) = GameBot::<G>::check_game(self, g) {
+            panic!("{e}");
+        }
+        let start = Instant::now();
+        let mut root = Vec::new();
+        let mut sims = 0;
+        let best = self.decide_reporting(g, |s| {
+            root = s.root_policy();
+            sims = s.simulations();
+        });
+        let total: u32 = root.iter().map(|r| r.2).sum();
+        root.sort_by(|a, b| b.2.cmp(&a.2).then(b.3.unwrap_or(0.0).total_cmp(&a.3.unwrap_or(0.0))).then(b.1.total_cmp(&a.1)));
+        let stats = root
+            .into_iter()
+            .map(|(action, _prior, n, q)| ActionStat { action, share: if total > 0 { f64::from(n) / f64::from(total) } else { 0.0 }, score: f64::from(q.unwrap_or(0.0)), visits: u64::from(n) })
+            .collect();
+        GameAnalysis { best, stats, score_unit: "value", work: u64::from(sims), work_unit: "simulations", nodes: 0, elapsed_ms: start.elapsed().as_secs_f64() * 1e3 }
     }
 }
 

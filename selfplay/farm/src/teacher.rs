@@ -12,9 +12,10 @@
 //!   ±1), or the best score itself when the teacher scores in expected result;
 //!
 //! and the game's result as the outcome. The opening plies are sampled from the policy target
-//! (the job's temperature plies) so that games differ. A bot that does not analyse (most of the
-//! RULES-more games' `engine::search::game_bot` bots report their choice alone) teaches its
-//! choice and the game's evaluation after it ([`generic_targets`]).
+//! (the job's temperature plies) so that games differ. A bot that does not analyse (`greedy`,
+//! `random`, the generic `alphabeta`: their analysis is their choice alone) teaches its choice
+//! and the game's evaluation after it ([`generic_targets`]); `ismcts`, `pimc` and `expectimax`
+//! analyse in every game.
 
 use engine::search::Analysis;
 use engine::search::expectimax::MATE;
@@ -81,8 +82,8 @@ pub fn targets<A: Copy + PartialEq>(an: &Analysis<A>, slot: impl Fn(A) -> u16, t
     (policy, q)
 }
 
-/// A RULES-more game's teacher decision as targets (the `engine::search::game_bot` bots choose without
-/// analysing): the policy target is the teacher's action `best` alone, and the search value for
+/// A teacher decision of a bot that reports its choice alone (`greedy`, `random`, the generic
+/// `alphabeta`) as targets: the policy target is the teacher's action `best` alone, and the search value for
 /// `me` (the mover) is the game's result when `best` ends it (scaled to [-1, 1] by the game's
 /// utility bounds), else `0.9 tanh(eval / scale_cp)` of the game's static evaluation
 /// ([`engine::search::Scored::eval_cp`], centipawns for `me`) after `best`. The evaluation reads
@@ -187,6 +188,23 @@ mod tests {
             assert!(plies < 3_000);
         }
         assert!(plies > 0 && ended <= 1);
+    }
+
+    /// An analysing teacher in a RULES-more game (the generic IS-MCTS) teaches its visit shares
+    /// over several actions at their slots, and its root value.
+    #[test]
+    fn a_more_games_analysing_teacher_gives_its_distribution() {
+        use engine::observe::Observe;
+        use engine::search::game_bot::GameBot;
+        let g = engine::more::missile::MissileGame::preset("missile").expect("preset");
+        let cfg = engine::search::ismcts::IsmctsConfig::from_params("iterations=300").expect("cfg");
+        let mut bot = engine::search::ismcts::GameIsmctsBot::new(cfg, 3);
+        let an = GameBot::analyse(&mut bot, &g);
+        let (p, q) = targets(&an, |a| g.action_index(a) as u16, &TeacherTargets::default());
+        assert!(p.len() >= 2, "{p:?}");
+        assert!((p.iter().map(|x| x.2).sum::<f32>() - 1.0).abs() < 1e-5);
+        assert!(p.iter().all(|x| x.1 as usize == g.action_index(x.0)));
+        assert!(q.abs() <= 1.0 && q == an.stats[0].score as f32, "{q}");
     }
 
     #[test]

@@ -2,26 +2,28 @@
 //!
 //! `anqi analyse --variant V --fen FEN --as red|black --bot SPEC [--seed S]` prints one line per
 //! analysed action (`action share score visits`: IS-MCTS visit share and mean value, PIMC share of
-//! determinizations in which the action was best and mean score, expectimax score), best first,
+//! determinizations in which the action was best and mean score, expectimax score, the net bot's
+//! root visit share and mean value), best first,
 //! then `bestmove ACTION` and a `stats` line with the work done and its rate (used by
 //! `scripts/bench-search`). The bot sees only the player's view (`view` line): determinizing
 //! bots draw the hidden part from it; `alphabeta` and `oracle` read the full state. With a
 //! full-state FEN the decider's view is taken from that state (what the variant's rules let it
 //! see: a captured face-down piece's identity only for its capturer, §F6); with a view FEN it is
-//! the given view, and the oracles are refused.
+//! the given view, and the oracles are refused. Every game plays: the RULES.md variants and the
+//! RULES-more.md games, resolved by the one registry ([`engine::any_game::with_any_game`]).
 
+use super::actions::mover;
 use anyhow::{bail, Context};
 use clap::Args as ClapArgs;
-use engine::search::game_bot::analyse_variant;
-use engine::variant::game_state::VariantGameState;
-use engine::variant::notation::action_string;
-use engine::variant::View;
+use engine::any_game::{with_any_game, Start};
+use engine::game::Turn;
+use engine::more::presets::{Playable, WithGame};
 use engine::Color;
 
 /// Print a bot's move distribution from one player's view.
 #[derive(ClapArgs, Debug)]
 pub struct Args {
-    /// Variant preset or TOML file.
+    /// Game: a RULES.md variant preset or TOML file, or a RULES-more.md preset or rule file.
     #[arg(long, default_value = "xiangqi")]
     pub variant: String,
     /// Position: a full-state FEN (RULES.md §N), or the deciding player's view FEN
@@ -29,7 +31,8 @@ pub struct Args {
     /// default: the start (with --layouts for Surprise).
     #[arg(long)]
     pub fen: Option<String>,
-    /// Surprise layouts of the start position, e.g. `C3,A` (RULES.md §S2).
+    /// Surprise layouts of the start position, e.g. `C3,A` (RULES.md §S2); the start is the
+    /// position after the set-up ([`Start::AfterSetup`]).
     #[arg(long)]
     pub layouts: Option<String>,
     /// The deciding player (must be the side to move); default: the side to move.
@@ -48,48 +51,54 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let v = super::variant_arg::load(&a.variant)?;
-    let given = super::variant_arg::given(v, a.fen.as_deref(), a.layouts.as_deref())?;
-    let state = given.state();
-    if state.is_chance() {
-        bail!("the position is a chance node (a reveal is pending); give the position after it");
-    }
-    if state.legal_actions().is_empty() {
-        bail!("no legal action: the game is over at this position");
-    }
-    let to_move = state.turn();
-    if let Some(side) = &a.as_ {
-        let c = if side == "red" { Color::Red } else { Color::Black };
-        if c != to_move {
-            bail!("--as {side}: {to_move} is to move; a bot analyses the decision of the side to move");
+    let start = Start::fen_or(a.fen.as_deref(), Start::AfterSetup { layouts: a.layouts.as_deref() });
+    with_any_game(&a.variant, start, Body { a: &a })?
+}
+
+struct Body<'a> {
+    a: &'a Args,
+}
+
+impl WithGame for Body<'_> {
+    type Output = anyhow::Result<()>;
+
+    fn run<G: Playable>(self, g: G) -> Self::Output {
+        let a = self.a;
+        match g.turn() {
+            Turn::Chance => bail!("the position is a chance node (a reveal is pending); give the position after it"),
+            Turn::Terminal => bail!("no legal action: the game is over at this position"),
+            Turn::Player(_) => {}
         }
-    }
-    if let Some(viewer) = given.viewer() {
-        if viewer != to_move {
-            bail!("--fen is {viewer}'s view but {to_move} is to move");
+        let to_move = mover(&g).context("no side to move")?;
+        if let Some(side) = &a.as_ {
+            let c = if side == "red" { Color::Red } else { Color::Black };
+            if c != to_move {
+                bail!("--as {side}: {to_move} is to move; a bot analyses the decision of the side to move");
+            }
         }
-        if is_oracle(&a.bot) {
-            bail!("--bot {}: an oracle reads the full state, and a view FEN gives only {viewer}'s view", a.bot);
+        if let Some(viewer) = g.given_view() {
+            if viewer != to_move {
+                bail!("--fen is {viewer}'s view but {to_move} is to move");
+            }
+            if is_oracle(&a.bot) {
+                bail!("--bot {}: an oracle reads the full state, and a view FEN gives only {viewer}'s view", a.bot);
+            }
         }
+        let mut bot = crate::bots::game_bot_for(&a.bot, a.seed, &g).map_err(anyhow::Error::msg).context("--bot")?;
+        println!("analyse: variant {} bot {} as {}", g.info().name, bot.name(), to_move);
+        println!("view {}", g.view_fen(to_move));
+        let an = bot.analyse(&g);
+        println!("{:<10} {:>7} {:>10} {:>8}", "action", "share", format!("score({})", an.score_unit), "visits");
+        let n = if a.top == 0 { an.stats.len() } else { a.top.min(an.stats.len()) };
+        for s in &an.stats[..n] {
+            println!("{:<10} {:>7.4} {:>10.4} {:>8}", g.action_string(s.action), s.share, s.score, s.visits);
+        }
+        println!("bestmove {}", g.action_string(an.best));
+        let secs = an.elapsed_ms / 1e3;
+        let rate = if secs > 0.0 { an.work as f64 / secs } else { 0.0 };
+        println!("stats {} {} nodes {} time_ms {:.1} {}/s {:.1}", an.work_unit, an.work, an.nodes, an.elapsed_ms, an.work_unit, rate);
+        Ok(())
     }
-    let d = VariantGameState::new(state.clone());
-    let mut bot = crate::bots::game_bot_for(&a.bot, a.seed, &d).map_err(anyhow::Error::msg).context("--bot")?;
-    println!("analyse: variant {} bot {} as {}", v.name, bot.name(), to_move);
-    println!("view {}", View::new(&state, to_move).fen());
-    let an = analyse_variant(bot.as_mut(), &d);
-    println!("{:<10} {:>7} {:>10} {:>8}", "action", "share", format!("score({})", an.score_unit), "visits");
-    let n = if a.top == 0 { an.stats.len() } else { a.top.min(an.stats.len()) };
-    for s in &an.stats[..n] {
-        println!("{:<10} {:>7.4} {:>10.4} {:>8}", action_string(&state, s.action), s.share, s.score, s.visits);
-    }
-    println!("bestmove {}", action_string(&state, an.best));
-    let secs = an.elapsed_ms / 1e3;
-    let rate = if secs > 0.0 { an.work as f64 / secs } else { 0.0 };
-    println!(
-        "stats {} {} nodes {} time_ms {:.1} {}/s {:.1}",
-        an.work_unit, an.work, an.nodes, an.elapsed_ms, an.work_unit, rate
-    );
-    Ok(())
 }
 
 /// Whether a bot spec names an oracle (a bot that reads the full state).

@@ -168,12 +168,36 @@ impl GameExpectimaxBot {
     /// One of `g.legal_actions()` (`g` at a player's turn with at least one legal action; at
     /// any other state, the first legal action or `Action(0)`).
     pub fn choose<G: Scored>(&mut self, g: &G) -> Action {
+        self.decide(g).0
+    }
+
+    /// [`crate::search::GameBot::analyse`] for any game: [`GameExpectimaxBot::choose`]'s
+    /// searches as one stat per action some search valued (share of the searches in which it
+    /// was best, mean value in centipawns, searches that valued it), best mean first (ties: more
+    /// wins); work = searches (determinizations, or 1 for the oracle); the only legal action
+    /// alone, unsearched.
+    pub fn analyse<G: Scored>(&mut self, g: &G) -> crate::search::GameAnalysis {
+        let start = Instant::now();
+        let (best, tally) = self.decide(g);
+        let Some(t) = tally else { return crate::search::Analysis::chosen(best, start) };
+        let total: u32 = t.wins.iter().sum();
+        let mut stats: Vec<crate::search::ActionStat<Action>> = (0..t.legal.len())
+            .filter(|&i| t.seen[i] > 0)
+            .map(|i| crate::search::ActionStat { action: t.legal[i], share: f64::from(t.wins[i]) / f64::from(total.max(1)), score: t.sum[i] / f64::from(t.seen[i]), visits: u64::from(t.seen[i]) })
+            .collect();
+        stats.sort_by(|a, b| b.score.total_cmp(&a.score).then(b.share.total_cmp(&a.share)));
+        crate::search::Analysis { best, stats, score_unit: "cp", work: t.searches, work_unit: "searches", nodes: t.nodes, elapsed_ms: start.elapsed().as_secs_f64() * 1e3 }
+    }
+
+    /// The action at `g` and the tally behind it (none when not searched).
+    fn decide<G: Scored>(&mut self, g: &G) -> (Action, Option<Tally>) {
         let legal = g.legal_actions();
-        let Turn::Player(me) = g.turn() else { return legal.first().copied().unwrap_or(Action(0)) };
+        let Turn::Player(me) = g.turn() else { return (legal.first().copied().unwrap_or(Action(0)), None) };
         if legal.len() <= 1 {
-            return legal.first().copied().unwrap_or(Action(0));
+            return (legal.first().copied().unwrap_or(Action(0)), None);
         }
         let start = Instant::now();
+        let (mut searches, mut nodes) = (0u64, 0u64);
         let mut sum = vec![0.0; legal.len()];
         let mut seen = vec![0u32; legal.len()];
         let mut wins = vec![0u32; legal.len()];
@@ -194,6 +218,8 @@ impl GameExpectimaxBot {
             if let Some(i) = r.best().and_then(|(a, _)| legal.iter().position(|x| *x == a)) {
                 wins[i] += 1;
             }
+            searches += 1;
+            nodes += e.nodes();
             if self.decision_ms.is_some_and(|ms| start.elapsed().as_millis() as u64 >= ms) {
                 break;
             }
@@ -205,11 +231,26 @@ impl GameExpectimaxBot {
                 best = Some((i, key));
             }
         }
-        let Some((best, (top, _))) = best else { return legal[0] };
-        if !self.random_ties {
-            return legal[best];
-        }
-        let level: Vec<usize> = (0..legal.len()).filter(|&i| seen[i] > 0 && sum[i] / seen[i] as f64 == top).collect();
-        legal[level[rand::Rng::random_range(&mut self.rng, 0..level.len())]]
+        let chosen = match best {
+            None => legal[0],
+            Some((best, _)) if !self.random_ties => legal[best],
+            Some((_, (top, _))) => {
+                let level: Vec<usize> = (0..legal.len()).filter(|&i| seen[i] > 0 && sum[i] / seen[i] as f64 == top).collect();
+                legal[level[rand::Rng::random_range(&mut self.rng, 0..level.len())]]
+            }
+        };
+        (chosen, Some(Tally { nodes, legal, sum, seen, wins, searches }))
     }
+}
+
+/// What [`GameExpectimaxBot`]'s searches at one decision gathered, per legal action (in
+/// `legal`'s order): summed values (centipawns), searches that valued it, searches in which it
+/// was best; and the searches run and their nodes.
+struct Tally {
+    legal: Vec<Action>,
+    sum: Vec<f64>,
+    seen: Vec<u32>,
+    wins: Vec<u32>,
+    searches: u64,
+    nodes: u64,
 }
