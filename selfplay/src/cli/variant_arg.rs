@@ -1,7 +1,6 @@
 //! Shared handling of `--variant` (a preset name or a TOML file) and of variant start states.
 
 use anyhow::Context;
-use engine::variant::given::Given;
 use engine::variant::{fen as vfen, State, Variant};
 
 /// Loads a preset or file once for the life of the process
@@ -24,14 +23,5 @@ pub fn start_state(v: &'static Variant, fen: Option<&str>, layouts: Option<&str>
             };
             State::start(v, pair).with_context(|| format!("--layouts {}", layouts.unwrap_or("A,A")))
         }
-    }
-}
-
-/// The position from `--fen` as given: a full-state FEN, a view FEN (`view=w|b`) or JieqiBox's
-/// six-field Jieqi FEN (the side to move's view); the variant's start when no FEN is given.
-pub fn given(v: &'static Variant, fen: Option<&str>, layouts: Option<&str>) -> anyhow::Result<Given> {
-    match fen {
-        Some(f) => Given::parse(v, f).with_context(|| format!("--fen {f:?}")),
-        None => Ok(Given::Full(start_state(v, None, layouts)?)),
     }
 }
